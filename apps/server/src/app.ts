@@ -1,0 +1,169 @@
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import fastifyCookie from "@fastify/cookie";
+import fastifyHelmet from "@fastify/helmet";
+import fastifyStatic from "@fastify/static";
+import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyInstance } from "fastify";
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import type { Config } from "./config.ts";
+import { type Database, openDatabase } from "./db/client.ts";
+import { seedReferenceData } from "./db/reference-data.ts";
+import { adminAuthRoutes } from "./features/admin-auth/admin-auth.routes.ts";
+import { dashboardRoutes } from "./features/dashboard/dashboard.routes.ts";
+import { deviceRoutes } from "./features/devices/devices.routes.ts";
+import { healthRoutes } from "./features/health/health.routes.ts";
+import { productRoutes } from "./features/products/products.routes.ts";
+import { publicRoutes } from "./features/public/public.routes.ts";
+import { sessionRoutes } from "./features/sessions/sessions.routes.ts";
+import { settingsRoutes } from "./features/settings/settings.routes.ts";
+import { shopperAuthRoutes } from "./features/shopper-auth/shopper-auth.routes.ts";
+import { storeRoutes } from "./features/stores/stores.routes.ts";
+import { sameOriginOnly } from "./platform/auth.ts";
+import { createBankIdClient } from "./platform/bankid/client.ts";
+import { deriveKey } from "./platform/crypto.ts";
+import { simulatedDoor, webhookDoor } from "./platform/door.ts";
+import { scheduleHousekeeping } from "./platform/housekeeping.ts";
+import { errorHandler } from "./platform/http-errors.ts";
+import { registerMetrics } from "./platform/metrics.ts";
+
+export type BuildOptions = {
+  /** Use this database instead of opening the configured one (tests share one per file). */
+  database?: Database;
+};
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ["req.headers.cookie", "req.headers.authorization"] },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    genReqId: (req) => {
+      const incoming = req.headers["x-request-id"];
+      return typeof incoming === "string" && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+
+  const ownsDatabase = !options.database;
+  const database =
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: config.databasePoolSize,
+      logger: app.log,
+    }));
+  await seedReferenceData(database.db);
+  app.decorate("config", config);
+  app.decorate("database", database);
+  app.decorate("db", database.db);
+  app.decorate("bankid", config.bankid ? createBankIdClient(config.bankid) : null);
+  app.decorate("door", config.doorWebhook ? webhookDoor(config.doorWebhook) : simulatedDoor(app.log));
+  app.decorate("shopperKeys", {
+    personalNumberHash: deriveKey(config.secretKey, "personal-number-hash"),
+    personalNumberSeal: deriveKey(config.secretKey, "personal-number-seal"),
+    jwt: deriveKey(config.secretKey, "shopper-jwt"),
+  });
+  app.decorateRequest("admin", null);
+  app.decorateRequest("shopperId", null);
+  if (ownsDatabase) app.addHook("onClose", () => database.close());
+  scheduleHousekeeping(app);
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  app.addHook("onRequest", sameOriginOnly);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Radix and Sonner set inline styles; no other origin is allowed.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        fontSrc: ["'self'", "data:"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+      },
+    },
+    // Our pages are served over plain http on localhost in development.
+    strictTransportSecurity: config.secureCookies ? undefined : false,
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: "Glide API", version: "1.0.0", description: "Cashierless store platform" },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: "/api/docs",
+    staticCSP: true,
+    // The docs UI's own policy allows any https origin; ours allows only this one.
+    transformStaticCSP: (header) =>
+      header.replaceAll(" https:", "").replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
+  });
+  app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+
+  registerMetrics(app);
+  await app.register(healthRoutes);
+  await app.register(adminAuthRoutes);
+  await app.register(dashboardRoutes);
+  await app.register(storeRoutes);
+  await app.register(settingsRoutes);
+  await app.register(productRoutes);
+  await app.register(deviceRoutes);
+  await app.register(publicRoutes);
+  await app.register(shopperAuthRoutes);
+  await app.register(sessionRoutes);
+
+  const indexHtml = path.join(config.webDist, "index.html");
+  const hasWeb = existsSync(indexHtml);
+  // The shopper app has its own small page, so a phone never loads the console's code.
+  const shopperPage = existsSync(path.join(config.webDist, "customer.html")) ? "customer.html" : "index.html";
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: false,
+      index: false,
+      // Hashed asset names never change; index.html must always be fresh.
+      setHeaders: (reply, filePath) => {
+        reply.header(
+          "cache-control",
+          filePath.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache",
+        );
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const url = request.url.split("?")[0] ?? "";
+    const wantsPage = request.method === "GET" || request.method === "HEAD";
+    if (!url.startsWith("/api/") && url !== "/api" && wantsPage && hasWeb && !path.extname(url)) {
+      const page = url === "/customer" || url.startsWith("/customer/") ? shopperPage : "index.html";
+      return reply.header("cache-control", "no-cache").type("text/html").sendFile(page);
+    }
+    return reply.status(404).send({ detail: `No route ${request.method} ${url}`, code: "not_found" });
+  });
+
+  return app;
+}

@@ -1,0 +1,22 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import { seedDemoData } from "./db/demo-data.ts";
+import { countAdmins, createAdmin } from "./features/admin-auth/admin-auth.service.ts";
+
+/**
+ * First start of an installation: the first platform admin, and demo data
+ * when asked for. Returns the generated password so the caller can print it once.
+ */
+export async function bootstrap(app: FastifyInstance): Promise<{ email: string; password?: string } | null> {
+  const { config, db } = app;
+  if ((await countAdmins(db)) > 0) return null;
+  if (config.demoData) await seedDemoData(db);
+  const generated = config.adminPassword ? undefined : randomBytes(12).toString("base64url");
+  await createAdmin({
+    db,
+    email: config.adminEmail,
+    password: config.adminPassword ?? generated!,
+    role: "platform_admin",
+  });
+  return { email: config.adminEmail, ...(generated ? { password: generated } : {}) };
+}

@@ -1,0 +1,156 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The only reader of process.env. Everything else receives a typed Config.
+ * Defaults make `npm start` work with nothing set.
+ */
+const bool = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  REDIS_URL: z.string().optional(),
+  SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  DEV_TOOLS: bool,
+  DEMO_DATA: bool,
+  ADMIN_EMAIL: z.email().default("admin@example.com"),
+  ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").optional(),
+  TRUST_PROXY: z.string().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  WEB_DIST: z.string().optional(),
+  BANKID_URL: z.url().optional(),
+  BANKID_PFX: z.string().optional(),
+  BANKID_PASSPHRASE: z.string().default(""),
+  BANKID_CA: z.string().optional(),
+  ENTRY_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(600),
+  DOOR_WEBHOOK_URL: z.url().optional(),
+  DOOR_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+});
+
+export type Config = {
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  publicUrl: string;
+  /** Cookies get Secure unless the public address is plain http on loopback. */
+  secureCookies: boolean;
+  dataDir: string;
+  /** PostgreSQL when set; otherwise the embedded PGlite in dataDir/db. */
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  redisUrl: string | undefined;
+  secretKey: string;
+  devTools: boolean;
+  demoData: boolean;
+  adminEmail: string;
+  adminPassword: string | undefined;
+  trustProxy: boolean | string;
+  logLevel: string;
+  webDist: string;
+  /** BankID RP API; null when not configured (sign-in then answers 503). */
+  bankid: { url: string; pfx: Buffer; passphrase: string; ca: Buffer } | null;
+  /** How long an entry QR code opens the door. */
+  entryTokenTtlSeconds: number;
+  /** Where door openings are sent; null means the simulated door, which only logs. */
+  doorWebhook: { url: string; secret: string } | null;
+};
+
+export class ConfigError extends Error {}
+
+const repoRoot = path.resolve(import.meta.dirname, "../../..");
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;
+  const url = new URL(publicUrl);
+  const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: publicUrl.replace(/\/$/, ""),
+    secureCookies: !(url.protocol === "http:" && loopback),
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    redisUrl: e.REDIS_URL,
+    secretKey: e.SECRET_KEY ?? secretFromDataDir(dataDir, e.NODE_ENV),
+    devTools: e.DEV_TOOLS,
+    demoData: e.DEMO_DATA,
+    adminEmail: e.ADMIN_EMAIL,
+    adminPassword: e.ADMIN_PASSWORD,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    logLevel: e.LOG_LEVEL,
+    webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, "apps/web/dist")),
+    bankid: bankidConfig(e),
+    entryTokenTtlSeconds: e.ENTRY_TOKEN_TTL_SECONDS,
+    doorWebhook: doorWebhookConfig(e),
+  };
+}
+
+/** Production must bring its own key; elsewhere one is made once and kept in the data folder. */
+function secretFromDataDir(dataDir: string, env: string): string {
+  if (env === "production") throw new ConfigError("Invalid configuration:\n  SECRET_KEY: required in production");
+  const file = path.join(dataDir, "secret.key");
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const key = randomBytes(32).toString("base64url");
+    writeFileSync(file, `${key}\n`, { mode: 0o600, flag: "wx" });
+    return key;
+  }
+}
+
+function bankidConfig(e: z.output<typeof envSchema>): Config["bankid"] {
+  if (!e.BANKID_URL) return null;
+  if (!e.BANKID_PFX || !e.BANKID_CA) {
+    throw new ConfigError("Invalid configuration:\n  BANKID_PFX and BANKID_CA: required with BANKID_URL");
+  }
+  const read = (name: string, file: string) => {
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new ConfigError(`Invalid configuration:\n  ${name}: cannot read ${file} (${(err as Error).message})`);
+    }
+  };
+  return {
+    url: e.BANKID_URL,
+    pfx: read("BANKID_PFX", e.BANKID_PFX),
+    passphrase: e.BANKID_PASSPHRASE,
+    ca: read("BANKID_CA", e.BANKID_CA),
+  };
+}
+
+function doorWebhookConfig(e: z.output<typeof envSchema>): Config["doorWebhook"] {
+  if (!e.DOOR_WEBHOOK_URL) return null;
+  if (!e.DOOR_WEBHOOK_SECRET)
+    throw new ConfigError("Invalid configuration:\n  DOOR_WEBHOOK_SECRET: required with DOOR_WEBHOOK_URL");
+  return { url: e.DOOR_WEBHOOK_URL, secret: e.DOOR_WEBHOOK_SECRET };
+}
+
+function parseTrustProxy(v: string | undefined): boolean | string {
+  if (v === undefined || v === "" || v === "false") return false;
+  if (v === "true") return true;
+  return v;
+}

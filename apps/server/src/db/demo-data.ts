@@ -1,0 +1,127 @@
+import type { Db } from "./client.ts";
+import { seedDemoProducts } from "./demo-products.ts";
+import { settings, storeModules, stores } from "./schema/index.ts";
+
+/** A handful of Swedish stores for trying the console; seeded on a first demo start only. */
+const DEMO_STORES = [
+  {
+    store: {
+      name: "Glide Södermalm",
+      legalName: "Glide Retail Stockholm AB",
+      organizationNumber: "556701-2348",
+      vatNumber: "SE556701234801",
+      storeType: "convenience",
+      sizeSqm: 120,
+      description: "Open around the clock next to Medborgarplatsen",
+      address: "Götgatan 48",
+      city: "Stockholm",
+      postalCode: "118 26",
+      phone: "08-123 456 70",
+      email: "sodermalm@glide.example",
+      website: "https://glide.example/sodermalm",
+      contactPerson: "Anna Lindqvist",
+      contactTitle: "Store manager",
+    },
+    modules: ["ai_product_recognition", "face_checkout", "door_access", "email_receipts"],
+  },
+  {
+    store: {
+      name: "Glide Vasastan",
+      legalName: "Glide Retail Stockholm AB",
+      organizationNumber: "556701-2348",
+      vatNumber: "SE556701234801",
+      storeType: "grocery",
+      sizeSqm: 340,
+      description: "Neighbourhood grocery with a fresh bakery corner",
+      address: "Odengatan 70",
+      city: "Stockholm",
+      postalCode: "113 22",
+      phone: "08-123 456 71",
+      email: "vasastan@glide.example",
+      website: "https://glide.example/vasastan",
+      contactPerson: "Erik Sandberg",
+      contactTitle: "Store manager",
+    },
+    modules: ["door_access", "age_verification", "analytics"],
+  },
+  {
+    store: {
+      name: "Glide Haga",
+      legalName: "Glide Väst AB",
+      organizationNumber: "556812-3458",
+      vatNumber: "SE556812345801",
+      storeType: "convenience",
+      sizeSqm: 85,
+      description: "Small store by Haga Nygata",
+      address: "Haga Nygata 12",
+      city: "Göteborg",
+      postalCode: "413 01",
+      phone: "031-765 43 21",
+      email: "haga@glide.example",
+      website: null,
+      contactPerson: "Sara Nilsson",
+      contactTitle: "Owner",
+    },
+    modules: ["door_access", "email_receipts"],
+  },
+  {
+    store: {
+      name: "Glide Möllevången",
+      legalName: "Glide Syd AB",
+      organizationNumber: "559123-4561",
+      vatNumber: "SE559123456101",
+      storeType: "grocery",
+      sizeSqm: 210,
+      description: null,
+      address: "Bergsgatan 33",
+      city: "Malmö",
+      postalCode: "214 22",
+      phone: "040-22 33 44",
+      email: "mollan@glide.example",
+      website: null,
+      contactPerson: "Johan Ek",
+      contactTitle: "Regional manager",
+    },
+    modules: ["ai_product_recognition", "door_access", "analytics", "age_verification"],
+  },
+  {
+    store: {
+      name: "Glide Kiosk Uppsala C",
+      legalName: "Glide Kiosk Norr AB",
+      organizationNumber: "556934-5670",
+      vatNumber: null,
+      storeType: "kiosk",
+      sizeSqm: 25,
+      description: "Station kiosk, closed for refit",
+      address: "Kungsgatan 1",
+      city: "Uppsala",
+      postalCode: "753 21",
+      phone: null,
+      email: "uppsala@glide.example",
+      website: null,
+      contactPerson: null,
+      contactTitle: null,
+      isActive: false,
+    },
+    modules: ["door_access"],
+  },
+];
+
+export async function seedDemoData(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const [i, { store, modules }] of DEMO_STORES.entries()) {
+      const [row] = await tx.insert(stores).values(store).returning({ id: stores.id });
+      if (i === 0) {
+        // The shopper app's "Test Demo" link (store_id=demo) opens this store.
+        await tx.insert(settings).values({
+          category: "store",
+          key: "demo_store_id",
+          value: row!.id,
+          description: "The store the shopper app's demo link opens",
+        });
+      }
+      await tx.insert(storeModules).values(modules.map((moduleId) => ({ storeId: row!.id, moduleId, enabled: true })));
+    }
+    await seedDemoProducts(tx);
+  });
+}

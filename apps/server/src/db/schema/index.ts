@@ -1,0 +1,6 @@
+export * from "./admin.ts";
+export * from "./platform.ts";
+export * from "./products.ts";
+export * from "./settings.ts";
+export * from "./shoppers.ts";
+export * from "./stores.ts";

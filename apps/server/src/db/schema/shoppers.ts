@@ -1,0 +1,111 @@
+import { boolean, date, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { stores } from "./stores.ts";
+
+/**
+ * Shoppers, created at their first BankID sign-in. The personal number is
+ * never stored in plain text: sealed with AES-GCM, found by a keyed hash.
+ */
+export const customers = pgTable("customers", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  personalNumberHash: text("personal_number_hash").notNull().unique(),
+  personalNumberSealed: text("personal_number_sealed").notNull(),
+  name: text("name").notNull(),
+  givenName: text("given_name"),
+  surname: text("surname"),
+  /** From the personal number, for age checks at scan and payment. */
+  birthDate: date("birth_date").notNull(),
+  email: text("email"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** BankID orders, so any instance can answer a collect or QR poll. */
+export const bankidOrders = pgTable("bankid_orders", {
+  orderRef: text("order_ref").primaryKey(),
+  autoStartToken: text("auto_start_token").notNull(),
+  qrStartToken: text("qr_start_token").notNull(),
+  /** Never leaves the server: only QR codes made from it do. */
+  qrStartSecret: text("qr_start_secret").notNull(),
+  /** When BankID answered /auth: the QR code's clock starts here. */
+  startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+  /** The browser that started the order (a hash of its device cookie). */
+  deviceHash: text("device_hash").notNull(),
+  endUserIp: text("end_user_ip").notNull(),
+  autostart: boolean("autostart").notNull().default(false),
+  mobile: boolean("mobile").notNull().default(false),
+  status: text("status", { enum: ["pending", "failed", "complete"] })
+    .notNull()
+    .default("pending"),
+  hintCode: text("hint_code"),
+  errorCode: text("error_code"),
+  lastCollectAt: timestamp("last_collect_at", { withTimezone: true }),
+  customerId: uuid("customer_id").references(() => customers.id, { onDelete: "cascade" }),
+  /** Tokens go out once, on the first collect that sees the order complete. */
+  tokensIssuedAt: timestamp("tokens_issued_at", { withTimezone: true }),
+});
+
+export const shopperRefreshTokens = pgTable(
+  "shopper_refresh_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    customerId: uuid("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    /** All tokens rotated from one sign-in; reuse of a spent one revokes the family. */
+    familyId: uuid("family_id").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("shopper_refresh_family_idx").on(t.familyId)],
+);
+
+/** A shopper's visit to a store: entry token, door, and later the cart. */
+export const shoppingSessions = pgTable(
+  "shopping_sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    customerId: uuid("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    storeId: uuid("store_id")
+      .notNull()
+      .references(() => stores.id, { onDelete: "cascade" }),
+    /** SHA-256 of the entry token in the QR code; usable once, until entryExpiresAt. */
+    entryTokenHash: text("entry_token_hash").notNull(),
+    entryExpiresAt: timestamp("entry_expires_at", { withTimezone: true }).notNull(),
+    doorOpenedAt: timestamp("door_opened_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("shopping_sessions_customer_idx").on(t.customerId), index("shopping_sessions_store_idx").on(t.storeId)],
+);
+
+/** Keys of a store's devices (door scanner, exit gate); only hashes are kept. */
+export const storeDeviceKeys = pgTable(
+  "store_device_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    storeId: uuid("store_id")
+      .notNull()
+      .references(() => stores.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["door_scanner", "exit_gate", "camera_worker"] }).notNull(),
+    keyHash: text("key_hash").notNull().unique(),
+    label: text("label"),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("store_device_keys_store_idx").on(t.storeId)],
+);
+
+/** Door openings, for the store's audit trail. */
+export const doorEvents = pgTable("door_events", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  storeId: uuid("store_id")
+    .notNull()
+    .references(() => stores.id, { onDelete: "cascade" }),
+  sessionId: uuid("session_id").references(() => shoppingSessions.id, { onDelete: "set null" }),
+  via: text("via").notNull(),
+  detail: jsonb("detail"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,58 @@
+import { adminMeSchema, errorSchema, loginSchema } from "@glide/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { ADMIN_COOKIE, actorOf, requireAdmin } from "../../platform/auth.ts";
+import { login, logout, SESSION_ABSOLUTE_MS, toMe } from "./admin-auth.service.ts";
+
+export const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ["admin auth"];
+
+  app.post(
+    "/api/v1/admin/login",
+    {
+      schema: {
+        tags,
+        summary: "Sign in to the console; sets the session cookie",
+        body: loginSchema,
+        response: { 200: adminMeSchema, 401: errorSchema, 422: errorSchema, 429: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const { token, actor } = await login({
+        db: app.db,
+        email: request.body.email,
+        password: request.body.password,
+        ip: request.ip,
+        userAgent: request.headers["user-agent"],
+      });
+      reply.setCookie(ADMIN_COOKIE, token, {
+        path: "/",
+        httpOnly: true,
+        sameSite: "strict",
+        secure: app.config.secureCookies,
+        maxAge: SESSION_ABSOLUTE_MS / 1000,
+      });
+      return toMe(actor);
+    },
+  );
+
+  app.post(
+    "/api/v1/admin/logout",
+    { schema: { tags, summary: "Sign out; deletes the session", response: { 204: z.null() } } },
+    async (request, reply) => {
+      const token = request.cookies[ADMIN_COOKIE];
+      if (token) await logout(app.db, token);
+      reply.clearCookie(ADMIN_COOKIE, { path: "/" });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    "/api/v1/admin/me",
+    {
+      preHandler: requireAdmin,
+      schema: { tags, summary: "The signed-in admin", response: { 200: adminMeSchema, 401: errorSchema } },
+    },
+    async (request) => toMe(actorOf(request)),
+  );
+};

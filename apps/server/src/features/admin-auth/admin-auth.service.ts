@@ -1,0 +1,213 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { AdminMe, AdminRole } from "@glide/contracts";
+import { ADMIN_PASSWORD_MIN_LENGTH } from "@glide/contracts";
+import { and, eq, inArray, lt, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { adminSessions, adminUserStores, adminUsers, stores } from "../../db/schema/index.ts";
+import { conflict, notFound, tooManyRequests, unauthorized, unprocessable } from "../../platform/errors.ts";
+import { burnPasswordCheck, hashPassword, verifyPassword } from "../../platform/passwords.ts";
+import { countHit, currentCount, resetCount } from "../../platform/rate-limit.ts";
+
+export type AdminActor = { id: string; email: string; role: AdminRole; storeIds: string[] };
+
+export const SESSION_IDLE_MS = 30 * 60 * 1000;
+export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+/** last_seen_at is written at most this often, so reads stay reads. */
+const TOUCH_EVERY_MS = 60 * 1000;
+
+export const LOGIN_LIMITS = {
+  /** Failed attempts on one account before it is locked for the window. */
+  perAccount: 5,
+  /** Failed attempts from one address, whatever the account. */
+  perAddress: 20,
+  windowMs: 15 * 60 * 1000,
+};
+
+const INVALID_LOGIN = "Invalid email or password";
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+export function toMe(actor: AdminActor): AdminMe {
+  return { id: actor.id, email: actor.email, role: actor.role, store_ids: actor.storeIds };
+}
+
+async function loadActor(db: Db, adminUserId: string): Promise<AdminActor | null> {
+  const [user] = await db.select().from(adminUsers).where(eq(adminUsers.id, adminUserId));
+  if (!user) return null;
+  const rows = await db
+    .select({ storeId: adminUserStores.storeId })
+    .from(adminUserStores)
+    .where(eq(adminUserStores.adminUserId, user.id));
+  return { id: user.id, email: user.email, role: user.role, storeIds: rows.map((r) => r.storeId) };
+}
+
+export async function login(opts: {
+  db: Db;
+  email: string;
+  password: string;
+  ip: string;
+  userAgent?: string | undefined;
+}): Promise<{ token: string; actor: AdminActor }> {
+  const { db } = opts;
+  const email = normaliseEmail(opts.email);
+  const accountKey = `admin-login:account:${sha256(email)}`;
+  const addressKey = `admin-login:address:${opts.ip}`;
+  const [account, address] = await Promise.all([currentCount(db, accountKey), currentCount(db, addressKey)]);
+  const blocked = [
+    account.count >= LOGIN_LIMITS.perAccount ? account : null,
+    address.count >= LOGIN_LIMITS.perAddress ? address : null,
+  ]
+    .filter((x) => x !== null)
+    .map((x) => x.resetAt?.getTime() ?? Date.now());
+  if (blocked.length > 0) {
+    const minutes = Math.max(1, Math.ceil((Math.max(...blocked) - Date.now()) / 60_000));
+    throw tooManyRequests(`Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
+  }
+
+  const [user] = await db.select().from(adminUsers).where(sql`lower(${adminUsers.email}) = ${email}`);
+  let ok = false;
+  if (user) ok = await verifyPassword(user.passwordHash, opts.password);
+  else await burnPasswordCheck(opts.password);
+  if (!user || !ok) {
+    await Promise.all([
+      countHit(db, accountKey, LOGIN_LIMITS.windowMs),
+      countHit(db, addressKey, LOGIN_LIMITS.windowMs),
+    ]);
+    throw unauthorized(INVALID_LOGIN, "invalid_credentials");
+  }
+  await resetCount(db, accountKey);
+
+  const token = randomBytes(32).toString("base64url");
+  await db.insert(adminSessions).values({
+    tokenHash: sha256(token),
+    adminUserId: user.id,
+    ip: opts.ip,
+    userAgent: opts.userAgent?.slice(0, 300) ?? null,
+  });
+  // Expired sessions of this admin are cleared on each sign-in so the table does not grow.
+  await db
+    .delete(adminSessions)
+    .where(
+      and(
+        eq(adminSessions.adminUserId, user.id),
+        or(
+          lt(adminSessions.lastSeenAt, new Date(Date.now() - SESSION_IDLE_MS)),
+          lt(adminSessions.createdAt, new Date(Date.now() - SESSION_ABSOLUTE_MS)),
+        ),
+      ),
+    );
+  const actor = await loadActor(db, user.id);
+  return { token, actor: actor! };
+}
+
+/** The admin behind a session cookie, or null when it is unknown or expired. One query on the hot path. */
+export async function resolveSession(db: Db, token: string): Promise<AdminActor | null> {
+  const hash = sha256(token);
+  const [row] = await db
+    .select({
+      createdAt: adminSessions.createdAt,
+      lastSeenAt: adminSessions.lastSeenAt,
+      id: adminUsers.id,
+      email: adminUsers.email,
+      role: adminUsers.role,
+      storeIds: sql<string[]>`coalesce((select array_agg(${adminUserStores.storeId}::text) from ${adminUserStores}
+        where ${adminUserStores.adminUserId} = ${adminUsers.id}), '{}')`,
+    })
+    .from(adminSessions)
+    .innerJoin(adminUsers, eq(adminUsers.id, adminSessions.adminUserId))
+    .where(eq(adminSessions.tokenHash, hash));
+  if (!row) return null;
+  const now = Date.now();
+  if (now - row.lastSeenAt.getTime() > SESSION_IDLE_MS || now - row.createdAt.getTime() > SESSION_ABSOLUTE_MS) {
+    await db.delete(adminSessions).where(eq(adminSessions.tokenHash, hash));
+    return null;
+  }
+  if (now - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+    await db
+      .update(adminSessions)
+      .set({ lastSeenAt: new Date(now) })
+      .where(eq(adminSessions.tokenHash, hash));
+  }
+  return { id: row.id, email: row.email, role: row.role, storeIds: row.storeIds };
+}
+
+export async function logout(db: Db, token: string): Promise<void> {
+  await db.delete(adminSessions).where(eq(adminSessions.tokenHash, sha256(token)));
+}
+
+/** Used by the admin command and first-start bootstrap; no HTTP route creates admins yet. */
+export async function createAdmin(opts: {
+  db: Db;
+  email: string;
+  password: string;
+  role: AdminRole;
+  storeIds?: string[];
+}): Promise<AdminActor> {
+  const { db } = opts;
+  const email = opts.email.trim();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw unprocessable("email: not a valid e-mail address");
+  if (opts.password.length < ADMIN_PASSWORD_MIN_LENGTH) {
+    throw unprocessable(`password: must be at least ${ADMIN_PASSWORD_MIN_LENGTH} characters`);
+  }
+  const storeIds = opts.role === "store_admin" ? [...new Set(opts.storeIds ?? [])] : [];
+  const passwordHash = await hashPassword(opts.password);
+  return db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ id: adminUsers.id })
+      .from(adminUsers)
+      .where(sql`lower(${adminUsers.email}) = ${normaliseEmail(email)}`);
+    if (existing) throw conflict(`An admin with e-mail ${email} already exists`);
+    if (storeIds.length > 0) {
+      const found = await tx.select({ id: stores.id }).from(stores).where(inArray(stores.id, storeIds));
+      const missing = storeIds.filter((id) => !found.some((f) => f.id === id));
+      if (missing.length > 0) throw notFound(`Unknown store id: ${missing.join(", ")}`);
+    }
+    const [user] = await tx.insert(adminUsers).values({ email, passwordHash, role: opts.role }).returning();
+    if (storeIds.length > 0) {
+      await tx.insert(adminUserStores).values(storeIds.map((storeId) => ({ adminUserId: user!.id, storeId })));
+    }
+    return { id: user!.id, email: user!.email, role: user!.role, storeIds };
+  });
+}
+
+export async function setAdminPassword(opts: { db: Db; email: string; password: string }): Promise<void> {
+  if (opts.password.length < ADMIN_PASSWORD_MIN_LENGTH) {
+    throw unprocessable(`password: must be at least ${ADMIN_PASSWORD_MIN_LENGTH} characters`);
+  }
+  const passwordHash = await hashPassword(opts.password);
+  await opts.db.transaction(async (tx) => {
+    const [user] = await tx
+      .update(adminUsers)
+      .set({ passwordHash })
+      .where(sql`lower(${adminUsers.email}) = ${normaliseEmail(opts.email)}`)
+      .returning({ id: adminUsers.id });
+    if (!user) throw notFound(`No admin with e-mail ${opts.email}`);
+    // A new password signs the admin out everywhere.
+    await tx.delete(adminSessions).where(eq(adminSessions.adminUserId, user.id));
+  });
+}
+
+export async function listAdmins(db: Db) {
+  const users = await db.select().from(adminUsers).orderBy(adminUsers.email);
+  const links = await db.select().from(adminUserStores);
+  return users.map((u) => ({
+    id: u.id,
+    email: u.email,
+    role: u.role,
+    storeIds: links.filter((l) => l.adminUserId === u.id).map((l) => l.storeId),
+  }));
+}
+
+export async function deleteAdmin(db: Db, email: string): Promise<void> {
+  const deleted = await db
+    .delete(adminUsers)
+    .where(sql`lower(${adminUsers.email}) = ${normaliseEmail(email)}`)
+    .returning({ id: adminUsers.id });
+  if (deleted.length === 0) throw notFound(`No admin with e-mail ${email}`);
+}
+
+export async function countAdmins(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(adminUsers);
+  return row?.n ?? 0;
+}

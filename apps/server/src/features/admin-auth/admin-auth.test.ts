@@ -1,0 +1,168 @@
+import { adminMeSchema } from "@glide/contracts";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminSessions } from "../../db/schema/index.ts";
+import { ADMIN_COOKIE } from "../../platform/auth.ts";
+import { as, createTestContext, signIn, TEST_PASSWORD, type TestContext } from "../../test/harness.ts";
+import { createAdmin, LOGIN_LIMITS } from "./admin-auth.service.ts";
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+const login = (email: string, password: string, ip = "10.1.1.1") =>
+  ctx.app.inject({ method: "POST", url: "/api/v1/admin/login", payload: { email, password }, remoteAddress: ip });
+
+describe("signing in", () => {
+  it("sets an HttpOnly, SameSite=Strict session cookie and answers with the admin", async () => {
+    await createAdmin({ db: ctx.app.db, email: "Kim@Example.se", password: TEST_PASSWORD, role: "platform_admin" });
+    const res = await login("kim@example.SE", TEST_PASSWORD);
+    expect(res.statusCode).toBe(200);
+    expect(adminMeSchema.parse(res.json())).toMatchObject({
+      email: "Kim@Example.se",
+      role: "platform_admin",
+      store_ids: [],
+    });
+    const cookie = res.cookies.find((c) => c.name === ADMIN_COOKIE)!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/" });
+    // Plain http on localhost is the only place the cookie goes without Secure.
+    expect(cookie.secure).toBeFalsy();
+    const me = await as(ctx.app, cookie.value).get("/api/v1/admin/me");
+    expect(me.json().email).toBe("Kim@Example.se");
+  });
+
+  it("marks the cookie Secure when the public address is https", async () => {
+    const secure = await createTestContext({ PUBLIC_URL: "https://console.glide.example" });
+    try {
+      await createAdmin({ db: secure.app.db, email: "s@example.se", password: TEST_PASSWORD, role: "platform_admin" });
+      const res = await secure.app.inject({
+        method: "POST",
+        url: "/api/v1/admin/login",
+        payload: { email: "s@example.se", password: TEST_PASSWORD },
+      });
+      expect(res.cookies.find((c) => c.name === ADMIN_COOKIE)?.secure).toBe(true);
+    } finally {
+      await secure.close();
+    }
+  });
+
+  it("gives the same answer for an unknown e-mail and a wrong password", async () => {
+    await createAdmin({ db: ctx.app.db, email: "same@example.se", password: TEST_PASSWORD, role: "platform_admin" });
+    const unknown = await login("nobody@example.se", TEST_PASSWORD, "10.2.0.1");
+    const wrong = await login("same@example.se", "wrong password!", "10.2.0.2");
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.json()).toEqual(wrong.json());
+    expect(unknown.json().detail).toBe("Invalid email or password");
+    expect(unknown.cookies).toHaveLength(0);
+  });
+
+  it("rejects a missing password with 422 naming the field", async () => {
+    const res = await ctx.app.inject({ method: "POST", url: "/api/v1/admin/login", payload: { email: "a@b.se" } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().detail).toContain("password");
+  });
+});
+
+describe("rate limits", () => {
+  it("locks an account after repeated failures, even for the right password, from any address", async () => {
+    await createAdmin({ db: ctx.app.db, email: "locked@example.se", password: TEST_PASSWORD, role: "platform_admin" });
+    for (let i = 0; i < LOGIN_LIMITS.perAccount; i++) {
+      expect((await login("locked@example.se", "wrong password!", `10.3.0.${i}`)).statusCode).toBe(401);
+    }
+    const res = await login("locked@example.se", TEST_PASSWORD, "10.3.1.1");
+    expect(res.statusCode).toBe(429);
+    expect(res.json().detail).toMatch(/^Too many sign-in attempts\. Try again in \d+ minutes?\.$/);
+    // Another account is not affected.
+    await createAdmin({ db: ctx.app.db, email: "free@example.se", password: TEST_PASSWORD, role: "platform_admin" });
+    expect((await login("free@example.se", TEST_PASSWORD, "10.3.1.1")).statusCode).toBe(200);
+  });
+
+  it("lets the account in again once the window has passed", async () => {
+    await ctx.app.db.execute(sql`update rate_limits set reset_at = now() - interval '1 second'`);
+    expect((await login("locked@example.se", TEST_PASSWORD, "10.3.1.2")).statusCode).toBe(200);
+  });
+
+  it("limits one address trying many accounts", async () => {
+    for (let i = 0; i < LOGIN_LIMITS.perAddress; i++) {
+      expect((await login(`guess${i}@example.se`, "wrong password!", "10.4.4.4")).statusCode).toBe(401);
+    }
+    await createAdmin({ db: ctx.app.db, email: "victim@example.se", password: TEST_PASSWORD, role: "platform_admin" });
+    expect((await login("victim@example.se", TEST_PASSWORD, "10.4.4.4")).statusCode).toBe(429);
+    expect((await login("victim@example.se", TEST_PASSWORD, "10.4.4.5")).statusCode).toBe(200);
+  });
+});
+
+describe("sessions", () => {
+  it("answers 401 without a session and with a made-up one", async () => {
+    expect((await as(ctx.app, null).get("/api/v1/admin/me")).statusCode).toBe(401);
+    expect((await as(ctx.app, "forged-token").get("/api/v1/admin/me")).statusCode).toBe(401);
+  });
+
+  it("expires after 30 minutes idle", async () => {
+    const { cookie, id } = await signIn(ctx.app);
+    const me = as(ctx.app, cookie);
+    await ctx.app.db
+      .update(adminSessions)
+      .set({ lastSeenAt: sql`now() - interval '29 minutes'` })
+      .where(eq(adminSessions.adminUserId, id));
+    expect((await me.get("/api/v1/admin/me")).statusCode).toBe(200);
+    // That request counted as activity.
+    await ctx.app.db
+      .update(adminSessions)
+      .set({ lastSeenAt: sql`now() - interval '31 minutes'` })
+      .where(eq(adminSessions.adminUserId, id));
+    expect((await me.get("/api/v1/admin/me")).statusCode).toBe(401);
+    const left = await ctx.app.db.select().from(adminSessions).where(eq(adminSessions.adminUserId, id));
+    expect(left).toHaveLength(0);
+  });
+
+  it("expires 12 hours after sign-in however active", async () => {
+    const { cookie, id } = await signIn(ctx.app);
+    await ctx.app.db
+      .update(adminSessions)
+      .set({ createdAt: sql`now() - interval '12 hours 1 minute'` })
+      .where(eq(adminSessions.adminUserId, id));
+    expect((await as(ctx.app, cookie).get("/api/v1/admin/me")).statusCode).toBe(401);
+  });
+
+  it("signs out by deleting the session", async () => {
+    const { cookie, id } = await signIn(ctx.app);
+    const res = await as(ctx.app, cookie).post("/api/v1/admin/logout");
+    expect(res.statusCode).toBe(204);
+    expect(res.cookies.find((c) => c.name === ADMIN_COOKIE)?.value).toBe("");
+    expect(await ctx.app.db.select().from(adminSessions).where(eq(adminSessions.adminUserId, id))).toHaveLength(0);
+    expect((await as(ctx.app, cookie).get("/api/v1/admin/me")).statusCode).toBe(401);
+  });
+
+  it("refuses a state-changing request from another origin", async () => {
+    const { cookie } = await signIn(ctx.app);
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: "/api/v1/stores/",
+      payload: { name: "CSRF" },
+      cookies: { [ADMIN_COOKIE]: cookie },
+      headers: { origin: "https://evil.example" },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ detail: "Cross-origin request refused", code: "cross_origin" });
+    const sameSite = await ctx.app.inject({
+      method: "POST",
+      url: "/api/v1/stores/",
+      payload: { name: "Sibling" },
+      cookies: { [ADMIN_COOKIE]: cookie },
+      headers: { "sec-fetch-site": "same-site" },
+    });
+    expect(sameSite.statusCode).toBe(403);
+    const ok = await ctx.app.inject({
+      method: "POST",
+      url: "/api/v1/stores/",
+      payload: { name: "Same origin" },
+      cookies: { [ADMIN_COOKIE]: cookie },
+      headers: { origin: "http://localhost:80", host: "localhost:80", "sec-fetch-site": "same-origin" },
+    });
+    expect(ok.statusCode).toBe(201);
+  });
+});

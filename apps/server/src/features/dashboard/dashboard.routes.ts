@@ -1,0 +1,19 @@
+import { dashboardStatsSchema, errorSchema } from "@glide/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { actorOf, requireAdmin } from "../../platform/auth.ts";
+import { dashboardStats } from "./dashboard.service.ts";
+
+export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/api/v1/admin/dashboard",
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags: ["dashboard"],
+        summary: "Platform statistics",
+        response: { 200: dashboardStatsSchema, 401: errorSchema },
+      },
+    },
+    (request) => dashboardStats({ db: app.db, actor: actorOf(request) }),
+  );
+};

@@ -1,0 +1,72 @@
+import type { DashboardStats } from "@glide/contracts";
+import { sql } from "drizzle-orm";
+import { type Db, queryRows } from "../../db/client.ts";
+import { fromOre } from "../../platform/money.ts";
+import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
+import { countProducts } from "../products/products.service.ts";
+import { countCustomers } from "../shopper-auth/shopper-auth.service.ts";
+
+/**
+ * Platform statistics, computed in SQL. A store admin sees the figures of
+ * their own stores only. Modules count (for MRR and usage) on active stores:
+ * a deactivated store is not billed.
+ */
+export async function dashboardStats(opts: { db: Db; actor: AdminActor }): Promise<DashboardStats> {
+  const { db, actor } = opts;
+  const scoped = actor.role === "platform_admin";
+  const ids = actor.storeIds.length > 0 ? actor.storeIds : ["00000000-0000-0000-0000-000000000000"];
+  const storeFilter = scoped
+    ? sql`true`
+    : sql`s.id in (${sql.join(
+        ids.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`;
+
+  const [counts] = await queryRows<{ total: number; active: number; mrr_ore: string | number }>(
+    db,
+    sql`
+      select
+        count(*)::int as total,
+        count(*) filter (where s.is_active)::int as active,
+        coalesce((
+          select sum(m.price_per_month_ore)
+          from store_modules sm
+          join modules m on m.module_id = sm.module_id
+          join stores s on s.id = sm.store_id
+          where sm.enabled and s.is_active and ${storeFilter}
+        ), 0) as mrr_ore
+      from stores s
+      where ${storeFilter}
+    `,
+  );
+
+  const moduleRows = await queryRows<{ name: string; stores: number }>(
+    db,
+    sql`
+      select m.name, count(*)::int as stores
+      from store_modules sm
+      join modules m on m.module_id = sm.module_id
+      join stores s on s.id = sm.store_id
+      where sm.enabled and s.is_active and ${storeFilter}
+      group by m.name, m.sort_order
+      order by m.sort_order
+    `,
+  );
+
+  const total = counts?.total ?? 0;
+  const active = counts?.active ?? 0;
+  return {
+    total_stores: total,
+    active_stores: active,
+    inactive_stores: total - active,
+    // The product database is global: every admin sees its size.
+    total_products: await countProducts(db),
+    total_users: await countCustomers(db),
+    // Cameras and transactions arrive with their own features.
+    total_cameras: 0,
+    mrr: fromOre(Number(counts?.mrr_ore ?? 0)),
+    total_transactions: 0,
+    total_revenue: 0,
+    active_modules: Object.fromEntries(moduleRows.map((r) => [r.name, r.stores])),
+  };
+}

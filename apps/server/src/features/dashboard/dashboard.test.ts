@@ -1,0 +1,72 @@
+import { dashboardStatsSchema, type Store } from "@glide/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
+
+let ctx: TestContext;
+let admin: ReturnType<typeof as>;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  admin = as(ctx.app, (await signIn(ctx.app)).cookie);
+});
+afterAll(() => ctx.close());
+
+const stats = async (who = admin) => {
+  const res = await who.get("/api/v1/admin/dashboard");
+  expect(res.statusCode).toBe(200);
+  return dashboardStatsSchema.parse(res.json());
+};
+const create = async (name: string): Promise<Store> => (await admin.post("/api/v1/stores/", { name })).json();
+
+describe("dashboard statistics", () => {
+  it("is all zero on an empty platform", async () => {
+    expect(await stats()).toEqual({
+      total_stores: 0,
+      active_stores: 0,
+      inactive_stores: 0,
+      total_products: 0,
+      total_cameras: 0,
+      total_users: 0,
+      mrr: 0,
+      total_transactions: 0,
+      total_revenue: 0,
+      active_modules: {},
+    });
+  });
+
+  it("counts stores and sums enabled modules of active stores", async () => {
+    const a = await create("A");
+    const b = await create("B");
+    const c = await create("C");
+    await admin.post(`/api/v1/stores/${a.id}/modules/analytics`, { enabled: true });
+    await admin.post(`/api/v1/stores/${b.id}/modules/analytics`, { enabled: true });
+    await admin.post(`/api/v1/stores/${b.id}/modules/face_checkout`, { enabled: true });
+    await admin.post(`/api/v1/stores/${c.id}/modules/door_access`, { enabled: true });
+    await admin.put(`/api/v1/stores/${c.id}`, { is_active: false });
+
+    const s = await stats();
+    expect(s).toMatchObject({ total_stores: 3, active_stores: 2, inactive_stores: 1 });
+    // 2 × Analytics 499 kr + Face checkout 999 kr; the inactive store's door access is not billed.
+    expect(s.mrr).toBe(1997);
+    expect(s.active_modules).toEqual({ Analytics: 2, Face_Checkout: 1 });
+
+    await admin.post(`/api/v1/stores/${a.id}/modules/analytics`, { enabled: false });
+    expect((await stats()).mrr).toBe(1498);
+  });
+
+  it("shows a store admin the figures of their own stores only", async () => {
+    const mine = await create("Mine");
+    await admin.post(`/api/v1/stores/${mine.id}/modules/door_access`, { enabled: true });
+    const storeAdmin = as(ctx.app, (await signIn(ctx.app, "store_admin", [mine.id])).cookie);
+    expect(await stats(storeAdmin)).toMatchObject({
+      total_stores: 1,
+      active_stores: 1,
+      mrr: 399,
+      active_modules: { Door_Access: 1 },
+    });
+  });
+
+  it("answers 401 when signed out", async () => {
+    const res = await as(ctx.app, null).get("/api/v1/admin/dashboard");
+    expect(res.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,36 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+
+const healthSchema = z.object({
+  status: z.enum(["ok", "unavailable"]),
+  database: z.object({
+    kind: z.enum(["pglite", "postgres"]),
+    status: z.enum(["up", "down"]),
+    detail: z.string().optional(),
+  }),
+});
+
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/api/health",
+    {
+      schema: {
+        tags: ["health"],
+        summary: "Liveness and database readiness: 503 while the database does not answer",
+        response: { 200: healthSchema, 503: healthSchema },
+      },
+    },
+    async (_request, reply) => {
+      const kind = app.database.kind;
+      try {
+        await app.database.ping(2_000);
+        return { status: "ok" as const, database: { kind, status: "up" as const } };
+      } catch (err) {
+        return reply.status(503).send({
+          status: "unavailable",
+          database: { kind, status: "down", detail: (err as Error).message },
+        });
+      }
+    },
+  );
+};

@@ -1,0 +1,301 @@
+import { Readable } from "node:stream";
+import {
+  displayGtin,
+  type ImportReport,
+  PRODUCT_CSV_COLUMNS,
+  type productInputSchema,
+  productUpdateSchema,
+} from "@glide/contracts";
+import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
+import { and, asc, gt, inArray, sql } from "drizzle-orm";
+import type { z } from "zod";
+import type { Db } from "../../db/client.ts";
+import { productBarcodes, products } from "../../db/schema/index.ts";
+import { assertPlatformAdmin } from "../../platform/auth.ts";
+import { unprocessable } from "../../platform/errors.ts";
+import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
+import { plannedBarcodes } from "./barcode-store.ts";
+import { barcodesColumn, productColumns, productFilter, toProduct } from "./products.service.ts";
+
+const BOM = "\uFEFF";
+const BATCH = 1000;
+/** Past about this many values in one IN list the planner may leave the unique indexes for a slower plan. */
+const LOOKUP_BATCH = 1000;
+type Column = (typeof PRODUCT_CSV_COLUMNS)[number];
+
+/** All products, or those matching the list's search and category, as CSV (UTF-8, header row). */
+export function exportProductsCsv(opts: {
+  db: Db;
+  search?: string | undefined;
+  category?: string | undefined;
+}): Readable {
+  async function* rows() {
+    const where = await productFilter(opts.db, opts);
+    // A BOM so spreadsheet programs read å, ä and ö as UTF-8.
+    yield BOM + stringify([PRODUCT_CSV_COLUMNS as unknown as string[]]);
+    let after: string | undefined;
+    for (;;) {
+      const page = await opts.db
+        .select({ product: products, barcodes: barcodesColumn })
+        .from(products)
+        .where(and(where, after ? gt(products.id, after) : undefined))
+        .orderBy(asc(products.id))
+        .limit(BATCH);
+      if (page.length === 0) return;
+      after = page[page.length - 1]!.product.id;
+      yield stringify(
+        page.map(({ product, barcodes }) => {
+          const p = toProduct(product, barcodes);
+          const values: Record<Column, unknown> = { ...p, barcodes: p.barcodes.join("|") };
+          return PRODUCT_CSV_COLUMNS.map((c) => {
+            const v = values[c];
+            return v === null || v === undefined ? "" : String(v);
+          });
+        }),
+      );
+    }
+  }
+  return Readable.from(rows());
+}
+
+type RowPlan = {
+  line: number;
+  sku: string | null;
+  input?: z.output<typeof productInputSchema>;
+  gtins?: string[] | undefined;
+  existingId?: string;
+  errors: string[];
+};
+
+function toNumber(v: string): number {
+  const t = v.trim();
+  return Number(/^-?\d+,\d+$/.test(t) ? t.replace(",", ".") : t);
+}
+
+const BOOLEAN: Record<string, boolean> = {
+  true: true,
+  false: false,
+  "1": true,
+  "0": false,
+  yes: true,
+  no: false,
+  ja: true,
+  nej: false,
+};
+
+/** One CSV record to API fields: empty cells clear optional fields; absent columns are left alone. */
+function toInput(record: Record<string, string>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [column, raw] of Object.entries(record)) {
+    const v = raw.trim();
+    switch (column as Column) {
+      case "price":
+      case "vat_rate":
+        input[column] = v === "" ? undefined : toNumber(v);
+        break;
+      case "weight":
+      case "length":
+      case "width":
+      case "height":
+      case "age_limit":
+        input[column] = v === "" ? null : toNumber(v);
+        break;
+      case "is_active":
+        input[column] = v === "" ? undefined : (BOOLEAN[v.toLowerCase()] ?? v);
+        break;
+      case "barcodes":
+        input[column] = v === "" ? [] : v.split("|").map((b) => b.trim());
+        break;
+      case "barcode":
+        input[column] = v === "" ? null : v;
+        break;
+      default:
+        input[column] = v;
+    }
+  }
+  return input;
+}
+
+function parseCsv(csv: string): Record<string, string>[] {
+  const firstLine = csv.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "";
+  // Spreadsheets set to Swedish write semicolons (and decimal commas).
+  const delimiter = firstLine.includes(";") && !firstLine.includes(",") ? ";" : ",";
+  let records: Record<string, string>[];
+  try {
+    records = parse(csv, { bom: true, columns: true, delimiter, skip_empty_lines: true, trim: false });
+  } catch (err) {
+    throw unprocessable(`file: not valid CSV (${(err as Error).message})`, "invalid_csv");
+  }
+  const header = Object.keys(records[0] ?? {});
+  if (records.length === 0) throw unprocessable("file: no rows under the header", "invalid_csv");
+  const unknown = header.filter((h) => !(PRODUCT_CSV_COLUMNS as readonly string[]).includes(h));
+  if (unknown.length) {
+    throw unprocessable(
+      `file: unknown column ${unknown.join(", ")}; columns are ${PRODUCT_CSV_COLUMNS.join(", ")}`,
+      "invalid_csv",
+    );
+  }
+  for (const required of ["sku", "name", "price"]) {
+    if (!header.includes(required)) throw unprocessable(`file: the header needs a ${required} column`, "invalid_csv");
+  }
+  return records;
+}
+
+/**
+ * Import products from CSV, matched by SKU. The dry run reports what each
+ * row would do. Applying writes in one transaction: everything or nothing.
+ * Rejected rows stop the import unless `skipRejected` says to leave them out.
+ */
+export async function importProductsCsv(opts: {
+  db: Db;
+  actor: AdminActor;
+  csv: string;
+  dryRun: boolean;
+  skipRejected: boolean;
+}): Promise<ImportReport> {
+  assertPlatformAdmin(opts.actor, "change products");
+  const { db } = opts;
+  const records = parseCsv(opts.csv);
+
+  const plans: RowPlan[] = records.map((record, i) => {
+    const line = i + 2;
+    const parsed = productUpdateSchema.safeParse(toInput(record));
+    const sku = record.sku?.trim() || null;
+    if (!parsed.success) {
+      return { line, sku, errors: parsed.error.issues.map((is) => `${is.path.join(".")}: ${is.message}`) };
+    }
+    const input = parsed.data as z.output<typeof productInputSchema>;
+    const errors = [
+      input.sku ? null : "sku: SKU is required",
+      input.name ? null : "name: Name is required",
+      input.price === undefined ? "price: Price is required" : null,
+    ].filter((e): e is string => e !== null);
+    return { line, sku, input, gtins: plannedBarcodes(input, []), errors };
+  });
+
+  // Within the file: a SKU or a barcode may appear once.
+  const skuLine = new Map<string, number>();
+  const gtinLine = new Map<string, number>();
+  for (const p of plans) {
+    if (p.errors.length || !p.input) continue;
+    const key = p.input.sku.toLowerCase();
+    const seen = skuLine.get(key);
+    if (seen) p.errors.push(`sku: ${p.input.sku} is also on line ${seen}`);
+    else skuLine.set(key, p.line);
+    for (const g of p.gtins ?? []) {
+      const other = gtinLine.get(g);
+      if (other) p.errors.push(`barcode: ${displayGtin(g)} is also on line ${other}`);
+      else gtinLine.set(g, p.line);
+    }
+  }
+
+  // Against the database: which SKUs exist, and who owns the barcodes.
+  const existing = new Map<string, string>();
+  const owners = new Map<string, { id: string; name: string; sku: string }>();
+  const skus = [...skuLine.keys()];
+  const gtins = [...gtinLine.keys()];
+  for (let i = 0; i < skus.length; i += LOOKUP_BATCH) {
+    const chunk = skus.slice(i, i + LOOKUP_BATCH);
+    const rows = await db
+      .select({ id: products.id, key: sql<string>`lower(${products.sku})` })
+      .from(products)
+      .where(inArray(sql`lower(${products.sku})`, chunk));
+    for (const r of rows) existing.set(r.key, r.id);
+  }
+  for (let i = 0; i < gtins.length; i += LOOKUP_BATCH) {
+    const rows = await db
+      .select({ gtin: productBarcodes.gtin14, id: products.id, name: products.name, sku: products.sku })
+      .from(productBarcodes)
+      .innerJoin(products, sql`${products.id} = ${productBarcodes.productId}`)
+      .where(inArray(productBarcodes.gtin14, gtins.slice(i, i + LOOKUP_BATCH)));
+    for (const r of rows) owners.set(r.gtin, r);
+  }
+  for (const p of plans) {
+    if (p.errors.length || !p.input) continue;
+    const id = existing.get(p.input.sku.toLowerCase());
+    if (id) p.existingId = id;
+    for (const g of p.gtins ?? []) {
+      const owner = owners.get(g);
+      if (owner && owner.id !== id)
+        p.errors.push(`barcode: ${displayGtin(g)} already belongs to "${owner.name}" (SKU ${owner.sku})`);
+    }
+  }
+
+  const report: ImportReport = {
+    dry_run: opts.dryRun,
+    created: 0,
+    updated: 0,
+    rejected: 0,
+    rows: plans.map((p) => ({
+      line: p.line,
+      sku: p.sku,
+      action: p.errors.length ? "reject" : p.existingId ? "update" : "create",
+      errors: p.errors,
+    })),
+  };
+  for (const r of report.rows) {
+    if (r.action === "create") report.created++;
+    else if (r.action === "update") report.updated++;
+    else report.rejected++;
+  }
+  if (opts.dryRun) return report;
+  if (report.rejected > 0 && !opts.skipRejected) {
+    throw unprocessable(
+      `Nothing was imported: ${report.rejected} row${report.rejected === 1 ? " is" : "s are"} rejected (first: line ${
+        report.rows.find((r) => r.action === "reject")!.line
+      }). Fix them, or import with skip_rejected=true.`,
+      "import_rejected",
+    );
+  }
+
+  const good = plans.filter((p) => p.errors.length === 0 && p.input);
+  await db.transaction(async (tx) => {
+    const creates = good.filter((p) => !p.existingId);
+    for (let i = 0; i < creates.length; i += 500) {
+      const chunk = creates.slice(i, i + 500);
+      const inserted = await tx
+        .insert(products)
+        .values(
+          chunk.map((p) => ({
+            ...productColumns(p.input!),
+            sku: p.input!.sku,
+            name: p.input!.name,
+            priceOre: Math.round(p.input!.price * 100),
+          })),
+        )
+        .returning({ id: products.id });
+      chunk.forEach((p, j) => {
+        p.existingId = inserted[j]!.id;
+      });
+    }
+    const updates = good.filter((p) => !creates.includes(p));
+    for (const p of updates) {
+      await tx
+        .update(products)
+        .set({ ...productColumns(p.input!), updatedAt: sql`now()` })
+        .where(sql`${products.id} = ${p.existingId}`);
+    }
+    const withBarcodes = good.filter((p) => p.gtins !== undefined);
+    for (let i = 0; i < withBarcodes.length; i += 1000) {
+      const chunk = withBarcodes.slice(i, i + 1000);
+      await tx.delete(productBarcodes).where(
+        inArray(
+          productBarcodes.productId,
+          chunk.map((p) => p.existingId!),
+        ),
+      );
+      const values = chunk.flatMap((p) =>
+        p.gtins!.map((gtin14, k) => ({ gtin14, productId: p.existingId!, isPrimary: k === 0, position: k })),
+      );
+      if (values.length) await tx.insert(productBarcodes).values(values);
+    }
+  });
+  if (good.length >= 1000) {
+    // After a large import the planner's statistics mislead it, and the search index keeps new entries in a
+    // pending list that every search must read, until autovacuum comes by; PGlite never vacuums.
+    await db.execute(sql`select gin_clean_pending_list('products_search_trgm_idx')`);
+    await db.execute(sql`analyze products, product_barcodes`);
+  }
+  return report;
+}

@@ -1,0 +1,225 @@
+import { mkdirSync } from "node:fs";
+import fastifyStatic from "@fastify/static";
+import {
+  errorSchema,
+  importReportSchema,
+  PRODUCT_IMAGE_MAX_BYTES,
+  PRODUCT_IMAGE_TYPES,
+  productIdParams,
+  productInputSchema,
+  productListQuerySchema,
+  productLookupSchema,
+  productSchema,
+  productUpdateSchema,
+} from "@glide/contracts";
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { actorOf, assertPlatformAdmin, requireAdmin } from "../../platform/auth.ts";
+import { AppError } from "../../platform/errors.ts";
+import { exportProductsCsv, importProductsCsv } from "./products.csv.ts";
+import { imagesDir, storeProductImage } from "./products.images.ts";
+import {
+  createProduct,
+  deleteProduct,
+  getProduct,
+  listCategories,
+  listProducts,
+  lookupProduct,
+  updateProduct,
+} from "./products.service.ts";
+
+const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+  409: errorSchema,
+  422: errorSchema,
+};
+const tags = ["products"];
+export const IMPORT_MAX_BYTES = 64 * 1024 * 1024;
+
+export const productRoutes: FastifyPluginAsyncZod = async (app) => {
+  mkdirSync(imagesDir(app.config.dataDir), { recursive: true });
+  // Photos are public: the shopper app shows them, and their names are content hashes.
+  await app.register(fastifyStatic, {
+    root: imagesDir(app.config.dataDir),
+    prefix: "/api/v1/products/images/",
+    decorateReply: false,
+    index: false,
+    immutable: true,
+    maxAge: "365d",
+  });
+
+  await app.register(async (scope) => {
+    const admin = scope.withTypeProvider<ZodTypeProvider>();
+    admin.addHook("preHandler", requireAdmin);
+    admin.addContentTypeParser(
+      ["text/csv", "text/plain"],
+      { parseAs: "string", bodyLimit: IMPORT_MAX_BYTES },
+      (_req, body, done) => done(null, body),
+    );
+
+    admin.get(
+      "/api/v1/products/",
+      {
+        schema: {
+          tags,
+          summary: "Products; search matches name, SKU, brand or any barcode exactly. The total is in X-Total-Count.",
+          querystring: productListQuerySchema,
+          response: { 200: z.array(productSchema), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { items, total } = await listProducts({ db: app.db, query: request.query });
+        reply.header("x-total-count", String(total));
+        return items;
+      },
+    );
+
+    admin.get(
+      "/api/v1/products/categories",
+      { schema: { tags, summary: "The distinct categories", response: { 200: z.array(z.string()), ...errors } } },
+      () => listCategories(app.db),
+    );
+
+    admin.get(
+      "/api/v1/products/lookup/:code",
+      {
+        schema: {
+          tags,
+          summary: "Resolve a scanned code; Swedish variable-measure labels give their price or weight",
+          params: z.object({ code: z.string().min(1).max(40) }),
+          response: { 200: productLookupSchema, ...errors },
+        },
+      },
+      (request) => lookupProduct({ db: app.db, code: request.params.code }),
+    );
+
+    admin.get(
+      "/api/v1/products/export",
+      {
+        schema: {
+          tags,
+          summary: "All products, or the current search and category, as CSV",
+          querystring: productListQuerySchema.pick({ search: true, category: true }),
+        },
+      },
+      async (request, reply) => {
+        reply
+          .header("content-type", "text/csv; charset=utf-8")
+          .header("content-disposition", 'attachment; filename="products.csv"');
+        return reply.send(exportProductsCsv({ db: app.db, ...request.query }));
+      },
+    );
+
+    admin.post(
+      "/api/v1/products/import",
+      {
+        bodyLimit: IMPORT_MAX_BYTES,
+        schema: {
+          tags,
+          summary: "Import CSV matched by SKU: dry_run=true reports per row; false applies in one transaction",
+          querystring: z.object({
+            dry_run: z
+              .enum(["true", "false"])
+              .default("true")
+              .transform((v) => v === "true"),
+            skip_rejected: z
+              .enum(["true", "false"])
+              .default("false")
+              .transform((v) => v === "true"),
+          }),
+          body: z.string(),
+          response: { 200: importReportSchema, ...errors },
+        },
+      },
+      (request) =>
+        importProductsCsv({
+          db: app.db,
+          actor: actorOf(request),
+          csv: request.body,
+          dryRun: request.query.dry_run,
+          skipRejected: request.query.skip_rejected,
+        }),
+    );
+
+    admin.get(
+      "/api/v1/products/:id",
+      {
+        schema: { tags, summary: "One product", params: productIdParams, response: { 200: productSchema, ...errors } },
+      },
+      (request) => getProduct(app.db, request.params.id),
+    );
+
+    admin.post(
+      "/api/v1/products/",
+      {
+        schema: {
+          tags,
+          summary: "Add a product",
+          body: productInputSchema,
+          response: { 201: productSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const product = await createProduct({ db: app.db, actor: actorOf(request), input: request.body });
+        return reply.status(201).send(product);
+      },
+    );
+
+    admin.put(
+      "/api/v1/products/:id",
+      {
+        schema: {
+          tags,
+          summary: "Edit a product (fields left out stay as they are)",
+          params: productIdParams,
+          body: productUpdateSchema,
+          response: { 200: productSchema, ...errors },
+        },
+      },
+      (request) => updateProduct({ db: app.db, actor: actorOf(request), id: request.params.id, input: request.body }),
+    );
+
+    admin.delete(
+      "/api/v1/products/:id",
+      {
+        schema: { tags, summary: "Delete a product", params: productIdParams, response: { 204: z.null(), ...errors } },
+      },
+      async (request, reply) => {
+        await deleteProduct({ db: app.db, actor: actorOf(request), id: request.params.id });
+        return reply.status(204).send(null);
+      },
+    );
+  });
+
+  // Uploads take raw image bytes; any other type gets a clear 415.
+  await app.register(async (scope) => {
+    const upload = scope.withTypeProvider<ZodTypeProvider>();
+    upload.addHook("preHandler", requireAdmin);
+    upload.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: PRODUCT_IMAGE_MAX_BYTES }, (_req, body, done) =>
+      done(null, body),
+    );
+    upload.post(
+      "/api/v1/products/images",
+      {
+        bodyLimit: PRODUCT_IMAGE_MAX_BYTES,
+        schema: {
+          tags,
+          summary: "Upload a product photo (JPEG, PNG or WebP, at most 5 MB); answers its image_url",
+          response: { 201: z.object({ image_url: z.string() }), ...errors, 413: errorSchema, 415: errorSchema },
+        },
+      },
+      async (request, reply) => {
+        assertPlatformAdmin(actorOf(request), "change products");
+        const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+        if (!(PRODUCT_IMAGE_TYPES as readonly string[]).includes(type) || !Buffer.isBuffer(request.body)) {
+          throw new AppError(415, "unsupported_media_type", "Images must be JPEG, PNG or WebP");
+        }
+        const imageUrl = await storeProductImage(app.config.dataDir, request.body);
+        return reply.status(201).send({ image_url: imageUrl });
+      },
+    );
+  });
+};

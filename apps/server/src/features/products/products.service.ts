@@ -1,0 +1,284 @@
+import type {
+  Product,
+  ProductLookup,
+  productInputSchema,
+  productListQuerySchema,
+  productUpdateSchema,
+} from "@glide/contracts";
+import { displayGtin, parseBarcode, parseVariableMeasure } from "@glide/contracts";
+import { and, asc, desc, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
+import type { z } from "zod";
+import type { Db, Tx } from "../../db/client.ts";
+import { productBarcodes, products } from "../../db/schema/index.ts";
+import { assertPlatformAdmin } from "../../platform/auth.ts";
+import { conflict, isUniqueViolation, notFound, unprocessable } from "../../platform/errors.ts";
+import { fromOre } from "../../platform/money.ts";
+import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
+import { plannedBarcodes, storageGtin } from "./barcode-store.ts";
+
+type CreateInput = z.output<typeof productInputSchema>;
+type UpdateInput = z.output<typeof productUpdateSchema>;
+type ListQuery = z.output<typeof productListQuerySchema>;
+type ProductRow = typeof products.$inferSelect;
+
+/** All barcodes of a product, primary first, in the same query as the product. */
+export const barcodesColumn = sql<string[]>`coalesce((
+  select array_agg(${productBarcodes.gtin14} order by ${productBarcodes.isPrimary} desc, ${productBarcodes.position})
+  from ${productBarcodes} where ${productBarcodes.productId} = ${products.id}), '{}')`;
+
+const scaled = (v: number | null, by: number) => (v === null ? null : v / by);
+
+export function toProduct(row: ProductRow, gtins: string[]): Product {
+  const barcodes = gtins.map(displayGtin);
+  return {
+    id: row.id,
+    sku: row.sku,
+    name: row.name,
+    description: row.description,
+    category: row.category,
+    brand: row.brand,
+    price: fromOre(row.priceOre),
+    vat_rate: row.vatRateBp / 100,
+    barcode: barcodes[0] ?? null,
+    barcodes,
+    image_url: row.imageUrl,
+    is_active: row.isActive,
+    weight: scaled(row.weightMg, 1000),
+    length: scaled(row.lengthMm, 10),
+    width: scaled(row.widthMm, 10),
+    height: scaled(row.heightMm, 10),
+    age_limit: row.ageLimit,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** Column values from API fields; only the fields present are set. */
+export function productColumns(input: UpdateInput): Partial<typeof products.$inferInsert> {
+  const cols: Partial<typeof products.$inferInsert> = {};
+  const round = (v: number | null | undefined, by: number) => (v === null || v === undefined ? v : Math.round(v * by));
+  if (input.sku !== undefined) cols.sku = input.sku;
+  if (input.name !== undefined) cols.name = input.name;
+  if (input.description !== undefined) cols.description = input.description;
+  if (input.category !== undefined) cols.category = input.category;
+  if (input.brand !== undefined) cols.brand = input.brand;
+  if (input.price !== undefined) cols.priceOre = Math.round(input.price * 100);
+  if (input.vat_rate !== undefined) cols.vatRateBp = Math.round(input.vat_rate * 100);
+  if (input.image_url !== undefined) cols.imageUrl = input.image_url;
+  if (input.is_active !== undefined) cols.isActive = input.is_active;
+  if (input.weight !== undefined) cols.weightMg = round(input.weight, 1000);
+  if (input.length !== undefined) cols.lengthMm = round(input.length, 10);
+  if (input.width !== undefined) cols.widthMm = round(input.width, 10);
+  if (input.height !== undefined) cols.heightMm = round(input.height, 10);
+  if (input.age_limit !== undefined) cols.ageLimit = input.age_limit;
+  return cols;
+}
+
+function likePattern(q: string): string {
+  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Name, SKU or brand contains the text, or one of the product's barcodes is
+ * exactly the code. The barcode is looked up first (a primary-key hit), so
+ * the rest stays a union of index scans instead of a check on every row.
+ */
+export async function productFilter(
+  db: Db | Tx,
+  query: { search?: string | undefined; category?: string | undefined },
+): Promise<SQL | undefined> {
+  const conditions: SQL[] = [];
+  const search = query.search?.trim();
+  if (search) {
+    const like = likePattern(search);
+    const gtin = storageGtin(search);
+    const owners = gtin
+      ? await db.select({ id: productBarcodes.productId }).from(productBarcodes).where(eq(productBarcodes.gtin14, gtin))
+      : [];
+    const byBarcode = owners.length
+      ? sql` or ${inArray(
+          products.id,
+          owners.map((o) => o.id),
+        )}`
+      : sql``;
+    conditions.push(sql`(${products.searchText} like ${like}${byBarcode})`);
+  }
+  if (query.category && query.category !== "all") conditions.push(eq(products.category, query.category));
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+export async function listProducts(opts: { db: Db; query: ListQuery }): Promise<{ items: Product[]; total: number }> {
+  const { db, query } = opts;
+  const where = await productFilter(db, query);
+  const direction = query.order === "desc" ? desc : asc;
+  const sortColumn = {
+    sku: sql`lower(${products.sku})`,
+    name: sql`lower(${products.name})`,
+    category: products.category,
+    price: products.priceOre,
+  }[query.sort];
+  const [rows, [count]] = await Promise.all([
+    db
+      .select({ product: products, barcodes: barcodesColumn })
+      .from(products)
+      .where(where)
+      .orderBy(direction(sortColumn), direction(products.id))
+      .limit(query.limit)
+      .offset(query.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(products).where(where),
+  ]);
+  return { items: rows.map((r) => toProduct(r.product, r.barcodes)), total: count?.n ?? 0 };
+}
+
+export async function listCategories(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ category: products.category })
+    .from(products)
+    .where(sql`${products.category} is not null`)
+    .orderBy(asc(products.category));
+  return rows.map((r) => r.category!);
+}
+
+export async function getProduct(db: Db | Tx, id: string): Promise<Product> {
+  const [row] = await db
+    .select({ product: products, barcodes: barcodesColumn })
+    .from(products)
+    .where(eq(products.id, id));
+  if (!row) throw notFound(`Product ${id} not found`);
+  return toProduct(row.product, row.barcodes);
+}
+
+async function assertSkuFree(tx: Tx, sku: string, exceptId?: string) {
+  const [taken] = await tx
+    .select({ id: products.id, name: products.name })
+    .from(products)
+    .where(and(sql`lower(${products.sku}) = ${sku.toLowerCase()}`, exceptId ? ne(products.id, exceptId) : undefined));
+  if (taken) throw conflict(`SKU ${sku} is already used by "${taken.name}" (${taken.id})`, "duplicate_sku");
+}
+
+async function assertBarcodesFree(tx: Tx, gtins: string[], exceptId?: string) {
+  if (gtins.length === 0) return;
+  const [taken] = await tx
+    .select({ gtin: productBarcodes.gtin14, name: products.name, sku: products.sku })
+    .from(productBarcodes)
+    .innerJoin(products, eq(products.id, productBarcodes.productId))
+    .where(and(inArray(productBarcodes.gtin14, gtins), exceptId ? ne(productBarcodes.productId, exceptId) : undefined))
+    .limit(1);
+  if (taken) {
+    throw conflict(
+      `Barcode ${displayGtin(taken.gtin)} already belongs to "${taken.name}" (SKU ${taken.sku})`,
+      "duplicate_barcode",
+    );
+  }
+}
+
+async function writeBarcodes(tx: Tx, productId: string, gtins: string[]) {
+  await tx.delete(productBarcodes).where(eq(productBarcodes.productId, productId));
+  if (gtins.length === 0) return;
+  await tx
+    .insert(productBarcodes)
+    .values(gtins.map((gtin14, i) => ({ gtin14, productId, isPrimary: i === 0, position: i })));
+}
+
+/** A unique index caught what the checks above could not (two requests at once). */
+function rethrowConflict(err: unknown): never {
+  if (isUniqueViolation(err)) throw conflict("SKU or barcode is already used by another product", "duplicate");
+  throw err;
+}
+
+export async function createProduct(opts: { db: Db; actor: AdminActor; input: CreateInput }): Promise<Product> {
+  assertPlatformAdmin(opts.actor, "change products");
+  const { input } = opts;
+  const gtins = plannedBarcodes(input, []) ?? [];
+  return opts.db
+    .transaction(async (tx) => {
+      await assertSkuFree(tx, input.sku);
+      await assertBarcodesFree(tx, gtins);
+      const [row] = await tx
+        .insert(products)
+        .values({ ...productColumns(input), sku: input.sku, name: input.name, priceOre: Math.round(input.price * 100) })
+        .returning();
+      await writeBarcodes(tx, row!.id, gtins);
+      return toProduct(row!, gtins);
+    })
+    .catch(rethrowConflict);
+}
+
+export async function updateProduct(opts: {
+  db: Db;
+  actor: AdminActor;
+  id: string;
+  input: UpdateInput;
+}): Promise<Product> {
+  assertPlatformAdmin(opts.actor, "change products");
+  const { id, input } = opts;
+  return opts.db
+    .transaction(async (tx) => {
+      const [existing] = await tx
+        .select({ product: products, barcodes: barcodesColumn })
+        .from(products)
+        .where(eq(products.id, id))
+        .for("update");
+      if (!existing) throw notFound(`Product ${id} not found`);
+      if (input.sku !== undefined) await assertSkuFree(tx, input.sku, id);
+      const gtins = plannedBarcodes(input, existing.barcodes);
+      if (gtins) {
+        await assertBarcodesFree(tx, gtins, id);
+        await writeBarcodes(tx, id, gtins);
+      }
+      await tx
+        .update(products)
+        .set({ ...productColumns(input), updatedAt: sql`now()` })
+        .where(eq(products.id, id));
+      return getProduct(tx, id);
+    })
+    .catch(rethrowConflict);
+}
+
+export async function deleteProduct(opts: { db: Db; actor: AdminActor; id: string }): Promise<void> {
+  assertPlatformAdmin(opts.actor, "change products");
+  const deleted = await opts.db.delete(products).where(eq(products.id, opts.id)).returning({ id: products.id });
+  if (deleted.length === 0) throw notFound(`Product ${opts.id} not found`);
+}
+
+/**
+ * Resolves a scanned code to its product; a Swedish variable-measure label
+ * also gives its price or weight. The cart uses this same function.
+ */
+export async function lookupProduct(opts: { db: Db | Tx; code: string }): Promise<ProductLookup> {
+  const parsed = parseBarcode(opts.code);
+  if (!parsed)
+    throw unprocessable("code: not a valid EAN-13, EAN-8, UPC-A, UPC-E or GTIN-14 (check digit)", "invalid_barcode");
+  const find = async (gtin14: string) => {
+    const [row] = await opts.db
+      .select({ product: products, barcodes: barcodesColumn })
+      .from(productBarcodes)
+      .innerJoin(products, eq(products.id, productBarcodes.productId))
+      .where(eq(productBarcodes.gtin14, gtin14));
+    return row ? toProduct(row.product, row.barcodes) : null;
+  };
+  const exact = await find(parsed.gtin14);
+  if (exact) return { product: exact, code: parsed.raw, measure: null, line_price: exact.price };
+
+  const variable = parsed.kind === "EAN-13" ? parseVariableMeasure(parsed.raw) : null;
+  const item = variable ? await find(parseBarcode(variable.itemCode)!.gtin14) : null;
+  if (!variable || !item) throw notFound(`No product has barcode ${parsed.raw}`, "unknown_barcode");
+  if (variable.measure.kind === "price") {
+    const price = fromOre(variable.measure.priceOre);
+    return { product: item, code: parsed.raw, measure: { kind: "price", price }, line_price: price };
+  }
+  const grams = variable.measure.grams;
+  // The product's price is per kilogram; round the line to whole öre.
+  const lineOre = Math.round((Math.round(item.price * 100) * grams) / 1000);
+  return {
+    product: item,
+    code: parsed.raw,
+    measure: { kind: "weight", weight_grams: grams },
+    line_price: fromOre(lineOre),
+  };
+}
+
+export async function countProducts(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(products);
+  return row?.n ?? 0;
+}

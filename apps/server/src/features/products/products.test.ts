@@ -1,0 +1,422 @@
+import { gtinCheckDigit, type ImportReport, type Product, productLookupSchema, productSchema } from "@glide/contracts";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ADMIN_COOKIE } from "../../platform/auth.ts";
+import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
+
+let ctx: TestContext;
+let admin: ReturnType<typeof as>;
+let cookie: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  cookie = (await signIn(ctx.app)).cookie;
+  admin = as(ctx.app, cookie);
+});
+afterAll(() => ctx.close());
+
+const ean = (body12: string) => `${body12}${gtinCheckDigit(body12)}`;
+let seq = 0;
+const sku = () => `T-${++seq}-${Math.random().toString(36).slice(2, 7)}`;
+
+async function create(body: Record<string, unknown>): Promise<Product> {
+  const res = await admin.post("/api/v1/products/", { sku: sku(), name: "Vara", price: 10, ...body });
+  expect(res.statusCode, res.body).toBe(201);
+  return productSchema.parse(res.json());
+}
+
+const csvPost = (csv: string, query = "") =>
+  ctx.app.inject({
+    method: "POST",
+    url: `/api/v1/products/import${query}`,
+    payload: csv,
+    headers: { "content-type": "text/csv" },
+    cookies: { [ADMIN_COOKIE]: cookie },
+  });
+
+describe("adding products", () => {
+  it("keeps every field and applies the defaults", async () => {
+    const p = await create({
+      name: "Mellanmjölk 1,5 %",
+      description: "Färsk",
+      category: "Mejeri",
+      brand: "Arla",
+      price: 17.9,
+      barcode: ean("731000000001"),
+      weight: 1030.5,
+      length: 7.5,
+      width: 7.5,
+      height: 19.9,
+      image_url: "https://images.example/mjolk.jpg",
+    });
+    expect(p).toMatchObject({
+      price: 17.9,
+      vat_rate: 25,
+      is_active: true,
+      barcode: ean("731000000001"),
+      barcodes: [ean("731000000001")],
+      weight: 1030.5,
+      length: 7.5,
+      age_limit: null,
+    });
+  });
+
+  it.each([
+    [{ sku: undefined }, "sku"],
+    [{ name: "" }, "name: Name is required"],
+    [{ price: undefined }, "price: Price is required"],
+    [{ price: -1 }, "price: Price cannot be negative"],
+    [{ price: 1.234 }, "price"],
+    [{ vat_rate: 101 }, "vat_rate"],
+    [{ vat_rate: -6 }, "vat_rate"],
+    [{ barcode: "4006381333932" }, "barcode: not a valid EAN-13"],
+    [{ barcodes: ["12345"] }, "barcodes.0"],
+    [{ age_limit: 16 }, "age_limit"],
+    [{ weight: -5 }, "weight"],
+    [{ image_url: "javascript:alert(1)" }, "image_url"],
+    [{ sku: "has space" }, "sku"],
+  ])("rejects %j with 422 naming %s", async (override, field) => {
+    const res = await admin.post("/api/v1/products/", { sku: sku(), name: "x", price: 1, ...override });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().detail).toContain(field);
+  });
+
+  it("refuses a SKU in use, whatever its case, naming the product", async () => {
+    const p = await create({ sku: "DUP-SKU-1", name: "Första" });
+    const res = await admin.post("/api/v1/products/", { sku: "dup-sku-1", name: "Andra", price: 1 });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      detail: `SKU dup-sku-1 is already used by "Första" (${p.id})`,
+      code: "duplicate_sku",
+    });
+  });
+
+  it("refuses a barcode in use, also in its UPC-A form, naming the product", async () => {
+    await create({ name: "Amerikansk", barcode: "0036000291452" });
+    const res = await admin.post("/api/v1/products/", { sku: sku(), name: "Kopia", price: 1, barcode: "036000291452" });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().detail).toMatch(/^Barcode 0036000291452 already belongs to "Amerikansk" \(SKU T-\d+-\w+\)$/);
+    expect(res.json().code).toBe("duplicate_barcode");
+  });
+});
+
+describe("searching", () => {
+  let kaffe: Product;
+  beforeAll(async () => {
+    kaffe = await create({
+      sku: "ZOEGAS-450",
+      name: "Zoégas Skånerost 450 g",
+      brand: "Zoégas",
+      category: "Kaffe",
+      price: 64.95,
+      barcodes: [ean("731120000045"), "04252614"],
+    });
+    await create({ name: "Gevalia Mellanrost", brand: "Gevalia", category: "Kaffe", price: 59.9 });
+    await create({ name: "Billig kaffe", category: "Kaffe", price: 39.5 });
+  });
+
+  const search = async (q: string) =>
+    z.array(productSchema).parse((await admin.get(`/api/v1/products/?search=${encodeURIComponent(q)}`)).json());
+
+  it.each([["skånerost"], ["zoegas-4"], ["zoégas"], [ean("731120000045")], ["04252614"], ["042100005264"]])(
+    "finds the product by %s",
+    async (q) => {
+      expect((await search(q)).map((p) => p.id)).toContain(kaffe.id);
+    },
+  );
+
+  it("does not match barcodes by fragment", async () => {
+    expect(await search("73112000")).toEqual([]);
+  });
+
+  it("filters by category, sorts, pages and reports the total", async () => {
+    const res = await admin.get("/api/v1/products/?category=Kaffe&sort=price&order=desc&limit=2&offset=0");
+    expect(res.headers["x-total-count"]).toBe("3");
+    expect(res.json().map((p: Product) => p.price)).toEqual([64.95, 59.9]);
+    const next = await admin.get("/api/v1/products/?category=Kaffe&sort=price&order=desc&limit=2&offset=2");
+    expect(next.json().map((p: Product) => p.price)).toEqual([39.5]);
+    const byName = await admin.get("/api/v1/products/?category=Kaffe&sort=name");
+    expect(byName.json().map((p: Product) => p.name)).toEqual([
+      "Billig kaffe",
+      "Gevalia Mellanrost",
+      "Zoégas Skånerost 450 g",
+    ]);
+  });
+
+  it("lists the distinct categories", async () => {
+    const res = await admin.get("/api/v1/products/categories");
+    expect(res.json()).toEqual(expect.arrayContaining(["Kaffe", "Mejeri"]));
+    expect(new Set(res.json()).size).toBe(res.json().length);
+  });
+
+  it("rejects a bad sort field and a huge page", async () => {
+    expect((await admin.get("/api/v1/products/?sort=colour")).statusCode).toBe(400);
+    expect((await admin.get("/api/v1/products/?limit=100000")).statusCode).toBe(400);
+  });
+});
+
+describe("editing and deleting", () => {
+  it("changes only the fields sent, and replaces the primary barcode", async () => {
+    const p = await create({ name: "Före", price: 5, barcodes: [ean("731200000001"), ean("731200000002")] });
+    const res = await admin.put(`/api/v1/products/${p.id}`, { name: "Efter", barcode: ean("731200000003") });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      name: "Efter",
+      price: 5,
+      barcode: ean("731200000003"),
+      barcodes: [ean("731200000003"), ean("731200000002")],
+    });
+    const cleared = await admin.put(`/api/v1/products/${p.id}`, { weight: null, age_limit: 18, is_active: false });
+    expect(cleared.json()).toMatchObject({ weight: null, age_limit: 18, is_active: false });
+  });
+
+  it("refuses to take another product's barcode and writes nothing", async () => {
+    const a = await create({ barcode: ean("731300000001") });
+    const b = await create({ name: "B", barcode: ean("731300000002") });
+    const res = await admin.put(`/api/v1/products/${b.id}`, { name: "B2", barcodes: [ean("731300000001")] });
+    expect(res.statusCode).toBe(409);
+    const after = productSchema.parse((await admin.get(`/api/v1/products/${b.id}`)).json());
+    expect(after).toMatchObject({ name: "B", barcodes: [ean("731300000002")] });
+    expect((await admin.get(`/api/v1/products/${a.id}`)).json().barcodes).toEqual([ean("731300000001")]);
+  });
+
+  it("deletes, then answers 404", async () => {
+    const p = await create({});
+    expect((await admin.delete(`/api/v1/products/${p.id}`)).statusCode).toBe(204);
+    expect((await admin.delete(`/api/v1/products/${p.id}`)).statusCode).toBe(404);
+    expect((await admin.put(`/api/v1/products/${p.id}`, { name: "x" })).statusCode).toBe(404);
+  });
+});
+
+describe("looking up a scanned code", () => {
+  const lookup = async (code: string) => {
+    const res = await admin.get(`/api/v1/products/lookup/${code}`);
+    return {
+      status: res.statusCode,
+      body: res.statusCode === 200 ? productLookupSchema.parse(res.json()) : res.json(),
+    };
+  };
+
+  it("finds an ordinary code with the product's price", async () => {
+    const p = await create({ price: 12.5, barcode: ean("731400000001") });
+    expect((await lookup(ean("731400000001"))).body).toMatchObject({
+      product: { id: p.id },
+      measure: null,
+      line_price: 12.5,
+    });
+  });
+
+  it("reads the price from a variable-measure price label", async () => {
+    const p = await create({ name: "Ost i bit", price: 129, barcode: ean("200555500000") });
+    const { body } = await lookup(ean("200555502495"));
+    expect(body).toMatchObject({ product: { id: p.id }, measure: { kind: "price", price: 24.95 }, line_price: 24.95 });
+  });
+
+  it("reads the weight from a weight label and prices it per kilogram", async () => {
+    // Registered from a label that carried a weight; stored as the item.
+    const p = await create({ name: "Lösgodis", price: 79.9, barcode: ean("230777701234") });
+    expect(p.barcode).toBe(ean("230777700000"));
+    const { body } = await lookup(ean("230777700350"));
+    // 0.350 kg × 79.90 kr/kg = 27.965 → 27.97 kr
+    expect(body).toMatchObject({
+      product: { id: p.id },
+      measure: { kind: "weight", weight_grams: 350 },
+      line_price: 27.97,
+    });
+  });
+
+  it("answers 404 for an unknown code and 422 for a broken one", async () => {
+    expect(await lookup(ean("731499999999"))).toMatchObject({ status: 404, body: { code: "unknown_barcode" } });
+    const broken = await lookup("7314000000010");
+    expect(broken.status).toBe(422);
+    expect(broken.body.detail).toContain("code");
+  });
+});
+
+describe("who may do what", () => {
+  it("answers 401 to anonymous callers and lets store admins only read", async () => {
+    const p = await create({});
+    const anon = as(ctx.app, null);
+    for (const res of await Promise.all([
+      anon.get("/api/v1/products/"),
+      anon.get(`/api/v1/products/${p.id}`),
+      anon.post("/api/v1/products/", { sku: "x", name: "x", price: 1 }),
+      anon.get("/api/v1/products/export"),
+    ])) {
+      expect(res.statusCode).toBe(401);
+    }
+    const storeAdmin = as(ctx.app, (await signIn(ctx.app, "store_admin")).cookie);
+    expect((await storeAdmin.get("/api/v1/products/")).statusCode).toBe(200);
+    expect((await storeAdmin.get(`/api/v1/products/lookup/${ean("731400000001")}`)).statusCode).toBe(200);
+    for (const res of await Promise.all([
+      storeAdmin.post("/api/v1/products/", { sku: sku(), name: "x", price: 1 }),
+      storeAdmin.put(`/api/v1/products/${p.id}`, { name: "x" }),
+      storeAdmin.delete(`/api/v1/products/${p.id}`),
+    ])) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json().detail).toBe("Only platform admins may change products");
+    }
+  });
+});
+
+describe("images", () => {
+  const upload = (body: Buffer, type: string, who = cookie) =>
+    ctx.app.inject({
+      method: "POST",
+      url: "/api/v1/products/images",
+      payload: body,
+      headers: { "content-type": type },
+      cookies: { [ADMIN_COOKIE]: who },
+    });
+
+  it("resizes an upload, serves it from our origin with caching, and a product can use it", async () => {
+    const png = await sharp({ create: { width: 2000, height: 1000, channels: 3, background: "#c00" } })
+      .png()
+      .toBuffer();
+    const res = await upload(png, "image/png");
+    expect(res.statusCode, res.body).toBe(201);
+    const url: string = res.json().image_url;
+    expect(url).toMatch(/^\/api\/v1\/products\/images\/[0-9a-f]{32}\.webp$/);
+    const image = await ctx.app.inject({ method: "GET", url });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers["content-type"]).toBe("image/webp");
+    expect(image.headers["cache-control"]).toContain("immutable");
+    const meta = await sharp(image.rawPayload).metadata();
+    expect([meta.width, meta.height]).toEqual([800, 400]);
+    expect((await create({ image_url: url })).image_url).toBe(url);
+  });
+
+  it("refuses other types, lying bytes and files over 5 MB", async () => {
+    const gif = Buffer.from("GIF89a\x01\x00\x01\x00\x00\x00\x00;", "binary");
+    expect((await upload(gif, "image/gif")).json()).toEqual({
+      detail: "Images must be JPEG, PNG or WebP",
+      code: "unsupported_media_type",
+    });
+    expect((await upload(Buffer.from("not an image"), "image/png")).statusCode).toBe(415);
+    const big = await upload(Buffer.alloc(5 * 1024 * 1024 + 1), "image/jpeg");
+    expect(big.statusCode).toBe(413);
+    expect(big.json().detail).toBe("Request body is larger than the limit of 5 MB");
+    const storeAdmin = (await signIn(ctx.app, "store_admin")).cookie;
+    expect((await upload(gif, "image/png", storeAdmin)).statusCode).toBe(403);
+    expect((await upload(gif, "image/png", "not-a-session")).statusCode).toBe(401);
+    expect((await ctx.app.inject({ method: "GET", url: "/api/v1/products/images/none.webp" })).statusCode).toBe(404);
+  });
+});
+
+describe("CSV import and export", () => {
+  const header = "sku,name,category,brand,price,vat_rate,barcode,age_limit";
+
+  it("reports per row in a dry run and writes nothing", async () => {
+    const existing = await create({ sku: "CSV-EXIST", name: "Gammal" });
+    const csv = [
+      header,
+      `CSV-NEW-1,"Snus ""Original"", portion",Tobak,General,55.5,25,${ean("731500000001")},18`,
+      "CSV-EXIST,Ny titel,,,10,12,,",
+      "CSV-BAD-1,,,,abc,25,,",
+      `CSV-BAD-2,Dubbelkod,,,5,25,${ean("731500000001")},`,
+      "CSV-NEW-1,Samma sku igen,,,5,25,,",
+    ].join("\n");
+    const res = await csvPost(csv);
+    expect(res.statusCode, res.body).toBe(200);
+    const report: ImportReport = res.json();
+    expect(report).toMatchObject({ dry_run: true, created: 1, updated: 1, rejected: 3 });
+    expect(report.rows.map((r) => [r.line, r.action])).toEqual([
+      [2, "create"],
+      [3, "update"],
+      [4, "reject"],
+      [5, "reject"],
+      [6, "reject"],
+    ]);
+    expect(report.rows[2]!.errors.join(" ")).toContain("price");
+    expect(report.rows[3]!.errors).toEqual([`barcode: ${ean("731500000001")} is also on line 2`]);
+    expect(report.rows[4]!.errors).toEqual(["sku: CSV-NEW-1 is also on line 2"]);
+    expect((await admin.get("/api/v1/products/?search=CSV-NEW")).json()).toEqual([]);
+    expect((await admin.get(`/api/v1/products/${existing.id}`)).json().name).toBe("Gammal");
+
+    const refused = await csvPost(csv, "?dry_run=false");
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().detail).toContain("Nothing was imported: 3 rows are rejected (first: line 4)");
+    expect((await admin.get("/api/v1/products/?search=CSV-NEW")).json()).toEqual([]);
+
+    const applied = await csvPost(csv, "?dry_run=false&skip_rejected=true");
+    expect(applied.json()).toMatchObject({ dry_run: false, created: 1, updated: 1, rejected: 3 });
+    const [snus] = (await admin.get("/api/v1/products/?search=CSV-NEW-1")).json() as Product[];
+    expect(snus).toMatchObject({
+      name: 'Snus "Original", portion',
+      age_limit: 18,
+      price: 55.5,
+      barcode: ean("731500000001"),
+    });
+    expect((await admin.get(`/api/v1/products/${existing.id}`)).json()).toMatchObject({
+      name: "Ny titel",
+      vat_rate: 12,
+    });
+  });
+
+  it("round-trips quotes, commas and Swedish letters through export and import", async () => {
+    const tricky = await create({
+      sku: "RUND-1",
+      name: 'Räksmörgås "Deluxe", stor; åäö ÅÄÖ',
+      description: "Rad ett\nRad två",
+      category: "Färdigmat",
+      brand: "Göteborgs Kex",
+      price: 89.9,
+      vat_rate: 12,
+      barcodes: [ean("731600000001"), ean("731600000002")],
+    });
+    const exported = await admin.get("/api/v1/products/export?search=RUND-1");
+    expect(exported.headers["content-type"]).toBe("text/csv; charset=utf-8");
+    expect(exported.headers["content-disposition"]).toContain("products.csv");
+    expect(exported.body.startsWith("\uFEFFsku,name,description,")).toBe(true);
+    expect(exported.body.trim().split("\n").length).toBeGreaterThan(1);
+
+    await admin.put(`/api/v1/products/${tricky.id}`, { name: "Förstörd", barcodes: [ean("731600000003")] });
+    const back = await csvPost(exported.body, "?dry_run=false");
+    expect(back.json()).toMatchObject({ created: 0, updated: 1, rejected: 0 });
+    const restored = productSchema.parse((await admin.get(`/api/v1/products/${tricky.id}`)).json());
+    expect(restored).toMatchObject({
+      name: tricky.name,
+      description: tricky.description,
+      brand: tricky.brand,
+      price: 89.9,
+      vat_rate: 12,
+      barcodes: tricky.barcodes,
+    });
+  });
+
+  it("reads semicolon files with decimal commas, as Swedish spreadsheets write them", async () => {
+    const res = await csvPost("sku;name;price;vat_rate\nSEMI-1;Kanelbulle;12,50;12", "?dry_run=false");
+    expect(res.json()).toMatchObject({ created: 1, rejected: 0 });
+    expect((await admin.get("/api/v1/products/?search=SEMI-1")).json()[0]).toMatchObject({ price: 12.5, vat_rate: 12 });
+  });
+
+  it("refuses a file with unknown or missing columns, or no rows", async () => {
+    const unknown = await csvPost("sku,name,price,colour\nX,Y,1,red");
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().detail).toContain("unknown column colour");
+    expect((await csvPost("sku,name\nX,Y")).json().detail).toContain("price column");
+    expect((await csvPost("sku,name,price\n")).json().detail).toContain("no rows");
+    expect((await csvPost('sku,name,price\n"X,Y,1')).statusCode).toBe(422);
+  });
+
+  it("lets only platform admins import", async () => {
+    const storeAdmin = (await signIn(ctx.app, "store_admin")).cookie;
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: "/api/v1/products/import",
+      payload: "sku,name,price\nX,Y,1",
+      headers: { "content-type": "text/csv" },
+      cookies: { [ADMIN_COOKIE]: storeAdmin },
+    });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe("dashboard", () => {
+  it("counts the real products", async () => {
+    const total = Number((await admin.get("/api/v1/products/?limit=1")).headers["x-total-count"]);
+    expect(total).toBeGreaterThan(10);
+    expect((await admin.get("/api/v1/admin/dashboard")).json().total_products).toBe(total);
+  });
+});

@@ -1,0 +1,95 @@
+import {
+  doorScanResponseSchema,
+  doorScanSchema,
+  doorStatusSchema,
+  entryRequestSchema,
+  entryResponseSchema,
+  errorSchema,
+  sessionIdParams,
+} from "@glide/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { requireShopper, shopperOf } from "../../platform/auth.ts";
+import { unauthorized } from "../../platform/errors.ts";
+import { verifyAccessToken } from "../shopper-auth/shopper-tokens.ts";
+import { createEntrySession, type DoorCaller, doorStatus, scanAtDoor } from "./sessions.service.ts";
+
+const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+  409: errorSchema,
+  422: errorSchema,
+};
+const tags = ["shopping sessions"];
+
+export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    "/api/v1/sessions/entry",
+    {
+      preHandler: requireShopper,
+      schema: {
+        tags,
+        summary: "Start a visit: an entry token for the door, valid once for ENTRY_TOKEN_TTL_SECONDS",
+        body: entryRequestSchema,
+        response: { 200: entryResponseSchema, ...errors },
+      },
+    },
+    (request) =>
+      createEntrySession({
+        db: app.db,
+        customerId: shopperOf(request),
+        storeId: request.body.store_id,
+        ttlSeconds: app.config.entryTokenTtlSeconds,
+      }),
+  );
+
+  app.post(
+    "/api/v1/sessions/door/scan",
+    {
+      schema: {
+        tags,
+        summary: "The door scanner read an entry QR code (Authorization: Device <key>); opens the door once",
+        body: doorScanSchema,
+        response: { 200: doorScanResponseSchema, ...errors, 410: errorSchema, 502: errorSchema },
+      },
+    },
+    async (request) => {
+      const header = request.headers.authorization ?? "";
+      const deviceKey = /^Device\s+(\S+)$/i.exec(header)?.[1];
+      let caller: DoorCaller | null = deviceKey ? { kind: "device", key: deviceKey } : null;
+      // The shopper app's "Test: Öppna Dörr" button, for development only.
+      const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+      if (!caller && bearer && app.config.devTools) {
+        const customerId = await verifyAccessToken(app.shopperKeys.jwt, bearer);
+        if (customerId) caller = { kind: "shopper", customerId };
+      }
+      if (!caller) throw unauthorized("The door scanner must send its device key", "device_key_required");
+      return scanAtDoor({
+        db: app.db,
+        door: app.door,
+        caller,
+        sessionId: request.body.session_id,
+        sessionToken: request.body.session_token,
+        storeId: request.body.store_id,
+      });
+    },
+  );
+
+  app.get(
+    "/api/v1/sessions/:session_id/door-status",
+    {
+      preHandler: requireShopper,
+      schema: {
+        tags,
+        summary: "Has the door opened for this visit? Only its shopper may ask.",
+        params: sessionIdParams,
+        response: { 200: doorStatusSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return doorStatus({ db: app.db, customerId: shopperOf(request), sessionId: request.params.session_id });
+    },
+  );
+};

@@ -1,0 +1,97 @@
+import type { EntrySession } from "@glide/contracts";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { doorEvents, shoppingSessions, storeDeviceKeys, stores } from "../../db/schema/index.ts";
+import { randomToken, safeEqual, sha256 } from "../../platform/crypto.ts";
+import type { DoorController } from "../../platform/door.ts";
+import { AppError, conflict, forbidden, notFound, unauthorized } from "../../platform/errors.ts";
+
+export async function createEntrySession(opts: {
+  db: Db;
+  customerId: string;
+  storeId: string;
+  ttlSeconds: number;
+}): Promise<EntrySession> {
+  const [store] = await opts.db.select({ isActive: stores.isActive }).from(stores).where(eq(stores.id, opts.storeId));
+  if (!store) throw notFound("Butiken finns inte.", "unknown_store");
+  if (!store.isActive) throw conflict("Butiken är stängd just nu.", "store_inactive");
+  const token = randomToken(24);
+  const expiresAt = new Date(Date.now() + opts.ttlSeconds * 1000);
+  const [session] = await opts.db
+    .insert(shoppingSessions)
+    .values({
+      customerId: opts.customerId,
+      storeId: opts.storeId,
+      entryTokenHash: sha256(token),
+      entryExpiresAt: expiresAt,
+    })
+    .returning({ id: shoppingSessions.id });
+  return { session_id: session!.id, session_token: token, store_id: opts.storeId, expires_at: expiresAt.toISOString() };
+}
+
+/** Who is asking to open the door: the store's scanner (device key) or, with DEV_TOOLS, the shopper's test button. */
+export type DoorCaller = { kind: "device"; key: string } | { kind: "shopper"; customerId: string };
+
+async function checkDeviceKey(db: Db, key: string, storeId: string): Promise<void> {
+  const [device] = await db
+    .select({ id: storeDeviceKeys.id, storeId: storeDeviceKeys.storeId })
+    .from(storeDeviceKeys)
+    .where(and(eq(storeDeviceKeys.keyHash, sha256(key)), eq(storeDeviceKeys.kind, "door_scanner")));
+  if (!device) throw unauthorized("Unknown device key", "invalid_device_key");
+  if (device.storeId !== storeId) throw forbidden("This scanner belongs to another store", "wrong_store");
+  await db.update(storeDeviceKeys).set({ lastUsedAt: sql`now()` }).where(eq(storeDeviceKeys.id, device.id));
+}
+
+/**
+ * The door scanner read an entry QR code. The token must match, be unused
+ * and in time, and be for this store; then the door opens, once.
+ */
+export async function scanAtDoor(opts: {
+  db: Db;
+  door: DoorController;
+  caller: DoorCaller;
+  sessionId: string;
+  sessionToken: string;
+  storeId: string;
+}): Promise<{ door_opened: true; session_id: string }> {
+  const { db, caller } = opts;
+  if (caller.kind === "device") await checkDeviceKey(db, caller.key, opts.storeId);
+  return db.transaction(async (tx) => {
+    const [session] = await tx
+      .select()
+      .from(shoppingSessions)
+      .where(eq(shoppingSessions.id, opts.sessionId))
+      .for("update");
+    if (!session) throw notFound("Okänd QR-kod.", "unknown_session");
+    if (caller.kind === "shopper" && session.customerId !== caller.customerId)
+      throw forbidden("Det här är inte din session.");
+    if (session.storeId !== opts.storeId) throw forbidden("QR-koden gäller en annan butik.", "wrong_store");
+    if (!safeEqual(session.entryTokenHash, sha256(opts.sessionToken)))
+      throw forbidden("Ogiltig QR-kod.", "invalid_token");
+    if (session.doorOpenedAt) throw conflict("QR-koden är redan använd.", "token_used");
+    if (session.entryExpiresAt.getTime() < Date.now())
+      throw new AppError(410, "token_expired", "QR-koden har gått ut. Vänligen börja om.");
+    try {
+      await opts.door.open({ storeId: session.storeId, sessionId: session.id });
+    } catch (err) {
+      throw new AppError(502, "door_unavailable", `Kunde inte öppna dörren. Försök igen. (${(err as Error).message})`);
+    }
+    await tx.update(shoppingSessions).set({ doorOpenedAt: sql`now()` }).where(eq(shoppingSessions.id, session.id));
+    await tx.insert(doorEvents).values({ storeId: session.storeId, sessionId: session.id, via: caller.kind });
+    return { door_opened: true as const, session_id: session.id };
+  });
+}
+
+export async function doorStatus(opts: {
+  db: Db;
+  customerId: string;
+  sessionId: string;
+}): Promise<{ door_opened: boolean }> {
+  const [session] = await opts.db
+    .select({ customerId: shoppingSessions.customerId, doorOpenedAt: shoppingSessions.doorOpenedAt })
+    .from(shoppingSessions)
+    .where(eq(shoppingSessions.id, opts.sessionId));
+  if (!session) throw notFound("Sessionen finns inte.", "unknown_session");
+  if (session.customerId !== opts.customerId) throw forbidden("Det här är inte din session.");
+  return { door_opened: session.doorOpenedAt !== null };
+}

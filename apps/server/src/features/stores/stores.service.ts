@@ -1,0 +1,242 @@
+import type { Store, StoreModule, storeCreateSchema, storeUpdateSchema } from "@glide/contracts";
+import { formatSwedishOrganisationNumber, isValidSwedishOrganisationNumber, STORE_DEFAULTS } from "@glide/contracts";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import type { z } from "zod";
+import type { Db, Tx } from "../../db/client.ts";
+import { modules, storeModules, stores } from "../../db/schema/index.ts";
+import { assertCanManageStore, assertPlatformAdmin } from "../../platform/auth.ts";
+import { notFound, unprocessable } from "../../platform/errors.ts";
+import { fromOre } from "../../platform/money.ts";
+import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
+
+type StoreRow = typeof stores.$inferSelect;
+type CreateInput = z.output<typeof storeCreateSchema>;
+type UpdateInput = z.output<typeof storeUpdateSchema>;
+
+function toStore(row: StoreRow, moduleMap: Record<string, { enabled: boolean }>): Store {
+  return {
+    id: row.id,
+    name: row.name,
+    legal_name: row.legalName,
+    organization_number: row.organizationNumber,
+    vat_number: row.vatNumber,
+    store_type: row.storeType,
+    size_sqm: row.sizeSqm,
+    description: row.description,
+    address: row.address,
+    city: row.city,
+    postal_code: row.postalCode,
+    country: row.country,
+    timezone: row.timezone,
+    phone: row.phone,
+    email: row.email,
+    website: row.website,
+    contact_person: row.contactPerson,
+    contact_title: row.contactTitle,
+    is_active: row.isActive,
+    created_at: row.createdAt.toISOString(),
+    settings: {
+      language: row.language,
+      currency: row.currency,
+      vat_rate: row.vatRateBp / 10_000,
+      modules: moduleMap,
+    },
+    custom_settings: row.customSettings,
+  };
+}
+
+/** The store's `settings.modules` map, built in the same query as the store. */
+const moduleMapColumn = sql<Record<string, { enabled: boolean }>>`coalesce((
+  select json_object_agg(${storeModules.moduleId}, json_build_object('enabled', ${storeModules.enabled}))
+  from ${storeModules} where ${storeModules.storeId} = ${stores.id}), '{}'::json)`;
+
+/** Column values from API fields; only the fields present are set. */
+function toColumns(input: UpdateInput): Partial<typeof stores.$inferInsert> {
+  const cols: Partial<typeof stores.$inferInsert> = {};
+  const map = {
+    name: "name",
+    legal_name: "legalName",
+    organization_number: "organizationNumber",
+    vat_number: "vatNumber",
+    store_type: "storeType",
+    size_sqm: "sizeSqm",
+    description: "description",
+    address: "address",
+    city: "city",
+    postal_code: "postalCode",
+    country: "country",
+    timezone: "timezone",
+    phone: "phone",
+    email: "email",
+    website: "website",
+    contact_person: "contactPerson",
+    contact_title: "contactTitle",
+    is_active: "isActive",
+  } as const;
+  for (const [field, column] of Object.entries(map) as [keyof typeof map, (typeof map)[keyof typeof map]][]) {
+    if (input[field] !== undefined) (cols as Record<string, unknown>)[column] = input[field];
+  }
+  if (input.settings?.language !== undefined) cols.language = input.settings.language;
+  if (input.settings?.currency !== undefined) cols.currency = input.settings.currency;
+  if (input.settings?.vat_rate !== undefined) cols.vatRateBp = Math.round(input.settings.vat_rate * 10_000);
+  return cols;
+}
+
+/** Rules that need more than one field: a Swedish store's organisation number has a check digit. */
+function checkStore(cols: { country?: string | null; organizationNumber?: string | null }) {
+  if (cols.organizationNumber && (cols.country ?? STORE_DEFAULTS.country) === "SE") {
+    if (!isValidSwedishOrganisationNumber(cols.organizationNumber)) {
+      throw unprocessable(
+        "organization_number: not a valid Swedish organisation number (NNNNNN-NNNN with a correct check digit)",
+      );
+    }
+    cols.organizationNumber = formatSwedishOrganisationNumber(cols.organizationNumber);
+  }
+}
+
+export async function listStores(opts: {
+  db: Db;
+  actor: AdminActor;
+  search?: string | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+}): Promise<{ items: Store[]; total: number }> {
+  const { db, actor } = opts;
+  const conditions = [];
+  if (actor.role !== "platform_admin") {
+    if (actor.storeIds.length === 0) return { items: [], total: 0 };
+    conditions.push(inArray(stores.id, actor.storeIds));
+  }
+  const search = opts.search?.trim();
+  if (search) {
+    const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const digits = search.replace(/\D/g, "");
+    conditions.push(
+      sql`(${stores.name} ilike ${like} or ${stores.city} ilike ${like} or ${stores.email} ilike ${like}
+        or ${stores.organizationNumber} ilike ${like}
+        ${digits.length >= 3 ? sql`or replace(${stores.organizationNumber}, '-', '') like ${`%${digits}%`}` : sql``})`,
+    );
+  }
+  const where = conditions.length ? and(...conditions) : undefined;
+  const query = db
+    .select({ store: stores, modules: moduleMapColumn })
+    .from(stores)
+    .where(where)
+    .orderBy(desc(stores.createdAt), asc(stores.name), asc(stores.id))
+    .offset(opts.offset ?? 0);
+  const [rows, [count]] = await Promise.all([
+    opts.limit ? query.limit(opts.limit) : query,
+    db.select({ n: sql<number>`count(*)::int` }).from(stores).where(where),
+  ]);
+  return { items: rows.map((r) => toStore(r.store, r.modules)), total: count?.n ?? 0 };
+}
+
+export async function getStore(db: Db | Tx, id: string): Promise<Store> {
+  const [row] = await db.select({ store: stores, modules: moduleMapColumn }).from(stores).where(eq(stores.id, id));
+  if (!row) throw notFound(`Store ${id} not found`);
+  return toStore(row.store, row.modules);
+}
+
+export async function createStore(opts: { db: Db; actor: AdminActor; input: CreateInput }): Promise<Store> {
+  assertPlatformAdmin(opts.actor, "create stores");
+  const cols = toColumns(opts.input);
+  checkStore(cols);
+  return opts.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(stores)
+      .values({ ...cols, name: opts.input.name })
+      .returning();
+    return toStore(row!, {});
+  });
+}
+
+export async function updateStore(opts: { db: Db; actor: AdminActor; id: string; input: UpdateInput }): Promise<Store> {
+  const { actor, id, input } = opts;
+  assertCanManageStore(actor, id);
+  if (input.is_active !== undefined) assertPlatformAdmin(actor, "activate or deactivate stores");
+  return opts.db.transaction(async (tx) => {
+    const [existing] = await tx.select().from(stores).where(eq(stores.id, id)).for("update");
+    if (!existing) throw notFound(`Store ${id} not found`);
+    const cols = toColumns(input);
+    const merged = { country: cols.country ?? existing.country, organizationNumber: cols.organizationNumber };
+    // Re-check the stored number too when only the country changes.
+    if (merged.organizationNumber === undefined && cols.country !== undefined) {
+      checkStore({ country: merged.country, organizationNumber: existing.organizationNumber });
+    }
+    if (merged.organizationNumber !== undefined) {
+      checkStore(merged);
+      cols.organizationNumber = merged.organizationNumber;
+    }
+    if (Object.keys(cols).length > 0) await tx.update(stores).set(cols).where(eq(stores.id, id));
+    return getStore(tx, id);
+  });
+}
+
+export async function deleteStore(opts: { db: Db; actor: AdminActor; id: string }): Promise<void> {
+  assertPlatformAdmin(opts.actor, "delete stores");
+  const deleted = await opts.db.delete(stores).where(eq(stores.id, opts.id)).returning({ id: stores.id });
+  if (deleted.length === 0) throw notFound(`Store ${opts.id} not found`);
+}
+
+export async function listStoreModules(opts: { db: Db; actor: AdminActor; storeId: string }): Promise<StoreModule[]> {
+  const { db, storeId } = opts;
+  assertCanManageStore(opts.actor, storeId);
+  const [store] = await db.select({ id: stores.id }).from(stores).where(eq(stores.id, storeId));
+  if (!store) throw notFound(`Store ${storeId} not found`);
+  const rows = await db
+    .select({
+      moduleId: modules.moduleId,
+      name: modules.name,
+      description: modules.description,
+      category: modules.category,
+      priceOre: modules.pricePerMonthOre,
+      enabled: sql<boolean>`coalesce(${storeModules.enabled}, false)`,
+    })
+    .from(modules)
+    .leftJoin(storeModules, and(eq(storeModules.moduleId, modules.moduleId), eq(storeModules.storeId, storeId)))
+    .orderBy(asc(modules.sortOrder), asc(modules.moduleId));
+  return rows.map((r) => ({
+    module_id: r.moduleId,
+    name: r.name,
+    description: r.description,
+    category: r.category,
+    price_per_month: fromOre(r.priceOre),
+    enabled: r.enabled,
+  }));
+}
+
+export async function setStoreModule(opts: {
+  db: Db;
+  actor: AdminActor;
+  storeId: string;
+  moduleId: string;
+  bodyModuleId?: string | undefined;
+  enabled: boolean;
+}): Promise<StoreModule> {
+  const { db, storeId, moduleId } = opts;
+  assertPlatformAdmin(opts.actor, "change store modules");
+  if (opts.bodyModuleId !== undefined && opts.bodyModuleId !== moduleId) {
+    throw unprocessable(`module_id: ${opts.bodyModuleId} does not match the module in the path (${moduleId})`);
+  }
+  return db.transaction(async (tx) => {
+    const [store] = await tx.select({ id: stores.id }).from(stores).where(eq(stores.id, storeId));
+    if (!store) throw notFound(`Store ${storeId} not found`);
+    const [mod] = await tx.select().from(modules).where(eq(modules.moduleId, moduleId));
+    if (!mod) throw notFound(`Module ${moduleId} not found`);
+    await tx
+      .insert(storeModules)
+      .values({ storeId, moduleId, enabled: opts.enabled })
+      .onConflictDoUpdate({
+        target: [storeModules.storeId, storeModules.moduleId],
+        set: { enabled: opts.enabled, updatedAt: sql`now()` },
+      });
+    return {
+      module_id: mod.moduleId,
+      name: mod.name,
+      description: mod.description,
+      category: mod.category,
+      price_per_month: fromOre(mod.pricePerMonthOre),
+      enabled: opts.enabled,
+    };
+  });
+}

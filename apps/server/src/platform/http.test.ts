@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BODY_LIMIT_BYTES } from "../app.ts";
+import { as, createTestContext, signIn, type TestContext } from "../test/harness.ts";
+import { ADMIN_COOKIE } from "./auth.ts";
+
+let ctx: TestContext;
+let cookie: string;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  cookie = (await signIn(ctx.app)).cookie;
+});
+afterAll(() => ctx.close());
+
+const raw = (payload: string, contentType = "application/json") =>
+  ctx.app.inject({
+    method: "POST",
+    url: "/api/v1/stores/",
+    payload,
+    headers: { "content-type": contentType },
+    cookies: { [ADMIN_COOKIE]: cookie },
+  });
+
+describe("health", () => {
+  it("reports the database as up", async () => {
+    const res = await ctx.app.inject({ method: "GET", url: "/api/health" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: "ok", database: { status: "up" } });
+  });
+});
+
+describe("errors", () => {
+  it("answers unknown API paths with 404 JSON", async () => {
+    const res = await ctx.app.inject({ method: "GET", url: "/api/v1/nothing-here" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ detail: "No route GET /api/v1/nothing-here", code: "not_found" });
+  });
+
+  it("serves the web app for other page paths", async () => {
+    const res = await ctx.app.inject({ method: "GET", url: "/stores?search=x" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toContain("text/html");
+    expect(res.body).toContain("Glide test page");
+    expect((await ctx.app.inject({ method: "GET", url: "/missing.js" })).statusCode).toBe(404);
+  });
+
+  it("serves the shopper app's own page under /customer", async () => {
+    const { writeFileSync } = await import("node:fs");
+    const path = await import("node:path");
+    writeFileSync(path.join(ctx.dataDir, "customer.html"), "<!doctype html><title>Glide shopper page</title>");
+    const shopper = await createTestContext({ WEB_DIST: ctx.dataDir });
+    try {
+      for (const url of ["/customer", "/customer/login?store_id=demo", "/customer/qr-entry"]) {
+        expect((await shopper.app.inject({ method: "GET", url })).body).toContain("Glide shopper page");
+      }
+      expect((await shopper.app.inject({ method: "GET", url: "/customers" })).body).toContain("Glide test page");
+      expect((await shopper.app.inject({ method: "GET", url: "/stores" })).body).toContain("Glide test page");
+    } finally {
+      await shopper.close();
+    }
+  });
+
+  it("rejects malformed JSON with 400", async () => {
+    const res = await raw('{"name": ');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ detail: "Request body is not valid JSON", code: "malformed_json" });
+  });
+
+  it("rejects wrong types with 422 naming the field", async () => {
+    const res = await raw(JSON.stringify({ name: 42 }));
+    expect(res.statusCode).toBe(422);
+    expect(res.json().detail).toMatch(/^name: /);
+  });
+
+  it("rejects an oversize body with 413", async () => {
+    const res = await raw(JSON.stringify({ name: "x".repeat(BODY_LIMIT_BYTES) }));
+    expect(res.statusCode).toBe(413);
+    expect(res.json().code).toBe("payload_too_large");
+  });
+
+  it("rejects other content types with 415", async () => {
+    const res = await raw("name=x", "application/x-www-form-urlencoded");
+    expect(res.statusCode).toBe(415);
+    expect(res.json().detail).toContain("application/json");
+  });
+
+  it("never leaks a stack trace", async () => {
+    const res = await raw("[[[[");
+    expect(res.body).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
+
+describe("headers", () => {
+  it("sends security headers, a same-origin CSP and a request id", async () => {
+    const res = await ctx.app.inject({ method: "GET", url: "/api/health", headers: { "x-request-id": "trace-123" } });
+    expect(res.headers["content-security-policy"]).toContain("default-src 'self'");
+    expect(res.headers["content-security-policy"]).toContain("script-src 'self'");
+    expect(res.headers["content-security-policy"]).not.toMatch(/https?:/);
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["x-request-id"]).toBe("trace-123");
+    const other = await ctx.app.inject({ method: "GET", url: "/api/health" });
+    expect(other.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe("metrics", () => {
+  it("counts requests by route pattern and status in Prometheus text", async () => {
+    await as(ctx.app, cookie).get("/api/v1/stores/00000000-0000-4000-8000-000000000000/modules");
+    const res = await ctx.app.inject({ method: "GET", url: "/metrics" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toContain("text/plain");
+    expect(res.body).toContain(
+      'glide_http_requests_total{method="GET",route="/api/v1/stores/:id/modules",status="404"} 1',
+    );
+    expect(res.body).toContain("glide_http_request_duration_seconds_bucket");
+    expect(res.body).not.toContain("00000000-0000-4000-8000-000000000000");
+  });
+});
+
+describe("API documentation", () => {
+  it("publishes OpenAPI generated from the route schemas", async () => {
+    const res = await ctx.app.inject({ method: "GET", url: "/api/openapi.json" });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        "/api/v1/stores/",
+        "/api/v1/stores/{id}",
+        "/api/v1/stores/{id}/modules/{moduleId}",
+        "/api/v1/admin/dashboard",
+        "/api/v1/admin/login",
+      ]),
+    );
+    expect(doc.paths["/api/v1/stores/"].post.requestBody.content["application/json"].schema.properties).toHaveProperty(
+      "organization_number",
+    );
+  });
+
+  it("serves the docs UI", async () => {
+    const res = await ctx.app.inject({ method: "GET", url: "/api/docs/" });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain("swagger");
+    expect(res.headers["content-security-policy"]).not.toContain("https:");
+  });
+});
+
+describe("settings used by the store form", () => {
+  const admin = () => as(ctx.app, cookie);
+  it.each([
+    ["store/types", (v: { types: { value: string }[] }) => expect(v.types.map((t) => t.value)).toContain("grocery")],
+    [
+      "store/countries",
+      (v: Record<string, string>) =>
+        expect(Object.keys(v).sort()).toEqual(["DE", "DK", "FI", "FR", "NO", "SE", "UK", "US"]),
+    ],
+    ["store/timezones", (v: Record<string, string>) => expect(Object.keys(v)).toHaveLength(9)],
+    ["store/languages", (v: Record<string, string>) => expect(Object.keys(v)).toContain("sv-SE")],
+    [
+      "product/currencies_by_country",
+      (v: Record<string, { code: string }>) => expect(v.SE).toMatchObject({ code: "SEK", symbol: "kr" }),
+    ],
+    // biome-ignore lint/suspicious/noExplicitAny: each row checks its own value shape
+  ] as [string, (v: any) => void][])("GET /api/v1/settings/%s", async (path, check) => {
+    const res = await admin().get(`/api/v1/settings/${path}`);
+    expect(res.statusCode).toBe(200);
+    check(res.json().value);
+  });
+
+  it("lists every setting, or one category's, with the editable flag", async () => {
+    const all = await admin().get("/api/v1/settings/");
+    expect(all.statusCode).toBe(200);
+    const keys = all.json().map((s: { category: string; key: string }) => `${s.category}/${s.key}`);
+    expect(keys).toEqual(expect.arrayContaining(["store/types", "product/default_vat_rate", "ui/defaults"]));
+    const store = await admin().get("/api/v1/settings/?category=store");
+    expect(new Set(store.json().map((s: { category: string }) => s.category))).toEqual(new Set(["store"]));
+    expect(store.json().find((s: { key: string }) => s.key === "types").is_editable).toBe(false);
+    expect((await admin().get("/api/v1/settings/?category=weather")).statusCode).toBe(400);
+    expect((await as(ctx.app, null).get("/api/v1/settings/")).statusCode).toBe(401);
+  });
+
+  it("answers 404 for an unknown key and 400 for an unknown category, 401 when signed out", async () => {
+    expect((await admin().get("/api/v1/settings/store/nothing")).statusCode).toBe(404);
+    const bad = await admin().get("/api/v1/settings/weather/types");
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toContain("category");
+    expect((await as(ctx.app, null).get("/api/v1/settings/store/types")).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,120 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { AdminRole } from "@glide/contracts";
+import type { FastifyInstance, InjectOptions } from "fastify";
+import pg from "pg";
+import pino from "pino";
+import { buildApp } from "../app.ts";
+import { loadConfig } from "../config.ts";
+import { type Database, openDatabase } from "../db/client.ts";
+import { createAdmin } from "../features/admin-auth/admin-auth.service.ts";
+import { ADMIN_COOKIE } from "../platform/auth.ts";
+
+/** Set to run the HTTP suite on PostgreSQL; otherwise each file gets an in-memory PGlite. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+
+export type TestContext = {
+  app: FastifyInstance;
+  database: Database;
+  /** A database URL for this file's own database (PostgreSQL runs only). */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  close(): Promise<void>;
+};
+
+/** A fresh database of its own: a new PostgreSQL database, or an in-memory PGlite. */
+export async function freshDatabase(): Promise<{ database: Database; url?: string; drop(): Promise<void> }> {
+  const logger = pino({ level: "silent" });
+  if (!TEST_DATABASE_URL) {
+    const database = await openDatabase({ logger });
+    return { database, drop: async () => {} };
+  }
+  const name = `glide_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), logger, poolSize: 5 });
+  return {
+    database,
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "glide-test-"));
+  // A stand-in page so the SPA fallback can be tested without building the web app.
+  writeFileSync(path.join(dataDir, "index.html"), "<!doctype html><title>Glide test page</title>");
+  const { database, url, drop } = await freshDatabase();
+  const config = loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    DATA_DIR: dataDir,
+    SECRET_KEY: randomBytes(32).toString("hex"),
+    WEB_DIST: dataDir,
+    ...env,
+  });
+  const app = await buildApp(config, { database });
+  await app.ready();
+  return {
+    app,
+    database,
+    databaseUrl: url,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+export const TEST_PASSWORD = "correct horse battery staple";
+
+/** Creates an admin directly and signs in through the API; returns the session cookie. */
+export async function signIn(
+  app: FastifyInstance,
+  role: AdminRole = "platform_admin",
+  storeIds: string[] = [],
+): Promise<{ cookie: string; email: string; id: string }> {
+  const email = `admin${++counter}-${randomBytes(3).toString("hex")}@example.se`;
+  const admin = await createAdmin({ db: app.db, email, password: TEST_PASSWORD, role, storeIds });
+  const res = await app.inject({
+    method: "POST",
+    url: "/api/v1/admin/login",
+    payload: { email, password: TEST_PASSWORD },
+  });
+  if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
+  const cookie = res.cookies.find((c) => c.name === ADMIN_COOKIE);
+  if (!cookie) throw new Error("no session cookie");
+  return { cookie: cookie.value, email, id: admin.id };
+}
+
+/** app.inject with the session cookie of `cookie` (or none). */
+export function as(app: FastifyInstance, cookie: string | null) {
+  const call = (method: InjectOptions["method"], url: string, payload?: unknown) =>
+    app.inject({
+      method,
+      url,
+      ...(payload !== undefined ? { payload: payload as InjectOptions["payload"] } : {}),
+      ...(cookie ? { cookies: { [ADMIN_COOKIE]: cookie } } : {}),
+    });
+  return {
+    get: (url: string) => call("GET", url),
+    post: (url: string, payload?: unknown) => call("POST", url, payload ?? {}),
+    put: (url: string, payload?: unknown) => call("PUT", url, payload ?? {}),
+    delete: (url: string) => call("DELETE", url),
+  };
+}

@@ -1,0 +1,44 @@
+import { test as base, expect, type Page } from "@playwright/test";
+import { E2E_ADMIN } from "./playwright.config.ts";
+
+/**
+ * Every spec fails on a console error or an uncaught exception. A 4xx answer
+ * the app handles (401 before sign-in, 422 on bad input) is part of the
+ * behaviour under test, so only those resource messages are let through.
+ */
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on("console", (msg) => {
+        if (msg.type() !== "error") return;
+        if (/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) return;
+        errors.push(msg.text());
+      });
+      page.on("pageerror", (err) => errors.push(`uncaught: ${err.message}`));
+      await use(errors);
+      expect(errors, "console errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+export const isPhone = (page: Page) => (page.viewportSize()?.width ?? 1280) < 768;
+
+export async function signIn(page: Page, path = "/"): Promise<void> {
+  await page.goto(path);
+  await expect(page).toHaveURL(/\/login/);
+  await page.getByLabel("Email").fill(E2E_ADMIN.email);
+  await page.getByLabel("Password").fill(E2E_ADMIN.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
+/** Opens the sidebar where it is an overlay (phones); on desktop it is already there. */
+export async function openNav(page: Page): Promise<void> {
+  if (isPhone(page)) await page.getByRole("button", { name: "Toggle Sidebar" }).click();
+}
+
+export const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;

@@ -1,0 +1,159 @@
+import type { Page } from "@playwright/test";
+import { expect, openNav, signIn, test, unique } from "./fixtures.ts";
+
+const card = (page: Page, name: string) => page.getByRole("article", { name, exact: true });
+
+async function mrr(page: Page): Promise<number> {
+  await openNav(page);
+  await page.getByRole("link", { name: "Dashboard", exact: true }).click();
+  const value = page.getByRole("region", { name: "Monthly Recurring Revenue" }).getByTestId("stat-value");
+  await expect(value).toHaveText(/kr/);
+  return Number((await value.innerText()).replace(/[^\d]/g, ""));
+}
+
+async function goToStores(page: Page) {
+  await openNav(page);
+  await page.getByRole("link", { name: "Stores", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Stores", exact: true })).toBeVisible();
+}
+
+test("an operator creates, finds, edits, equips, deactivates and deletes stores", async ({ page }) => {
+  const name = unique("Glide Testgatan");
+  const city = unique("Testköping");
+  await signIn(page);
+  const mrrBefore = await mrr(page);
+  await goToStores(page);
+
+  // Create, through all four tabs; a bad organisation number is refused first.
+  await page.getByRole("button", { name: "Create Store" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create Store" });
+  await dialog.getByLabel("Store Name *").fill(name);
+  await dialog.getByLabel("Legal Name").fill("Testgatan Handel AB");
+  await dialog.getByLabel("Organization Number").fill("556036-0794");
+  await dialog.getByLabel("VAT Number").fill("SE556036079301");
+  await dialog.getByLabel("Store Type").selectOption("grocery");
+  await dialog.getByLabel("Size (sqm)").fill("180");
+  await dialog.getByLabel("Description").fill("Made by the browser test");
+  await dialog.getByRole("tab", { name: "Location" }).click();
+  await dialog.getByLabel("Address").fill("Testgatan 1");
+  await dialog.getByLabel("City").fill(city);
+  await dialog.getByLabel("Postal Code").fill("123 45");
+  await expect(dialog.getByLabel("Country")).toHaveValue("SE");
+  await expect(dialog.getByLabel("Timezone")).toHaveValue("Europe/Stockholm");
+  await dialog.getByRole("tab", { name: "Contact" }).click();
+  await dialog.getByLabel("Phone").fill("08-555 000 00");
+  await dialog.getByLabel("Email").fill("testgatan@glide.example");
+  await dialog.getByLabel("Website").fill("https://glide.example/testgatan");
+  await dialog.getByLabel("Contact Person").fill("Tess Testsson");
+  await dialog.getByLabel("Title").fill("Store manager");
+  await dialog.getByRole("tab", { name: "Settings" }).click();
+  await expect(dialog.getByLabel("Language")).toHaveValue("sv-SE");
+  await expect(dialog.getByLabel("Currency")).toHaveValue("SEK");
+  await dialog.getByLabel("VAT Rate (%)").fill("12");
+  await dialog.getByRole("button", { name: "Create Store" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("organization_number");
+
+  await dialog.getByRole("tab", { name: "Basic Info" }).click();
+  await dialog.getByLabel("Organization Number").fill("5560360793");
+  await dialog.getByRole("button", { name: "Create Store" }).click();
+  await expect(dialog).toBeHidden();
+
+  const created = card(page, name);
+  await expect(created).toBeVisible();
+  await expect(created).toContainText(city);
+  await expect(created).toContainText("556036-0793");
+  await expect(created).toContainText("Active");
+  await expect(created).toContainText("08-555 000 00");
+  await expect(created).toContainText("testgatan@glide.example");
+  await expect(created.getByRole("link", { name: /glide\.example\/testgatan/ })).toHaveAttribute(
+    "href",
+    "https://glide.example/testgatan",
+  );
+
+  // Search by city, then for something that is not there.
+  const search = page.getByRole("searchbox", { name: "Search stores" });
+  await search.fill(city);
+  await expect(created).toBeVisible();
+  await expect(page).toHaveURL(/search=/);
+  await search.fill("no store is called this");
+  await expect(page.getByText("No stores found matching your search")).toBeVisible();
+  await search.fill("");
+
+  // Edit: the dialog opens filled in, and the card shows the change.
+  const renamed = `${name} Nord`;
+  await created.getByRole("button", { name: "Edit" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit Store" });
+  await expect(edit.getByLabel("Store Name *")).toHaveValue(name);
+  await edit.getByLabel("Store Name *").fill(renamed);
+  await edit.getByRole("tab", { name: "Settings" }).click();
+  await expect(edit.getByLabel("VAT Rate (%)")).toHaveValue("12");
+  await edit.getByRole("button", { name: "Save Changes" }).click();
+  await expect(edit).toBeHidden();
+  const store = card(page, renamed);
+  await expect(store).toBeVisible();
+
+  // A module costs money every month: the dashboard's MRR goes up by its price.
+  await store.getByRole("button", { name: "Modules" }).click();
+  const modules = page.getByRole("dialog", { name: "Manage Modules" });
+  await expect(modules.getByText("Analytics", { exact: true })).toBeVisible();
+  await expect(modules.getByText("499 kr/month", { exact: true })).toBeVisible();
+  await modules.getByRole("switch", { name: "Enable Analytics" }).click();
+  await expect(modules.getByRole("switch", { name: "Enable Analytics" })).toBeChecked();
+  await modules.getByRole("button", { name: "Done" }).click();
+  await expect(store).toContainText("Active Modules: 1");
+  expect(await mrr(page)).toBe(mrrBefore + 499);
+  await expect(page.getByText("Module usage across all stores")).toBeVisible();
+
+  // A second store, then both deactivated together.
+  await goToStores(page);
+  const second = unique("Glide Andra");
+  await page.getByRole("button", { name: "Create Store" }).click();
+  await page.getByRole("dialog", { name: "Create Store" }).getByLabel("Store Name *").fill(second);
+  await page.getByRole("dialog", { name: "Create Store" }).getByRole("button", { name: "Create Store" }).click();
+  await expect(card(page, second)).toBeVisible();
+  await store.getByRole("checkbox", { name: `Select ${renamed}` }).check();
+  await card(page, second)
+    .getByRole("checkbox", { name: `Select ${second}` })
+    .check();
+  await expect(page.getByText("2 selected")).toBeVisible();
+  await page.getByRole("button", { name: "Deactivate" }).click();
+  await expect(store).toContainText("Inactive");
+  await expect(card(page, second)).toContainText("Inactive");
+  // Deactivated stores are not billed.
+  expect(await mrr(page)).toBe(mrrBefore);
+
+  // Delete one, cancelling first; then the other through the bulk bar.
+  await goToStores(page);
+  await store.getByRole("button", { name: "Delete" }).click();
+  const confirm = page.getByRole("alertdialog");
+  await expect(confirm).toContainText("Are you sure you want to delete this store?");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(store).toBeVisible();
+  await store.getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+  await expect(store).toBeHidden();
+
+  await card(page, second)
+    .getByRole("checkbox", { name: `Select ${second}` })
+    .check();
+  await page.getByRole("button", { name: "Delete", exact: true }).first().click();
+  const bulk = page.getByRole("alertdialog");
+  await expect(bulk).toContainText("Delete 1 stores?");
+  await bulk.getByRole("button", { name: "Delete" }).click();
+  await expect(card(page, second)).toBeHidden();
+});
+
+test("select all selects every card and deselect all clears them", async ({ page }) => {
+  await signIn(page, "/stores");
+  await page.getByRole("button", { name: "Create Store" }).click();
+  const name = unique("Glide Välj");
+  await page.getByRole("dialog", { name: "Create Store" }).getByLabel("Store Name *").fill(name);
+  await page.getByRole("dialog", { name: "Create Store" }).getByRole("button", { name: "Create Store" }).click();
+  await expect(card(page, name)).toBeVisible();
+  const count = await page.getByRole("article").count();
+
+  await page.getByRole("button", { name: "Select All" }).click();
+  await expect(page.getByText(`${count} selected`)).toBeVisible();
+  await page.getByRole("button", { name: "Deselect All" }).click();
+  await expect(page.getByText(/\d+ selected/)).toBeHidden();
+});

@@ -1,0 +1,103 @@
+import type { Product } from "@glide/contracts";
+import { Pencil, Trash } from "lucide-react";
+import { Button } from "../../ui/button.tsx";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, TableSortHead } from "../../ui/table.tsx";
+import { ProductBadges } from "./product-badges.tsx";
+import type { ProductSort, SortField } from "./use-product-view-prefs.ts";
+
+const sek = new Intl.NumberFormat("sv-SE", { style: "currency", currency: "SEK", minimumFractionDigits: 2 });
+
+/** List prices: Swedish crowns with two decimals ("1 234,50 kr"). */
+export function formatProductPrice(price: number): string {
+  return sek.format(price);
+}
+
+interface ProductTableProps {
+  products: Product[];
+  sort: ProductSort;
+  onSort: (field: SortField) => void;
+  /** Store admins only read: no Actions column. */
+  canManage: boolean;
+  onEdit: (product: Product) => void;
+  onDelete: (product: Product) => void;
+  busy?: boolean;
+}
+
+export function ProductTable({ products, sort, onSort, canManage, onEdit, onDelete, busy }: ProductTableProps) {
+  const sortHead = (field: SortField, label: string, className?: string) => (
+    <TableSortHead
+      sorted={sort.field === field ? sort.order : false}
+      onSort={() => onSort(field)}
+      className={className}
+    >
+      {label}
+    </TableSortHead>
+  );
+  const columns = canManage ? 8 : 7;
+
+  return (
+    <Table aria-label="Products" aria-busy={busy} className={busy ? "opacity-60" : undefined}>
+      <TableHeader>
+        <TableRow className="hover:bg-transparent">
+          {sortHead("sku", "SKU")}
+          {sortHead("name", "Name")}
+          {sortHead("category", "Category")}
+          <TableHead>Brand</TableHead>
+          {sortHead("price", "Price", "text-right [&>button]:-mr-2")}
+          <TableHead>Barcode</TableHead>
+          <TableHead>Status</TableHead>
+          {canManage ? <TableHead className="text-right">Actions</TableHead> : null}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {products.length === 0 ? (
+          <TableRow className="hover:bg-transparent">
+            <TableCell colSpan={columns} className="h-24 text-center text-muted-foreground">
+              No products found
+            </TableCell>
+          </TableRow>
+        ) : (
+          products.map((product) => (
+            <TableRow key={product.id}>
+              <TableCell className="whitespace-nowrap font-mono text-xs">{product.sku}</TableCell>
+              <TableCell className="min-w-40 font-medium">{product.name}</TableCell>
+              <TableCell className="whitespace-nowrap">{product.category ?? ""}</TableCell>
+              <TableCell className="whitespace-nowrap">{product.brand ?? ""}</TableCell>
+              <TableCell className="whitespace-nowrap text-right tabular-nums">
+                {formatProductPrice(product.price)}
+              </TableCell>
+              <TableCell className="whitespace-nowrap font-mono text-xs">{product.barcode ?? ""}</TableCell>
+              <TableCell>
+                <ProductBadges product={product} className="flex-nowrap" />
+              </TableCell>
+              {canManage ? (
+                <TableCell className="text-right">
+                  <div className="flex justify-end gap-1">
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      className="size-8"
+                      aria-label={`Edit ${product.name}`}
+                      onClick={() => onEdit(product)}
+                    >
+                      <Pencil aria-hidden="true" />
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      aria-label={`Delete ${product.name}`}
+                      className="size-8 text-destructive"
+                      onClick={() => onDelete(product)}
+                    >
+                      <Trash aria-hidden="true" />
+                    </Button>
+                  </div>
+                </TableCell>
+              ) : null}
+            </TableRow>
+          ))
+        )}
+      </TableBody>
+    </Table>
+  );
+}

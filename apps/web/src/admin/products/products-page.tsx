@@ -1,0 +1,169 @@
+import { PAGE_SIZES, PRODUCT_DEFAULTS, type Product } from "@glide/contracts";
+import { Download, Plus, Upload } from "lucide-react";
+import { type ReactNode, useEffect, useState } from "react";
+import { toast } from "sonner";
+import { apiUrl, errorMessage } from "../../lib/api.ts";
+import { ErrorAlert } from "../../ui/alert.tsx";
+import { ConfirmDialog } from "../../ui/alert-dialog.tsx";
+import { Button, buttonClass } from "../../ui/button.tsx";
+import { Pagination } from "../../ui/pagination.tsx";
+import { Spinner } from "../../ui/spinner.tsx";
+import { useIsPlatformAdmin } from "../auth/admin-context.ts";
+import { PageHeader } from "../shell/page-header.tsx";
+import { ImportDialog } from "./import-dialog.tsx";
+import { ProductDialog } from "./product-dialog.tsx";
+import { ProductGrid } from "./product-grid.tsx";
+import { ProductTable } from "./product-table.tsx";
+import { ProductToolbar } from "./product-toolbar.tsx";
+import { useProductListParams } from "./use-product-list-params.ts";
+import { type SortField, useProductViewPrefs } from "./use-product-view-prefs.ts";
+import { useCategories, useDeleteProduct, useProducts } from "./use-products.ts";
+
+type EditorState = { mode: "closed" } | { mode: "create" } | { mode: "edit"; product: Product };
+
+export default function ProductsPage() {
+  // Store admins read the catalogue; only platform admins change it.
+  const canManage = useIsPlatformAdmin();
+  const params = useProductListParams();
+  const { viewMode, setViewMode, sort, sortBy } = useProductViewPrefs();
+  const term = params.search.trim();
+  const category = params.category === PRODUCT_DEFAULTS.all_categories ? undefined : params.category;
+  const products = useProducts({
+    search: term || undefined,
+    category,
+    sort: sort.field,
+    order: sort.order,
+    limit: params.pageSize,
+    offset: (params.page - 1) * params.pageSize,
+  });
+  const categories = useCategories();
+  const deleteProduct = useDeleteProduct();
+
+  const [editor, setEditor] = useState<EditorState>({ mode: "closed" });
+  const [importing, setImporting] = useState(false);
+  const [toDelete, setToDelete] = useState<Product | null>(null);
+
+  const total = products.data?.total;
+  const pageCount = Math.max(1, Math.ceil((total ?? 0) / params.pageSize));
+  const { page, setPage } = params;
+  // Past the end (the last product of the last page deleted, a shared link): show the last page.
+  useEffect(() => {
+    if (total !== undefined && page > pageCount) setPage(pageCount);
+  }, [total, page, pageCount, setPage]);
+
+  const onSort = (field: SortField) => {
+    sortBy(field);
+    params.resetPage();
+  };
+
+  const confirmDelete = () => {
+    if (!toDelete) return;
+    const { id, name } = toDelete;
+    deleteProduct.mutate(id, {
+      onSuccess: () => toast.success(`${name} deleted`),
+      onError: (error) => toast.error(errorMessage(error, "Failed to delete product")),
+    });
+  };
+
+  const exportHref = apiUrl("/api/v1/products/export", { search: term, category });
+  const list = products.data?.items ?? [];
+  const busy = products.isPlaceholderData;
+  let body: ReactNode;
+  if (products.isPending) {
+    body = <Spinner label="Loading products" />;
+  } else if (products.isError && !products.data) {
+    body = (
+      <div className="grid justify-items-start gap-3">
+        <ErrorAlert>{errorMessage(products.error, "Failed to load products")}</ErrorAlert>
+        <Button variant="outline" onClick={() => void products.refetch()}>
+          Try again
+        </Button>
+      </div>
+    );
+  } else {
+    const actions = {
+      canManage,
+      busy,
+      onEdit: (product: Product) => setEditor({ mode: "edit", product }),
+      onDelete: setToDelete,
+    };
+    body = (
+      <>
+        {viewMode === "list" ? (
+          <ProductTable products={list} sort={sort} onSort={onSort} {...actions} />
+        ) : (
+          <ProductGrid products={list} {...actions} />
+        )}
+        {total ? (
+          <Pagination
+            page={Math.min(page, pageCount)}
+            pageCount={pageCount}
+            onPageChange={setPage}
+            pageSize={params.pageSize}
+            pageSizes={PAGE_SIZES}
+            onPageSizeChange={params.setPageSize}
+          />
+        ) : null}
+      </>
+    );
+  }
+
+  return (
+    <div className="grid grid-cols-1 gap-4">
+      <PageHeader
+        title="Global Product Database"
+        actions={
+          <>
+            <a href={exportHref} download className={buttonClass("outline")}>
+              <Download aria-hidden="true" />
+              Export CSV
+            </a>
+            {canManage ? (
+              <>
+                <Button variant="outline" onClick={() => setImporting(true)}>
+                  <Upload aria-hidden="true" />
+                  Import CSV
+                </Button>
+                <Button onClick={() => setEditor({ mode: "create" })}>
+                  <Plus aria-hidden="true" />
+                  Add Product
+                </Button>
+              </>
+            ) : null}
+          </>
+        }
+      />
+
+      <ProductToolbar
+        search={params.search}
+        onSearchChange={params.setSearch}
+        category={params.category}
+        categories={categories.data ?? []}
+        onCategoryChange={params.setCategory}
+        viewMode={viewMode}
+        onViewModeChange={setViewMode}
+        total={total}
+      />
+
+      {body}
+
+      <ProductDialog
+        open={editor.mode !== "closed"}
+        onOpenChange={(open) => {
+          if (!open) setEditor({ mode: "closed" });
+        }}
+        product={editor.mode === "edit" ? editor.product : undefined}
+      />
+      <ImportDialog open={importing} onOpenChange={setImporting} />
+      <ConfirmDialog
+        open={toDelete !== null}
+        onOpenChange={(open) => !open && setToDelete(null)}
+        title="Are you sure you want to delete this product?"
+        description={`${toDelete?.name ?? "The product"} will be removed. This cannot be undone.`}
+        confirmLabel="Delete"
+        destructive
+        onConfirm={confirmDelete}
+      />
+    </div>
+  );
+}

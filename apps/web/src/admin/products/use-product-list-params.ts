@@ -1,0 +1,64 @@
+import { PAGE_SIZES, PRODUCT_DEFAULTS } from "@glide/contracts";
+import { useEffect, useState } from "react";
+import { useLocation, useNavigationType, useSearchParams } from "react-router";
+
+type Changes = Record<string, string | null>;
+
+function positiveInt(value: string | null): number | null {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : null;
+}
+
+function pageSizeOf(value: string | null): number {
+  const n = Number(value);
+  return (PAGE_SIZES as readonly number[]).includes(n) ? n : PRODUCT_DEFAULTS.page_size;
+}
+
+/**
+ * The list's search, category, page and page size, kept in the URL (?search=&category=&page=&size=).
+ * One hook so that a new search or filter also goes back to page 1 in the same URL update.
+ * The search box reads local state so typing stays instant; back/forward re-syncs it.
+ */
+export function useProductListParams() {
+  const [params, setParams] = useSearchParams();
+  const urlSearch = params.get("search") ?? "";
+  const [search, setSearchText] = useState(urlSearch);
+  const navigationType = useNavigationType();
+  const location = useLocation();
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-sync only when history moves, not on our own writes.
+  useEffect(() => {
+    if (navigationType === "POP") setSearchText(urlSearch);
+  }, [location.key]);
+
+  const write = (changes: Changes) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value) next.set(key, value);
+          else next.delete(key);
+        }
+        return next;
+      },
+      { replace: true },
+    );
+
+  return {
+    search,
+    category: params.get("category") || PRODUCT_DEFAULTS.all_categories,
+    page: positiveInt(params.get("page")) ?? 1,
+    pageSize: pageSizeOf(params.get("size")),
+    setSearch: (value: string) => {
+      setSearchText(value);
+      write({ search: value, page: null });
+    },
+    setCategory: (value: string) =>
+      write({ category: value === PRODUCT_DEFAULTS.all_categories ? null : value, page: null }),
+    setPage: (page: number) => write({ page: page > 1 ? String(page) : null }),
+    setPageSize: (size: number) =>
+      write({ size: size === PRODUCT_DEFAULTS.page_size ? null : String(size), page: null }),
+    /** Back to the first page, e.g. when the sort changes. */
+    resetPage: () => write({ page: null }),
+  };
+}

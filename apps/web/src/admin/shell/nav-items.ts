@@ -1,0 +1,19 @@
+import type { LucideIcon } from "lucide-react";
+import { Camera, ChartColumn, LayoutDashboard, Package, Settings, ShoppingCart, Store } from "lucide-react";
+
+export interface NavItem {
+  title: string;
+  to: string;
+  icon: LucideIcon;
+}
+
+/** The sidebar entries, in order (spec §2 Navigation). */
+export const NAV_ITEMS: readonly NavItem[] = [
+  { title: "Dashboard", to: "/", icon: LayoutDashboard },
+  { title: "Cameras", to: "/cameras", icon: Camera },
+  { title: "Stores", to: "/stores", icon: Store },
+  { title: "Products", to: "/products", icon: Package },
+  { title: "Sessions", to: "/sessions", icon: ShoppingCart },
+  { title: "Analytics", to: "/analytics", icon: ChartColumn },
+  { title: "Settings", to: "/settings", icon: Settings },
+];

@@ -1,0 +1,92 @@
+import { STORE_DEFAULTS, type Store, type StoreInput } from "@glide/contracts";
+
+/** What the store dialog's inputs hold: text as typed; converted by toStoreInput on submit. */
+export interface StoreFormValues {
+  name: string;
+  legal_name: string;
+  organization_number: string;
+  vat_number: string;
+  store_type: string;
+  size_sqm: string;
+  description: string;
+  address: string;
+  city: string;
+  postal_code: string;
+  country: string;
+  timezone: string;
+  phone: string;
+  email: string;
+  website: string;
+  contact_person: string;
+  contact_title: string;
+  language: string;
+  currency: string;
+  /** Percent as typed (25), stored as a fraction (0.25). */
+  vat_rate: string;
+}
+
+/** A fraction shown as a percent with at most two decimals: 0.1234 → "12.34". */
+function percentText(fraction: number): string {
+  return String(Math.round(fraction * 10_000) / 100);
+}
+
+export function toFormValues(store?: Store): StoreFormValues {
+  return {
+    name: store?.name ?? "",
+    legal_name: store?.legal_name ?? "",
+    organization_number: store?.organization_number ?? "",
+    vat_number: store?.vat_number ?? "",
+    store_type: store?.store_type ?? "",
+    size_sqm: store?.size_sqm == null ? "" : String(store.size_sqm),
+    description: store?.description ?? "",
+    address: store?.address ?? "",
+    city: store?.city ?? "",
+    postal_code: store?.postal_code ?? "",
+    country: store?.country ?? STORE_DEFAULTS.country,
+    timezone: store?.timezone ?? STORE_DEFAULTS.timezone,
+    phone: store?.phone ?? "",
+    email: store?.email ?? "",
+    website: store?.website ?? "",
+    contact_person: store?.contact_person ?? "",
+    contact_title: store?.contact_title ?? "",
+    language: store?.settings.language ?? STORE_DEFAULTS.language,
+    currency: store?.settings.currency ?? STORE_DEFAULTS.currency,
+    vat_rate: percentText(store?.settings.vat_rate ?? STORE_DEFAULTS.vat_rate),
+  };
+}
+
+/** Empty text is sent as null so that clearing a field on edit clears it on the server. */
+function text(value: string): string | null {
+  const trimmed = value.trim();
+  return trimmed === "" ? null : trimmed;
+}
+
+export function toStoreInput(values: StoreFormValues): StoreInput {
+  const size = values.size_sqm.trim();
+  const vat = values.vat_rate.trim();
+  return {
+    name: values.name.trim(),
+    legal_name: text(values.legal_name),
+    organization_number: text(values.organization_number),
+    vat_number: text(values.vat_number),
+    store_type: text(values.store_type),
+    size_sqm: size === "" ? null : Number.parseInt(size, 10),
+    description: text(values.description),
+    address: text(values.address),
+    city: text(values.city),
+    postal_code: text(values.postal_code),
+    country: values.country,
+    // The server checks these against its lists and names the field if one is wrong.
+    timezone: values.timezone as StoreInput["timezone"],
+    phone: text(values.phone),
+    email: text(values.email),
+    website: text(values.website),
+    contact_person: text(values.contact_person),
+    contact_title: text(values.contact_title),
+    settings: {
+      language: values.language as NonNullable<StoreInput["settings"]>["language"],
+      currency: values.currency as NonNullable<StoreInput["settings"]>["currency"],
+      ...(vat === "" ? {} : { vat_rate: Number(vat) / 100 }),
+    },
+  };
+}

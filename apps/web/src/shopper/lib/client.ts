@@ -1,0 +1,150 @@
+import type { CollectResponse, EntrySession, PublicStore, ShopperTokens } from "@glide/contracts";
+import { tokenStore } from "./storage.ts";
+
+/*
+ * The shopper app's calls. Types come from the contract with `import type`:
+ * the schemas themselves would bring zod into the shopper bundle.
+ */
+
+const baseUrl = (import.meta.env.VITE_API_BASE_URL ?? "").replace(/\/+$/, "");
+
+/** The server answered with an error status; `detail` is its Swedish message when it sent one. */
+export class ShopperApiError extends Error {
+  readonly status: number;
+  readonly detail: string | null;
+  readonly code: string | null;
+
+  constructor(status: number, detail: string | null, code: string | null) {
+    super(detail ?? `Request failed with status ${status}`);
+    this.name = "ShopperApiError";
+    this.status = status;
+    this.detail = detail;
+    this.code = code;
+  }
+}
+
+/** The text to show for a failed call: the server's message when it sent one, else the fallback. */
+export function messageOf(error: unknown, fallback: string): string {
+  return error instanceof ShopperApiError && error.detail ? error.detail : fallback;
+}
+
+export const isAbort = (error: unknown) => error instanceof DOMException && error.name === "AbortError";
+
+interface CallOptions {
+  body?: unknown;
+  /** Send the access token, and on a 401 refresh it once and try again. */
+  auth?: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+async function errorOf(response: Response): Promise<ShopperApiError> {
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    // Not JSON (a proxy's error page): no detail to show.
+  }
+  const fields = (typeof body === "object" && body !== null ? body : {}) as { detail?: unknown; code?: unknown };
+  return new ShopperApiError(
+    response.status,
+    typeof fields.detail === "string" && fields.detail ? fields.detail : null,
+    typeof fields.code === "string" ? fields.code : null,
+  );
+}
+
+function send(method: string, path: string, options: CallOptions, token: string | null): Promise<Response> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    credentials: "same-origin",
+    cache: "no-store",
+    signal: options.signal ?? null,
+  });
+}
+
+let refreshing: Promise<boolean> | null = null;
+
+/** Trades the refresh token for a new pair, once however many calls found the access token expired. */
+function refreshTokens(): Promise<boolean> {
+  refreshing ??= (async () => {
+    const refresh_token = tokenStore.refresh();
+    if (!refresh_token) return false;
+    try {
+      const response = await send("POST", "/api/v1/auth/refresh", { body: { refresh_token } }, null);
+      if (!response.ok) {
+        // The refresh token is used up or revoked: signing in again is the only way on.
+        if (response.status === 401) tokenStore.clear();
+        return false;
+      }
+      tokenStore.save((await response.json()) as ShopperTokens);
+      return true;
+    } catch {
+      return false;
+    }
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+async function call<T>(
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<{ data: T; response: Response }> {
+  const token = options.auth ? tokenStore.access() : null;
+  let response = await send(method, path, options, token);
+  if (response.status === 401 && options.auth && tokenStore.refresh()) {
+    // Another call may have refreshed meanwhile; then the new token is simply used.
+    const renewed = tokenStore.access() !== token || (await refreshTokens());
+    if (renewed) response = await send(method, path, options, tokenStore.access());
+  }
+  if (!response.ok) throw await errorOf(response);
+  const text = response.status === 204 ? "" : await response.text();
+  return { data: (text ? JSON.parse(text) : undefined) as T, response };
+}
+
+const json = async <T>(method: string, path: string, options?: CallOptions): Promise<T> =>
+  (await call<T>(method, path, options)).data;
+
+export interface EntryAnswer {
+  entry: EntrySession;
+  /** The server's clock when it answered (the Date header), to show the QR code's validity right. */
+  serverDate: string | null;
+}
+
+export const shopperApi = {
+  config: () => json<{ dev_tools: boolean }>("GET", "/api/v1/public/config"),
+  store: (storeId: string, signal?: AbortSignal) =>
+    json<PublicStore>("GET", `/api/v1/public/stores/${encodeURIComponent(storeId)}`, { signal }),
+
+  startSignIn: (body: { autostart: boolean; return_path?: string }, signal?: AbortSignal) =>
+    json<{ order_ref: string; auto_start_token: string }>("POST", "/api/v1/auth/init", { body, signal }),
+  qr: (orderRef: string, signal?: AbortSignal) =>
+    json<{ qr_code_data: string }>("GET", `/api/v1/auth/qr/${encodeURIComponent(orderRef)}`, { signal }),
+  collect: (orderRef: string, signal?: AbortSignal) =>
+    json<CollectResponse>("POST", "/api/v1/auth/collect", { body: { order_ref: orderRef }, signal }),
+  cancelSignIn: (orderRef: string) =>
+    json<void>("POST", "/api/v1/auth/cancel", { body: { order_ref: orderRef }, signal: undefined }),
+  devLogin: () => json<ShopperTokens>("POST", "/api/v1/auth/dev-login"),
+
+  async createEntry(storeId: string): Promise<EntryAnswer> {
+    const { data, response } = await call<EntrySession>("POST", "/api/v1/sessions/entry", {
+      body: { store_id: storeId },
+      auth: true,
+    });
+    return { entry: data, serverDate: response.headers.get("date") };
+  },
+  doorStatus: (sessionId: string, signal?: AbortSignal) =>
+    json<{ door_opened: boolean }>("GET", `/api/v1/sessions/${encodeURIComponent(sessionId)}/door-status`, {
+      auth: true,
+      signal,
+    }),
+  /** The 'Test: Öppna Dörr' button: the server lets the shopper play the door scanner only with DEV_TOOLS on. */
+  openDoorForTest: (entry: { session_id: string; session_token: string; store_id: string }) =>
+    json<{ door_opened: boolean }>("POST", "/api/v1/sessions/door/scan", { body: entry, auth: true }),
+};

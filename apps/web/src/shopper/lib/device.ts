@@ -1,0 +1,16 @@
+/**
+ * Is this a phone or tablet, where BankID runs on the same device (autostart)
+ * rather than by scanning a QR code shown on a computer? iPadOS reports itself
+ * as a Mac, so a touch screen on "MacIntel" counts too.
+ */
+export function isMobileDevice(): boolean {
+  const ua = navigator.userAgent;
+  return (
+    /Android|iPhone|iPad|iPod|Mobile/i.test(ua) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1)
+  );
+}
+
+/** BankID's universal link; redirect=null because the server already gave BankID our return address. */
+export function bankIdAppUrl(autoStartToken: string): string {
+  return `https://app.bankid.com/?autostarttoken=${encodeURIComponent(autoStartToken)}&redirect=null`;
+}

@@ -1,0 +1,27 @@
+import clsx from "clsx";
+import type { ComponentProps } from "react";
+
+const variants = {
+  default: "border-transparent bg-primary text-primary-foreground",
+  secondary: "border-transparent bg-secondary text-secondary-foreground",
+  success: "border-transparent bg-success text-success-foreground",
+  destructive: "border-transparent bg-destructive text-destructive-foreground",
+  outline: "text-foreground",
+} as const;
+
+interface BadgeProps extends ComponentProps<"span"> {
+  variant?: keyof typeof variants;
+}
+
+export function Badge({ variant = "default", className, ...props }: BadgeProps) {
+  return (
+    <span
+      className={clsx(
+        "inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold",
+        variants[variant],
+        className,
+      )}
+      {...props}
+    />
+  );
+}

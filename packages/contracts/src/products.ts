@@ -1,0 +1,181 @@
+import { z } from "zod";
+import { parseBarcode } from "./barcodes.ts";
+
+export const AGE_LIMITS = [15, 18, 20] as const;
+export const PRODUCT_SORT_FIELDS = ["sku", "name", "category", "price"] as const;
+export const PRODUCT_DEFAULTS = {
+  vat_rate: 25,
+  view_mode: "list",
+  sort_field: "name",
+  sort_order: "asc",
+  page_size: 20,
+  all_categories: "all",
+} as const;
+export const PRODUCT_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+export const PRODUCT_IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
+
+const text = (max: number) =>
+  z.preprocess(
+    (v) => (typeof v === "string" ? (v.trim() === "" ? null : v.trim()) : v),
+    z.string().max(max).nullable().optional(),
+  );
+
+const decimals = (places: number) => (v: number) =>
+  Math.abs(v * 10 ** places - Math.round(v * 10 ** places)) < 1e-6 * Math.max(1, Math.abs(v));
+
+const money = z
+  .number({ error: (i) => (i.input === undefined ? "Price is required" : "Price must be a number") })
+  .min(0, "Price cannot be negative")
+  .max(10_000_000, "Price is too large")
+  .refine(decimals(2), "Price allows at most two decimals");
+
+const barcode = z
+  .string()
+  .trim()
+  .refine((v) => parseBarcode(v) !== null, "not a valid EAN-13, EAN-8, UPC-A, UPC-E or GTIN-14 (check digit)");
+
+const measure = (label: string, places: number) =>
+  z
+    .number()
+    .min(0, `${label} cannot be negative`)
+    .max(1_000_000)
+    .refine(decimals(places), `${label} allows at most ${places} decimals`)
+    .nullable()
+    .optional();
+
+/** The fields an admin sends when adding or editing a product. */
+export const productInputSchema = z.object({
+  sku: z
+    .string({ error: "SKU is required" })
+    .trim()
+    .min(1, "SKU is required")
+    .max(64)
+    .regex(/^[^\s,;]+$/, "SKU may not contain spaces, commas or semicolons"),
+  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200),
+  description: text(4000),
+  category: text(100),
+  brand: text(100),
+  price: money,
+  /** Percent, e.g. 25. */
+  vat_rate: z
+    .number()
+    .min(0, "VAT rate must be between 0 and 100")
+    .max(100, "VAT rate must be between 0 and 100")
+    .refine(decimals(2), "VAT rate allows at most two decimals")
+    .optional(),
+  /** The primary barcode; empty for none. */
+  barcode: z.preprocess((v) => (v === "" ? null : v), barcode.nullable().optional()),
+  /** Every barcode of the product, the primary one included. */
+  barcodes: z.array(barcode).max(20, "At most 20 barcodes per product").optional(),
+  image_url: z.preprocess(
+    (v) => (v === "" ? null : v),
+    z
+      .string()
+      .max(1000)
+      .refine((v) => /^https?:\/\/\S+$/.test(v) || /^\/api\/v1\/products\/images\/[\w.-]+$/.test(v), {
+        message: "image_url must be an http(s) address or an uploaded image",
+      })
+      .nullable()
+      .optional(),
+  ),
+  is_active: z.boolean().optional(),
+  /** Grams. */
+  weight: measure("Weight", 3),
+  /** Centimetres. */
+  length: measure("Length", 1),
+  width: measure("Width", 1),
+  height: measure("Height", 1),
+  age_limit: z
+    .union([z.literal(15), z.literal(18), z.literal(20)], { error: "age_limit must be 15, 18, 20 or null" })
+    .nullable()
+    .optional(),
+});
+export type ProductInput = z.input<typeof productInputSchema>;
+export const productUpdateSchema = productInputSchema.partial();
+
+export const productSchema = z.object({
+  id: z.string(),
+  sku: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  category: z.string().nullable(),
+  brand: z.string().nullable(),
+  /** Kronor; for weighed goods the price per kilogram. */
+  price: z.number(),
+  vat_rate: z.number(),
+  barcode: z.string().nullable(),
+  barcodes: z.array(z.string()),
+  image_url: z.string().nullable(),
+  is_active: z.boolean(),
+  weight: z.number().nullable(),
+  length: z.number().nullable(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  age_limit: z.number().int().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Product = z.infer<typeof productSchema>;
+
+export const productListQuerySchema = z.object({
+  search: z.string().max(200).optional(),
+  category: z.string().max(100).optional(),
+  sort: z.enum(PRODUCT_SORT_FIELDS).default("name"),
+  order: z.enum(["asc", "desc"]).default("asc"),
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const productIdParams = z.object({ id: z.uuid("Product id must be a UUID") });
+
+export const productLookupSchema = z.object({
+  product: productSchema,
+  /** The code as scanned. */
+  code: z.string(),
+  /** What a Swedish variable-measure label says, or null for an ordinary code. */
+  measure: z
+    .discriminatedUnion("kind", [
+      z.object({ kind: z.literal("price"), price: z.number() }),
+      z.object({ kind: z.literal("weight"), weight_grams: z.number() }),
+    ])
+    .nullable(),
+  /** What one scan of this code costs: the label's price, weight × price per kg, or the product's price. */
+  line_price: z.number(),
+});
+export type ProductLookup = z.infer<typeof productLookupSchema>;
+
+export const importRowSchema = z.object({
+  /** 1-based line in the file, counting the header as line 1. */
+  line: z.number().int(),
+  sku: z.string().nullable(),
+  action: z.enum(["create", "update", "reject"]),
+  errors: z.array(z.string()),
+});
+export const importReportSchema = z.object({
+  dry_run: z.boolean(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  rejected: z.number().int(),
+  rows: z.array(importRowSchema),
+});
+export type ImportReport = z.infer<typeof importReportSchema>;
+
+/** Columns of the CSV export and import, in order. */
+export const PRODUCT_CSV_COLUMNS = [
+  "sku",
+  "name",
+  "description",
+  "category",
+  "brand",
+  "price",
+  "vat_rate",
+  "barcode",
+  "barcodes",
+  "image_url",
+  "is_active",
+  "weight",
+  "length",
+  "width",
+  "height",
+  "age_limit",
+] as const;

@@ -1,0 +1,40 @@
+/**
+ * The shopper app's constants and its entry QR format, with no zod: the
+ * shopper's phone bundle imports this module alone ("@glide/contracts/shopper").
+ */
+
+/** Browser storage keys of the shopper app (shopper-app.md §3). */
+export const SHOPPER_STORAGE_KEYS = {
+  accessToken: "glide_access_token",
+  refreshToken: "glide_refresh_token",
+  userId: "glide_user_id",
+  userName: "glide_user_name",
+  authToken: "auth_token",
+  sessionId: "session_id",
+  sessionToken: "session_token",
+  storeId: "store_id",
+  cart: "glide_cart",
+} as const;
+
+/** Timings from shopper-app.md §9, in milliseconds. */
+export const SHOPPER_TIMING = {
+  entryValidityMs: 600_000,
+  doorPollMs: 2_000,
+  collectPollMs: 2_000,
+  qrRefreshMs: 1_000,
+  afterLoginRedirectMs: 1_000,
+  afterDoorRedirectMs: 1_500,
+} as const;
+
+/**
+ * What the entry QR code says: the session, its one-time token and the
+ * store; nothing about the person. "GLIDE1.<session>.<token>.<store>".
+ */
+export function encodeEntryQr(entry: { session_id: string; session_token: string; store_id: string }): string {
+  return `GLIDE1.${entry.session_id}.${entry.session_token}.${entry.store_id}`;
+}
+
+export function decodeEntryQr(text: string): { session_id: string; session_token: string; store_id: string } | null {
+  const m = /^GLIDE1\.([0-9a-f-]{36})\.([\w-]{16,200})\.([0-9a-f-]{36})$/.exec(text.trim());
+  return m ? { session_id: m[1]!, session_token: m[2]!, store_id: m[3]! } : null;
+}

@@ -1,0 +1,113 @@
+import { z } from "zod";
+import { COUNTRY_CODES, CURRENCIES, LANGUAGES, STORE_DEFAULTS, TIMEZONES } from "./constants.ts";
+
+/** Form fields arrive as "" when left empty; the API stores that as null. */
+const optionalText = (max: number) =>
+  z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? null : typeof v === "string" ? v.trim() : v),
+    z.string().max(max).nullable().optional(),
+  );
+
+const vatRate = z
+  .number()
+  .min(0, "VAT rate must be between 0 and 100 %")
+  .max(1, "VAT rate must be between 0 and 100 %")
+  .refine((v) => Math.abs(v * 10000 - Math.round(v * 10000)) < 1e-6, {
+    message: "VAT rate allows at most two decimals of a percent",
+  });
+
+export const storeSettingsInputSchema = z.object({
+  language: z.enum(Object.keys(LANGUAGES) as [keyof typeof LANGUAGES]).optional(),
+  currency: z.enum(CURRENCIES).optional(),
+  vat_rate: vatRate.optional(),
+});
+
+/** Fields a client may send when creating or editing a store. */
+export const storeInputSchema = z.object({
+  name: z.string().trim().min(1, "Store name is required").max(200),
+  legal_name: optionalText(200),
+  organization_number: optionalText(20),
+  vat_number: optionalText(20),
+  store_type: optionalText(50),
+  size_sqm: z.number().int("Size must be a whole number of square metres").min(0).max(1_000_000).nullable().optional(),
+  description: optionalText(2000),
+  address: optionalText(200),
+  city: optionalText(100),
+  postal_code: optionalText(20),
+  country: z.enum(COUNTRY_CODES as [string, ...string[]]).optional(),
+  timezone: z.enum(Object.keys(TIMEZONES) as [keyof typeof TIMEZONES]).optional(),
+  phone: optionalText(50),
+  email: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? null : typeof v === "string" ? v.trim() : v),
+    z.email("Email must be a valid e-mail address").max(200).nullable().optional(),
+  ),
+  website: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? null : typeof v === "string" ? v.trim() : v),
+    z
+      .url({ protocol: /^https?$/, error: "Website must be an http(s) address" })
+      .max(300)
+      .nullable()
+      .optional(),
+  ),
+  contact_person: optionalText(200),
+  contact_title: optionalText(100),
+  is_active: z.boolean().optional(),
+  settings: storeSettingsInputSchema.optional(),
+});
+export type StoreInput = z.input<typeof storeInputSchema>;
+
+export const storeCreateSchema = storeInputSchema;
+/** PUT accepts any subset, e.g. only `is_active` for the bulk actions. */
+export const storeUpdateSchema = storeInputSchema.partial();
+
+export const storeSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  legal_name: z.string().nullable(),
+  organization_number: z.string().nullable(),
+  vat_number: z.string().nullable(),
+  store_type: z.string().nullable(),
+  size_sqm: z.number().int().nullable(),
+  description: z.string().nullable(),
+  address: z.string().nullable(),
+  city: z.string().nullable(),
+  postal_code: z.string().nullable(),
+  country: z.string(),
+  timezone: z.string(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  website: z.string().nullable(),
+  contact_person: z.string().nullable(),
+  contact_title: z.string().nullable(),
+  is_active: z.boolean(),
+  created_at: z.string(),
+  settings: z.object({
+    language: z.string(),
+    currency: z.string(),
+    vat_rate: z.number(),
+    modules: z.record(z.string(), z.object({ enabled: z.boolean() })),
+  }),
+  custom_settings: z.record(z.string(), z.record(z.string(), z.unknown())),
+});
+export type Store = z.infer<typeof storeSchema>;
+
+export const storeModuleSchema = z.object({
+  module_id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  category: z.string(),
+  /** Kronor per month. */
+  price_per_month: z.number(),
+  enabled: z.boolean(),
+});
+export type StoreModule = z.infer<typeof storeModuleSchema>;
+
+export const storeModuleUpdateSchema = z.object({
+  module_id: z.string().optional(),
+  enabled: z.boolean(),
+});
+
+export const storeIdParams = z.object({ id: z.uuid("Store id must be a UUID") });
+export const storeModuleParams = storeIdParams.extend({ moduleId: z.string().min(1).max(100) });
+
+export { STORE_DEFAULTS };

@@ -1,0 +1,67 @@
+/**
+ * `npm start`: the demo start. Builds the web app when its sources are newer
+ * than the build, starts the BankID simulator unless BANKID_URL points at a
+ * real BankID, then runs the server with demo data and the development aids
+ * on (anything set in the environment wins).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const built = path.join(root, "apps/web/dist/index.html");
+
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) latest = Math.max(latest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return latest;
+}
+
+const sources = ["apps/web/src", "apps/web/index.html", "packages/contracts/src"].map((p) => path.join(root, p));
+const sourceTime = Math.max(
+  ...sources.filter(existsSync).map((p) => (statSync(p).isDirectory() ? newest(p) : statSync(p).mtimeMs)),
+);
+if (!existsSync(built) || statSync(built).mtimeMs < sourceTime) {
+  process.stdout.write("Building the web app...\n");
+  const result = spawnSync("npm", ["run", "build", "-w", "@glide/web"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+/** The simulator runs as its own process, like the outside system it stands in for. */
+async function startBankIdSimulator(): Promise<void> {
+  const dir = path.resolve(process.env.DATA_DIR ?? "./data", "bankid-simulator");
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(root, "tools/bankid-simulator/main.ts"),
+      "--dir",
+      dir,
+      "--rp-port",
+      process.env.SIMULATOR_RP_PORT ?? "8443",
+      "--control-port",
+      process.env.SIMULATOR_CONTROL_PORT ?? "8444",
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const settings = await new Promise<Record<string, string>>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk;
+      if (!out.includes("BANKID_CA=")) return;
+      process.stdout.write(out);
+      resolve(Object.fromEntries([...out.matchAll(/^\s+(BANKID_\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!])));
+    });
+    child.on("exit", (code) => reject(new Error(`The BankID simulator stopped (exit ${code})`)));
+  });
+  Object.assign(process.env, settings);
+  // The simulator goes when the server goes.
+  process.on("exit", () => child.kill());
+}
+
+if (!process.env.BANKID_URL) await startBankIdSimulator();
+
+process.env.DEMO_DATA ??= "true";
+process.env.DEV_TOOLS ??= "true";
+await import("../apps/server/src/main.ts");
