@@ -222,21 +222,23 @@ async function explainSearches(url: string, state: string): Promise<Plan[]> {
       const search = kind.searches[1]!.text;
       sent.length = 0;
       await listProducts({ db, query: { search, sort: "name", order: "asc", limit: 20, offset: 0 } });
-      const explain = async (statement: { sql: string; params: unknown[] } | undefined) => {
-        if (!statement) throw new Error(`listProducts sent ${sent.length} statements, without a list and a count`);
+      const explain = async (statement: { sql: string; params: unknown[] }) => {
         const text = `explain (analyze, format json) ${statement.sql}`;
         // The second of two runs, so the figure is not a first read of cold pages.
         await pool.query(text, statement.params);
         const { rows } = await pool.query(text, statement.params);
         return summary((rows[0] as { "QUERY PLAN": Explained[] })["QUERY PLAN"][0]!);
       };
-      const isCount = (s: { sql: string }) => s.sql.includes("count(*)");
-      const isList = (s: { sql: string }) => !isCount(s) && /\blimit\b/.test(s.sql);
-      const list = await explain(sent.find(isList));
-      const count = await explain(sent.find(isCount));
+      // A search sends its page and total as one statement, after any barcode lookup.
+      const isPage = (s: { sql: string }) => /\blimit\b/.test(s.sql) && s.sql.includes("count(*) over ()");
+      const page = sent.find(isPage);
+      if (!page || sent.length > 2) {
+        throw new Error(`listProducts sent ${sent.length} statements, not a lookup and a page with its total`);
+      }
+      const list = await explain(page);
       let otherMs = 0;
-      for (const other of sent.filter((s) => !isList(s) && !isCount(s))) otherMs += (await explain(other)).ms;
-      plans.push({ state, kind: kind.label, search, list, count, otherMs });
+      for (const other of sent.filter((s) => s !== page)) otherMs += (await explain(other)).ms;
+      plans.push({ state, kind: kind.label, search, list, otherMs });
     }
   } finally {
     await pool.end();

@@ -117,17 +117,51 @@ export async function listProducts(opts: { db: Db; query: ListQuery }): Promise<
     category: products.category,
     price: products.priceOre,
   }[query.sort];
-  const [rows, [count]] = await Promise.all([
+  const count = () =>
     db
-      .select({ product: products, barcodes: barcodesColumn })
+      .select({ n: sql<number>`count(*)::int` })
       .from(products)
       .where(where)
-      .orderBy(direction(sortColumn), direction(products.id))
-      .limit(query.limit)
-      .offset(query.offset),
-    db.select({ n: sql<number>`count(*)::int` }).from(products).where(where),
-  ]);
-  return { items: rows.map((r) => toProduct(r.product, r.barcodes)), total: count?.n ?? 0 };
+      .then(([row]) => row?.n ?? 0);
+
+  if (!query.search?.trim()) {
+    // Browsing: the sort index yields the page without reading the rest, and the count is an index-only scan.
+    const [rows, total] = await Promise.all([
+      db
+        .select({ product: products, barcodes: barcodesColumn })
+        .from(products)
+        .where(where)
+        .orderBy(direction(sortColumn), direction(products.id))
+        .limit(query.limit)
+        .offset(query.offset),
+      count(),
+    ]);
+    return { items: rows.map((r) => toProduct(r.product, r.barcodes)), total };
+  }
+
+  // Searching: the trigram index finds every match once; the page and the total both come from that one
+  // pass, and only the page's rows are read in full. (Walking the sort index instead reads far more rows
+  // for a common fragment, and counting separately reads the matches a second time.)
+  const matches = db
+    .select({ id: products.id, key: sql`${sortColumn}`.as("key"), total: sql<number>`count(*) over ()`.as("total") })
+    .from(products)
+    .where(where)
+    .as("matches");
+  const page = db
+    .select({ id: matches.id, key: matches.key, total: matches.total })
+    .from(matches)
+    .orderBy(direction(matches.key), direction(matches.id))
+    .limit(query.limit)
+    .offset(query.offset)
+    .as("page");
+  const rows = await db
+    .select({ product: products, barcodes: barcodesColumn, total: sql<number>`${page.total}::int` })
+    .from(page)
+    .innerJoin(products, eq(products.id, page.id))
+    .orderBy(direction(page.key), direction(page.id));
+  // Past the last page no row carries the total.
+  const total = rows[0]?.total ?? (query.offset > 0 ? await count() : 0);
+  return { items: rows.map((r) => toProduct(r.product, r.barcodes)), total };
 }
 
 export async function listCategories(db: Db): Promise<string[]> {

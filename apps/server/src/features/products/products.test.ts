@@ -144,6 +144,26 @@ describe("searching", () => {
     ]);
   });
 
+  it("pages through a search in either order, with the total on every page and past the end", async () => {
+    const page = (q: string) => admin.get(`/api/v1/products/?search=rost&category=Kaffe&${q}`);
+    const first = await page("sort=price&order=asc&limit=1&offset=0");
+    expect(first.headers["x-total-count"]).toBe("2");
+    expect(first.json().map((p: Product) => p.name)).toEqual(["Gevalia Mellanrost"]);
+    const second = await page("sort=price&order=asc&limit=1&offset=1");
+    expect(second.headers["x-total-count"]).toBe("2");
+    expect(second.json().map((p: Product) => p.name)).toEqual(["Zoégas Skånerost 450 g"]);
+    const byNameDesc = await page("sort=name&order=desc");
+    expect(byNameDesc.json().map((p: Product) => p.name)).toEqual(["Zoégas Skånerost 450 g", "Gevalia Mellanrost"]);
+    expect(byNameDesc.json()[0].barcodes).toEqual(kaffe.barcodes);
+    expect(kaffe.barcodes).toHaveLength(2);
+    const past = await page("sort=name&limit=5&offset=10");
+    expect(past.json()).toEqual([]);
+    expect(past.headers["x-total-count"]).toBe("2");
+    const none = await admin.get("/api/v1/products/?search=finns-inte-alls");
+    expect(none.json()).toEqual([]);
+    expect(none.headers["x-total-count"]).toBe("0");
+  });
+
   it("lists the distinct categories", async () => {
     const res = await admin.get("/api/v1/products/categories");
     expect(res.json()).toEqual(expect.arrayContaining(["Kaffe", "Mejeri"]));
