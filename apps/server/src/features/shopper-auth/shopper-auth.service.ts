@@ -16,7 +16,11 @@ export type ShopperKeys = { personalNumberHash: Buffer; personalNumberSeal: Buff
 
 /** BankID is asked about one order at most this often, however many browsers or instances poll. */
 export const COLLECT_INTERVAL_MS = 2000;
-export const INIT_LIMIT = { perAddress: 10, windowMs: 60_000 };
+/**
+ * Sign-ins one address may start per minute. A store's guest Wi-Fi puts every
+ * shopper behind one address, so this stops a script, not a queue at the door.
+ */
+export const INIT_LIMIT = { perAddress: 30, windowMs: 60_000 };
 const DEFAULT_VISIBLE_TEXT = "Logga in i Glide";
 
 function requireBankId(bankid: BankIdApi | null): BankIdApi {
