@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, test as base, expect, type Page } from "@playwright/test";
 import { E2E_ADMIN } from "./playwright.config.ts";
 
 /**
@@ -42,3 +42,27 @@ export async function openNav(page: Page): Promise<void> {
 }
 
 export const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+
+export interface TestStore {
+  id: string;
+  name: string;
+  /** The store's door scanner key, to play the scanner reading the entry QR code. */
+  doorKey: string;
+}
+
+/** A store made through the API by the test admin, with a door scanner key. */
+export async function createStore(request: APIRequestContext, options: { active?: boolean } = {}): Promise<TestStore> {
+  expect((await request.post("/api/v1/admin/login", { data: E2E_ADMIN })).ok()).toBe(true);
+  const name = unique("Glide Butik");
+  const created = await request.post("/api/v1/stores/", {
+    data: { name, address: "Storgatan 1", city: "Testköping" },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const key = await request.post(`/api/v1/stores/${id}/device-keys`, { data: { kind: "door_scanner" } });
+  expect(key.ok()).toBe(true);
+  if (options.active === false) {
+    expect((await request.put(`/api/v1/stores/${id}`, { data: { is_active: false } })).ok()).toBe(true);
+  }
+  return { id, name, doorKey: ((await key.json()) as { key: string }).key };
+}

@@ -1,32 +1,9 @@
-import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, isPhone, test, unique } from "./fixtures.ts";
-import { E2E_ADMIN, SIMULATOR_CONTROL_URL } from "./playwright.config.ts";
+import type { Page } from "@playwright/test";
+import { createStore, expect, isPhone, test } from "./fixtures.ts";
+import { SIMULATOR_CONTROL_URL } from "./playwright.config.ts";
 
 /** One of the BankID simulator's test identities. */
 const PERSONAL_NUMBER = "198112189876";
-
-interface TestStore {
-  id: string;
-  name: string;
-  /** The store's door scanner key, to play the scanner reading the entry QR code. */
-  doorKey: string;
-}
-
-async function createStore(request: APIRequestContext, options: { active?: boolean } = {}): Promise<TestStore> {
-  expect((await request.post("/api/v1/admin/login", { data: E2E_ADMIN })).ok()).toBe(true);
-  const name = unique("Glide Butik");
-  const created = await request.post("/api/v1/stores/", {
-    data: { name, address: "Storgatan 1", city: "Testköping" },
-  });
-  expect(created.status()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  const key = await request.post(`/api/v1/stores/${id}/device-keys`, { data: { kind: "door_scanner" } });
-  expect(key.ok()).toBe(true);
-  if (options.active === false) {
-    expect((await request.put(`/api/v1/stores/${id}`, { data: { is_active: false } })).ok()).toBe(true);
-  }
-  return { id, name, doorKey: ((await key.json()) as { key: string }).key };
-}
 
 /** The page's next BankID start, read from its own call. */
 function nextSignIn(page: Page): Promise<{ order_ref: string; auto_start_token: string }> {

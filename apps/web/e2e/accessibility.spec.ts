@@ -1,0 +1,71 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { createStore, expect, isPhone, openNav, signIn, test } from "./fixtures.ts";
+
+/** WCAG 2.1 A and AA, and axe's best practices: labels, names, contrast, landmarks, headings. */
+const RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
+
+async function expectAccessible(page: Page, what: string) {
+  const { violations } = await new AxeBuilder({ page }).withTags(RULES).analyze();
+  const found = violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target).join(", ")}`);
+  expect(found, `accessibility of ${what}`).toEqual([]);
+}
+
+test("the shopper's pages pass the accessibility checks in both themes", async ({ page }) => {
+  // On a phone the login page opens the BankID app; the page stays where it is.
+  await page.route("https://app.bankid.com/**", (route) => route.fulfill({ status: 204 }));
+  const store = await createStore(page.request);
+  for (const theme of ["dark", "light"] as const) {
+    await page.goto(`/customer?store_id=${store.id}`);
+    await expect(page.getByRole("region", { name: "Din butik" })).toBeVisible();
+    if (theme === "light") await page.getByRole("button", { name: "Byt till ljust tema" }).click();
+    await expect(page.locator("html")).toHaveAttribute("data-shopper-theme", theme);
+    await expectAccessible(page, `the landing page, ${theme}`);
+
+    await page.goto(`/customer/login?store_id=${store.id}`);
+    await expect(
+      isPhone(page)
+        ? page.getByRole("link", { name: "Öppna BankID" })
+        : page.getByRole("img", { name: "QR-kod för BankID" }),
+    ).toBeVisible();
+    await expectAccessible(page, `the login page, ${theme}`);
+
+    await page.getByRole("button", { name: "Quick Dev Login" }).click();
+    await expect(page.getByRole("img", { name: "QR-kod för inträde i butiken" })).toBeVisible({ timeout: 10_000 });
+    await expectAccessible(page, `the entry QR page, ${theme}`);
+    await page.getByRole("button", { name: "Avbryt" }).click();
+    await expect(page).toHaveURL(/\/customer(\?|$)/);
+  }
+});
+
+test("the console's screens and dialogs pass the accessibility checks in both themes", async ({ page }) => {
+  await signIn(page);
+  for (const theme of ["light", "dark"] as const) {
+    if (theme === "dark") {
+      await openNav(page);
+      await page.getByRole("button", { name: "Dark theme" }).click();
+      await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+      await page.keyboard.press("Escape");
+    }
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "Platform Dashboard" })).toBeVisible();
+    await expect(page.getByText("In global database")).toBeVisible();
+    await expectAccessible(page, `the dashboard, ${theme}`);
+
+    await page.goto("/products");
+    await expect(page.getByText(/^\d+ products$/)).toBeVisible();
+    await expectAccessible(page, `the products list, ${theme}`);
+    await page.getByRole("button", { name: "Add Product" }).click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await expectAccessible(page, `the add product dialog, ${theme}`);
+    await page.keyboard.press("Escape");
+
+    await page.goto("/stores");
+    await expect(page.getByRole("heading", { name: "Stores" })).toBeVisible();
+    await expectAccessible(page, `the stores list, ${theme}`);
+    await page.getByRole("button", { name: "Create Store" }).click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await expectAccessible(page, `the create store dialog, ${theme}`);
+    await page.keyboard.press("Escape");
+  }
+});
