@@ -2,13 +2,15 @@
  * `npm run bench`: every benchmark in one run, written to bench/results.md.
  * GET /api/v1/stores/ on PGlite and on PostgreSQL against a bare Fastify
  * route serving the same JSON; then product search and CSV import
- * (bench/products.ts). Each server is its own child process on 127.0.0.1 so
+ * (bench/products.ts); then the weight of each page's first render
+ * (bench/bundle.ts). Each server is its own child process on 127.0.0.1 so
  * it has its own event loop; autocannon runs in this process.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { bundleBench } from "./bundle.ts";
 import {
   autocannon,
   autocannonVersion,
@@ -78,6 +80,7 @@ async function main(): Promise<void> {
   ];
   const stores = report(rows, body ? Buffer.byteLength(body) : 0);
   const products = await productsBench();
+  const bundle = await bundleBench();
   const markdown = `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.ts), started ${started.toISOString()}, finished ${new Date().toISOString()}. All figures below come from this one run.
@@ -85,7 +88,8 @@ Written by \`npm run bench\` (bench/run.ts), started ${started.toISOString()}, f
 Machine: ${machine()}; PostgreSQL ${"version" in postgres ? postgres.version : "not reached"}. Load average (1 min) before the bench started ${startLoad}, at the end ${loadAverage()}; a load above the CPU count before the start means other processes were using the CPUs, and the figures below are then pessimistic.
 
 ${stores}
-${products}`;
+${products}
+${bundle}`;
   writeFileSync(path.join(root, "bench/results.md"), markdown);
   console.log(markdown);
 }

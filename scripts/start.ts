@@ -19,7 +19,13 @@ function newest(dir: string): number {
   return latest;
 }
 
-const sources = ["apps/web/src", "apps/web/index.html", "packages/contracts/src"].map((p) => path.join(root, p));
+const sources = [
+  "apps/web/src",
+  "apps/web/index.html",
+  "apps/web/customer.html",
+  "apps/web/vite.config.ts",
+  "packages/contracts/src",
+].map((p) => path.join(root, p));
 const sourceTime = Math.max(
   ...sources.filter(existsSync).map((p) => (statSync(p).isDirectory() ? newest(p) : statSync(p).mtimeMs)),
 );

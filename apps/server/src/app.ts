@@ -145,6 +145,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       root: config.webDist,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz copies; the browser gets the one it accepts, with Vary: Accept-Encoding.
+      preCompressed: true,
       // Hashed asset names never change; index.html must always be fresh.
       setHeaders: (reply, filePath) => {
         reply.header(

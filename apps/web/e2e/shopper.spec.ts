@@ -227,3 +227,20 @@ test("the theme is dark at first, switchable, and remembered", async ({ page }) 
   await page.getByRole("button", { name: "Byt till mörkt tema" }).click();
   await expect(html).toHaveAttribute("data-shopper-theme", "dark");
 });
+
+test("the phone downloads the shopper app compressed, and none of the console", async ({ page }) => {
+  const files: { path: string; encoding: string | undefined }[] = [];
+  page.on("response", (response) => {
+    const { pathname } = new URL(response.url());
+    if (/\.(?:js|css)$/.test(pathname)) files.push({ path: pathname, encoding: response.headers()["content-encoding"] });
+  });
+  await page.goto("/customer");
+  await expect(page.getByRole("heading", { name: "Välkommen till Glide" })).toBeVisible();
+  expect(files.length).toBeGreaterThan(0);
+  for (const file of files) expect(file.encoding, file.path).toBe("br");
+  // The console's page and its entry script are another build: the shopper's page never loads it.
+  const consolePage = await (await page.request.get("/login")).text();
+  const consoleEntry = consolePage.match(/<script[^>]*src="([^"]+)"/)?.[1];
+  expect(consoleEntry).toMatch(/^\/assets\/.+\.js$/);
+  expect(files.map((f) => f.path)).not.toContain(consoleEntry);
+});

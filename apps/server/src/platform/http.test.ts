@@ -59,6 +59,57 @@ describe("errors", () => {
     }
   });
 
+  it("sends the build's brotli or gzip copy to a browser that accepts it, and the plain file otherwise", async () => {
+    const { mkdirSync, mkdtempSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const path = await import("node:path");
+    const { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } = await import("node:zlib");
+    const dist = mkdtempSync(path.join(tmpdir(), "glide-web-"));
+    const script = `console.log(${JSON.stringify("Välkommen ".repeat(200))});`;
+    const page = `<!doctype html><title>Glide compressed page</title>${"<p>Hej</p>".repeat(100)}`;
+    mkdirSync(path.join(dist, "assets"));
+    for (const [file, text] of [
+      ["assets/app-abc123.js", script],
+      ["index.html", page],
+      ["customer.html", page],
+    ] as const) {
+      writeFileSync(path.join(dist, file), text);
+      writeFileSync(path.join(dist, `${file}.br`), brotliCompressSync(text));
+      writeFileSync(path.join(dist, `${file}.gz`), gzipSync(text));
+    }
+    const web = await createTestContext({ WEB_DIST: dist });
+    try {
+      const get = (url: string, encoding?: string) =>
+        web.app.inject({ method: "GET", url, headers: encoding ? { "accept-encoding": encoding } : {} });
+
+      const br = await get("/assets/app-abc123.js", "gzip, deflate, br");
+      expect(br.headers["content-encoding"]).toBe("br");
+      expect(String(br.headers.vary).toLowerCase()).toContain("accept-encoding");
+      expect(br.headers["content-type"]).toContain("javascript");
+      expect(br.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+      expect(br.rawPayload.length).toBeLessThan(Buffer.byteLength(script) / 4);
+
+      const gz = await get("/assets/app-abc123.js", "gzip");
+      expect(gz.headers["content-encoding"]).toBe("gzip");
+      expect(gunzipSync(gz.rawPayload).toString()).toBe(script);
+
+      const plain = await get("/assets/app-abc123.js");
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(plain.body).toBe(script);
+
+      for (const url of ["/stores", "/customer/login"]) {
+        const html = await get(url, "br");
+        expect(html.headers["content-encoding"]).toBe("br");
+        expect(html.headers["cache-control"]).toBe("no-cache");
+        expect(html.headers["content-type"]).toContain("text/html");
+        expect(brotliDecompressSync(html.rawPayload).toString()).toBe(page);
+      }
+    } finally {
+      await web.close();
+    }
+  });
+
   it("rejects malformed JSON with 400", async () => {
     const res = await raw('{"name": ');
     expect(res.statusCode).toBe(400);
