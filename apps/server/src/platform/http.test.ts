@@ -60,7 +60,7 @@ describe("errors", () => {
   });
 
   it("sends the build's brotli or gzip copy to a browser that accepts it, and the plain file otherwise", async () => {
-    const { mkdirSync, mkdtempSync, writeFileSync } = await import("node:fs");
+    const { mkdirSync, mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const path = await import("node:path");
     const { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } = await import("node:zlib");
@@ -107,6 +107,7 @@ describe("errors", () => {
       }
     } finally {
       await web.close();
+      rmSync(dist, { recursive: true, force: true });
     }
   });
 
