@@ -69,7 +69,8 @@ function precompress(dir: string): void {
       }),
       gz: gzipSync(raw, { level: 9 }),
     };
-    for (const [ext, data] of Object.entries(copies)) if (data.length < raw.length) writeFileSync(`${file}.${ext}`, data);
+    for (const [ext, data] of Object.entries(copies))
+      if (data.length < raw.length) writeFileSync(`${file}.${ext}`, data);
   }
 }
 

@@ -232,7 +232,8 @@ test("the phone downloads the shopper app compressed, and none of the console", 
   const files: { path: string; encoding: string | undefined }[] = [];
   page.on("response", (response) => {
     const { pathname } = new URL(response.url());
-    if (/\.(?:js|css)$/.test(pathname)) files.push({ path: pathname, encoding: response.headers()["content-encoding"] });
+    if (/\.(?:js|css)$/.test(pathname))
+      files.push({ path: pathname, encoding: response.headers()["content-encoding"] });
   });
   await page.goto("/customer");
   await expect(page.getByRole("heading", { name: "Välkommen till Glide" })).toBeVisible();
