@@ -51,7 +51,6 @@ async function firstRenderAssets(browser: Browser, base: string, url: string): P
     const u = new URL(request.url());
     if (u.origin === base && !u.pathname.startsWith("/api/")) found.add(u.pathname);
   });
-  // The shopper's login page would open the BankID app on a phone; not here, on a desktop-sized page.
   await page.goto(`${base}${url}`, { waitUntil: "networkidle" });
   await page.close();
   found.delete(new URL(`${base}${url}`).pathname);
@@ -79,7 +78,7 @@ export async function bundleBench(): Promise<string> {
     .launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" })
     .catch((err: Error) => err);
   if (browser instanceof Error) return `## Page weight\n\nNot measured: Chromium did not start (${browser.message}).\n`;
-  const pages = await withServer({ DEMO_DATA: "true" }, async (server) => {
+  const measured = await withServer({ DEMO_DATA: "true" }, async (server) => {
     const figures: PageFigures[] = [];
     for (const page of PAGES) {
       const assets = await firstRenderAssets(browser, server.base, page.url);
@@ -103,8 +102,12 @@ export async function bundleBench(): Promise<string> {
       figures.push({ name: page.name, url: page.url, assets, kb, consoleCode });
     }
     return figures;
-  }).finally(() => browser.close());
-  return bundleReport(pages);
+  })
+    .catch((err: Error) => err)
+    .finally(() => browser.close());
+  // Like the other sections, a failure is reported in place rather than losing the whole run.
+  if (measured instanceof Error) return `## Page weight\n\nNot measured: ${measured.message}\n`;
+  return bundleReport(measured);
 }
 
 function bundleReport(pages: PageFigures[]): string {
@@ -115,7 +118,7 @@ function bundleReport(pages: PageFigures[]): string {
     (p) =>
       `| ${p.name} | \`${p.url}\` | ${p.assets.length + 1} | ${kb(p.kb.br)} | ${kb(p.kb.gzip)} | ${kb(p.kb.identity)} |`,
   );
-  return `## Page weight: what a browser downloads before the first render
+  return `## Page weight: what a browser downloads to show each page
 
 Budget: shopper pages, JS + CSS to first render of \`/customer/*\` ≤ ${SHOPPER_BUDGET_KB} KB gzipped, and no console code (ARCHITECTURE §9).
 
