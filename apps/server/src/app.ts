@@ -31,7 +31,8 @@ import { createBankIdClient } from "./platform/bankid/client.ts";
 import { deriveKey } from "./platform/crypto.ts";
 import { simulatedDoor, webhookDoor } from "./platform/door.ts";
 import { scheduleHousekeeping } from "./platform/housekeeping.ts";
-import { errorHandler } from "./platform/http-errors.ts";
+import { errorHandler, frameworkErrors } from "./platform/http-errors.ts";
+import { refuseControlCharacters } from "./platform/input-guard.ts";
 import { registerMetrics } from "./platform/metrics.ts";
 
 export type BuildOptions = {
@@ -51,6 +52,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return typeof incoming === "string" && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -86,6 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reply.header("x-request-id", request.id);
   });
   app.addHook("onRequest", sameOriginOnly);
+  app.addHook("preValidation", refuseControlCharacters);
 
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {

@@ -39,6 +39,9 @@ const envSchema = z.object({
   ENTRY_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(600),
   DOOR_WEBHOOK_URL: z.url().optional(),
   DOOR_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  API_DOCS: z.enum(["true", "false", "1", "0"]).optional(),
+  BANKID_APP_URL: z.url().optional(),
 });
 
 export type Config = {
@@ -67,6 +70,12 @@ export type Config = {
   entryTokenTtlSeconds: number;
   /** Where door openings are sent; null means the simulated door, which only logs. */
   doorWebhook: { url: string; secret: string } | null;
+  /** `/metrics` answers only with `Authorization: Bearer <token>`; null means it is not served at all. */
+  metricsToken: string | null;
+  /** Serve `/api/docs` and `/api/openapi.json` (default on, off in production). */
+  apiDocs: boolean;
+  /** Where the shopper's "open the BankID app" goes: BankID's universal link, or the simulator's app page. */
+  bankidAppUrl: string;
 };
 
 export class ConfigError extends Error {}
@@ -105,6 +114,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bankid: bankidConfig(e),
     entryTokenTtlSeconds: e.ENTRY_TOKEN_TTL_SECONDS,
     doorWebhook: doorWebhookConfig(e),
+    metricsToken: e.METRICS_TOKEN ?? null,
+    apiDocs: e.API_DOCS === undefined ? e.NODE_ENV !== "production" : e.API_DOCS === "true" || e.API_DOCS === "1",
+    bankidAppUrl: e.BANKID_APP_URL ?? "https://app.bankid.com/",
   };
 }
 

@@ -2,10 +2,13 @@
 export class AppError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(status: number, code: string, detail: string) {
+  /** Per-field problems, for forms to mark each field. */
+  readonly errors: { path: string; message: string }[] | undefined;
+  constructor(status: number, code: string, detail: string, errors?: { path: string; message: string }[]) {
     super(detail);
     this.status = status;
     this.code = code;
+    this.errors = errors;
   }
 }
 
@@ -15,10 +18,43 @@ export const forbidden = (detail: string, code = "forbidden") => new AppError(40
 export const notFound = (detail: string, code = "not_found") => new AppError(404, code, detail);
 export const conflict = (detail: string, code = "conflict") => new AppError(409, code, detail);
 export const unprocessable = (detail: string, code = "validation_error") => new AppError(422, code, detail);
+/** A rule broken by one field: the form shows `message` beside `path`. */
+export const fieldError = (path: string, message: string, status = 422, code = "validation_error") =>
+  new AppError(status, code, message, [{ path, message }]);
 export const tooManyRequests = (detail: string, code = "rate_limited") => new AppError(429, code, detail);
 
 /** PostgreSQL's unique_violation, raised by either driver. */
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; cause?: { code?: string } };
   return e?.code === "23505" || e?.cause?.code === "23505";
+}
+
+/**
+ * Errors that mean the database cannot be reached right now (refused, reset,
+ * restarting, failing over, timed out), as opposed to a query that is wrong.
+ * Such a request is answered 503 with Retry-After; a retry will work.
+ */
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now (starting up, shutting down, recovering)
+  "53300", // too_many_connections
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|database did not answer|the database system is|terminating connection|Cannot use a pool after calling end/i;
+
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== "object" || depth > 4) return false;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === "string" && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith("08"))) return true;
+  if (typeof e.message === "string" && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+  if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
+  return isDatabaseUnavailable(e.cause, depth + 1);
 }
