@@ -8,7 +8,9 @@ import { AppError } from "./errors.ts";
  * and carriage return are allowed in bodies (descriptions, CSV files), never
  * in paths or queries.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const IN_BODY = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const IN_URL = /[\u0000-\u001F\u007F]/;
 
 function describe(ch: string): string {
