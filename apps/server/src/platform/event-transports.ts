@@ -1,0 +1,151 @@
+import type { PGlite } from "@electric-sql/pglite";
+import type { FastifyBaseLogger } from "fastify";
+import { EVENT_CHANNEL, type Transport } from "./event-bus.ts";
+
+const RECONNECT_MIN_MS = 100;
+const RECONNECT_MAX_MS = 5_000;
+
+/** Sends through any query function, e.g. the service's pool: `select pg_notify($1, $2)`. */
+type Notify = (channel: string, payload: string) => Promise<void>;
+
+/**
+ * PostgreSQL LISTEN/NOTIFY. Listening needs a connection of its own, held
+ * open for the life of the instance; when it drops (a restart, a failover)
+ * it is opened again with backoff, and the outage is logged once each way.
+ */
+export function postgresTransport(url: string, notify: Notify, logger: FastifyBaseLogger): Transport {
+  let closed = false;
+  let client: import("pg").Client | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  let delay = RECONNECT_MIN_MS;
+  let lost = false;
+
+  async function connect(onPayload: (payload: string) => void): Promise<void> {
+    const { default: pg } = await import("pg");
+    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, keepAlive: true });
+    next.on("notification", (n) => {
+      if (n.channel === EVENT_CHANNEL && n.payload !== undefined) onPayload(n.payload);
+    });
+    // Without a listener a dropped connection would be an uncaught 'error' event and stop the process.
+    next.on("error", () => {});
+    next.on("end", () => {
+      if (client !== next || closed) return;
+      client = null;
+      if (!lost) logger.warn("event bus: lost its PostgreSQL connection; reconnecting");
+      lost = true;
+      schedule(onPayload);
+    });
+    await next.connect();
+    await next.query(`listen ${EVENT_CHANNEL}`);
+    if (closed) {
+      await next.end();
+      return;
+    }
+    client = next;
+    delay = RECONNECT_MIN_MS;
+    if (lost) logger.info("event bus: listening on PostgreSQL again");
+    lost = false;
+  }
+
+  function schedule(onPayload: (payload: string) => void): void {
+    if (closed) return;
+    timer = setTimeout(() => {
+      connect(onPayload).catch(() => {
+        if (!lost) logger.warn("event bus: cannot reach PostgreSQL; retrying");
+        lost = true;
+        delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+        schedule(onPayload);
+      });
+    }, delay);
+    timer.unref();
+  }
+
+  return {
+    send: (payload) => notify(EVENT_CHANNEL, payload),
+    async start(onPayload) {
+      try {
+        await connect(onPayload);
+      } catch (err) {
+        lost = true;
+        logger.warn("event bus: cannot reach PostgreSQL yet; retrying");
+        schedule(onPayload);
+        throw err;
+      }
+    },
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      const c = client;
+      client = null;
+      await c?.end().catch(() => {});
+    },
+  };
+}
+
+/** The embedded database: one process, so LISTEN/NOTIFY runs inside it. */
+export function pgliteTransport(pglite: PGlite, notify: Notify): Transport {
+  let unlisten: (() => Promise<void>) | null = null;
+  return {
+    send: (payload) => notify(EVENT_CHANNEL, payload),
+    async start(onPayload) {
+      unlisten = await pglite.listen(EVENT_CHANNEL, onPayload);
+    },
+    async close() {
+      await unlisten?.().catch(() => {});
+      unlisten = null;
+    },
+  };
+}
+
+/**
+ * Redis pub/sub (REDIS_URL). ioredis reconnects and subscribes again by
+ * itself; publishing while Redis is away fails at once instead of queueing,
+ * so a caller is never held up by it.
+ */
+export function redisTransport(url: string, logger: FastifyBaseLogger): Transport {
+  let publisher: import("ioredis").Redis | null = null;
+  let subscriber: import("ioredis").Redis | null = null;
+  let lost = false;
+  const open = async () => {
+    const { Redis } = await import("ioredis");
+    const options = {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      retryStrategy: (times: number) => Math.min(RECONNECT_MIN_MS * 2 ** times, RECONNECT_MAX_MS),
+    };
+    publisher = new Redis(url, options);
+    subscriber = new Redis(url, { ...options, enableOfflineQueue: true });
+    for (const c of [publisher, subscriber]) {
+      c.on("error", () => {
+        if (!lost) logger.warn("event bus: lost its Redis connection; reconnecting");
+        lost = true;
+      });
+      c.on("ready", () => {
+        if (lost) logger.info("event bus: connected to Redis again");
+        lost = false;
+      });
+    }
+  };
+  return {
+    async send(payload) {
+      if (!publisher) throw new Error("event bus: not started");
+      await publisher.publish(EVENT_CHANNEL, payload);
+    },
+    async start(onPayload) {
+      await open();
+      const sub = subscriber as import("ioredis").Redis;
+      sub.on("message", (channel: string, payload: string) => {
+        if (channel === EVENT_CHANNEL) onPayload(payload);
+      });
+      await Promise.all([publisher?.connect(), sub.connect()]);
+      await sub.subscribe(EVENT_CHANNEL);
+    },
+    async close() {
+      publisher?.disconnect();
+      subscriber?.disconnect();
+      publisher = null;
+      subscriber = null;
+    },
+  };
+}
