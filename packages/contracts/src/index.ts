@@ -1,5 +1,6 @@
 export * from "./admin-auth.ts";
 export * from "./barcodes.ts";
+export * from "./cart.ts";
 export * from "./constants.ts";
 export * from "./dashboard.ts";
 export * from "./errors.ts";

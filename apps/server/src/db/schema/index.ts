@@ -1,3 +1,4 @@
+export * from "./cart.ts";
 export * from "./admin.ts";
 export * from "./platform.ts";
 export * from "./products.ts";

@@ -1,0 +1,54 @@
+import { z } from "zod";
+
+/** The phone makes one per scan, so a scan sent twice (a retry after a lost answer) adds once. */
+export const cartScanSchema = z.object({
+  session_id: z.uuid("session_id must be a UUID"),
+  barcode: z.string().trim().min(1, "barcode is required").max(64, "barcode must be at most 64 characters"),
+  scan_id: z.uuid("scan_id must be a UUID").optional(),
+});
+
+export const cartProductSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  image_url: z.string().nullable(),
+});
+
+export const cartItemSchema = z.object({
+  id: z.string(),
+  quantity: z.number().int(),
+  /** Kronor for one: the product's price, a price label's price, or weight × price per kilogram. */
+  unit_price: z.number(),
+  total_price: z.number(),
+  /** Grams, for a line from a weight label; null otherwise. */
+  weight_grams: z.number().int().nullable(),
+  product: cartProductSchema,
+});
+export type CartItem = z.infer<typeof cartItemSchema>;
+
+export const cartSchema = z.object({
+  session_id: z.string(),
+  items: z.array(cartItemSchema),
+  /** Kronor, exact to the öre. */
+  total: z.number(),
+});
+export type Cart = z.infer<typeof cartSchema>;
+
+export const cartScanResponseSchema = z.object({
+  product: cartProductSchema,
+  item: cartItemSchema,
+});
+
+export const cartItemParams = z.object({ item_id: z.uuid("item_id must be a UUID") });
+export const cartSessionParams = z.object({ session_id: z.uuid("session_id must be a UUID") });
+export const cartQuantitySchema = z.object({
+  quantity: z.number().int("quantity must be a whole number").min(0, "quantity cannot be negative").max(999),
+});
+
+/** The in-store recognition worker adds or removes one product in a visit's cart. */
+export const cartWorkerSchema = z.object({
+  session_id: z.uuid("session_id must be a UUID"),
+  action: z.enum(["add", "remove"]),
+  product_id: z.uuid("product_id must be a UUID"),
+  /** Makes an add idempotent, as scan_id does for the phone. */
+  event_id: z.uuid("event_id must be a UUID").optional(),
+});
