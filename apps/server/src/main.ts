@@ -3,6 +3,9 @@ import { buildApp } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { DataFolderLockedError } from "./db/client.ts";
+import { isDatabaseUnavailable, safeError } from "./platform/errors.ts";
+
+const CLOSE_DELAY_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -22,11 +25,35 @@ async function main(): Promise<void> {
   }
 
   // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database.
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-    if (err) app.log.error({ err }, "shutting down after an error");
-    else app.log.info({ signal }, "shutting down");
-    await app.close();
-  });
+  closeWithGrace(
+    { delay: CLOSE_DELAY_MS, logger: app.log, skip: ["uncaughtException", "unhandledRejection"] },
+    async ({ signal }) => {
+      app.log.info({ signal }, "shutting down");
+      await app.close();
+    },
+  );
+  // A lost database connection is an outage to wait out (requests get 503 meanwhile), not a reason
+  // to exit; any other error nobody handled still ends the process, after a graceful close.
+  let exiting = false;
+  let reportedUnhandled = false;
+  const onProcessError = (err: unknown) => {
+    if (isDatabaseUnavailable(err)) {
+      app.database.health.failed(err);
+      // Once is enough to point at the code that left it unhandled; the outage itself is logged by the tracker.
+      if (!reportedUnhandled)
+        app.log.warn({ err: safeError(err) }, "a database error was not handled where it happened");
+      reportedUnhandled = true;
+      return;
+    }
+    app.log.error({ err: safeError(err) }, "shutting down after an error");
+    if (exiting) return;
+    exiting = true;
+    const timer = setTimeout(() => process.exit(1), CLOSE_DELAY_MS);
+    timer.unref();
+    app.close().finally(() => process.exit(1));
+  };
+  process.on("uncaughtException", onProcessError);
+  process.on("unhandledRejection", onProcessError);
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Glide is running at ${config.publicUrl} (database: ${app.database.kind})`);

@@ -1,11 +1,16 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { SQL } from "drizzle-orm";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { FastifyBaseLogger } from "fastify";
+import type { PoolClient } from "pg";
+import { isDatabaseUnavailable, safeError } from "../platform/errors.ts";
+import { lockFolder } from "./folder-lock.ts";
 import * as schema from "./schema/index.ts";
+
+export { DataFolderLockedError } from "./folder-lock.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle; use cases accept either. */
@@ -16,6 +21,8 @@ export type Database = {
   db: Db;
   /** Resolves when the database answers; rejects otherwise. */
   ping(timeoutMs?: number): Promise<void>;
+  /** Whether the database is reachable, as last seen; fed by failed queries and pings. */
+  health: DatabaseHealth;
   close(): Promise<void>;
 };
 
@@ -63,19 +70,67 @@ async function openPostgres(url: string, opts: OpenOptions): Promise<Database> {
     statement_timeout: 15_000,
     query_timeout: 20_000,
   });
+  const select1 = (timeoutMs = 2_000) => withTimeout(pool.query("select 1"), timeoutMs);
+  const ping = (timeoutMs?: number) => tracked(health, select1(timeoutMs));
+  const health = healthTracker(opts.logger, select1);
   // An idle client whose server went away (restart, failover) emits here; the
   // pool drops it and the next query opens a fresh connection.
-  pool.on("error", (err) => opts.logger.warn({ err: err.message }, "database connection lost"));
+  pool.on("error", (err) => health.failed(err));
+
+  // Clients handed out by connect() (Drizzle's transactions), with the release that puts each back.
+  const checkedOut = new Map<PoolClient, () => void>();
+  pool.on("connect", (client) => {
+    health.succeeded();
+    // The pool listens for errors only while a client is idle; a checked-out client whose server
+    // goes away would emit with no listener and bring the process down, so every client keeps one.
+    client.on("error", (err) => {
+      health.failed(err);
+      // A transaction whose BEGIN failed never releases its client (Drizzle releases only after
+      // BEGIN), so a dead checked-out client goes back to be discarded; the holder's own release
+      // becomes a no-op, and its further queries fail as they would have on the dead connection.
+      const release = checkedOut.get(client);
+      if (release) setImmediate(release);
+    });
+  });
+  const connect = pool.connect.bind(pool);
+  pool.connect = ((callback?: Parameters<typeof pool.connect>[0]) => {
+    if (callback) {
+      return connect((err, client, done) => {
+        if (err) health.failed(err);
+        callback(err, client, done);
+      });
+    }
+    return connect().then(
+      (client) => {
+        const release = client.release.bind(client);
+        let released = false;
+        const once = (err?: Error | boolean) => {
+          if (released) return;
+          released = true;
+          checkedOut.delete(client);
+          release(err);
+        };
+        client.release = once;
+        checkedOut.set(client, () => once(true));
+        return client;
+      },
+      (err: unknown) => {
+        health.failed(err);
+        throw err;
+      },
+    );
+  }) as typeof pool.connect;
+
   const db = drizzle(pool, { schema }) as unknown as Db;
   return {
     kind: "postgres",
     db,
-    ping: (timeoutMs = 2_000) =>
-      withTimeout(
-        pool.query("select 1").then(() => undefined),
-        timeoutMs,
-      ),
-    close: () => pool.end(),
+    ping,
+    health,
+    close: async () => {
+      health.stop();
+      await pool.end();
+    },
   };
 }
 
@@ -89,7 +144,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
   if (opts.dataDir) {
     const dir = path.join(opts.dataDir, "db");
     mkdirSync(dir, { recursive: true });
-    release = lockFolder(opts.dataDir);
+    release = await lockFolder(opts.dataDir);
     try {
       client = await PGlite.create(dir, pgliteOptions);
     } catch (err) {
@@ -100,15 +155,16 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     client = await PGlite.create(pgliteOptions);
   }
   const db = drizzle(client, { schema }) as unknown as Db;
+  const select1 = (timeoutMs = 2_000) => withTimeout(client.query("select 1"), timeoutMs);
+  const ping = (timeoutMs?: number) => tracked(health, select1(timeoutMs));
+  const health = healthTracker(opts.logger, select1);
   return {
     kind: "pglite",
     db,
-    ping: (timeoutMs = 2_000) =>
-      withTimeout(
-        client.query("select 1").then(() => undefined),
-        timeoutMs,
-      ),
+    ping,
+    health,
     close: async () => {
+      health.stop();
       try {
         await client.close();
       } finally {
@@ -118,43 +174,88 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
   };
 }
 
-export class DataFolderLockedError extends Error {}
+export type DatabaseHealth = {
+  /** False from the first failure that means "unreachable" until the database answers again. */
+  readonly up: boolean;
+  /** Reports a failed query or connection; errors of a wrong query do not count. */
+  failed(err: unknown): void;
+  succeeded(): void;
+};
+
+/** How often a database that went away is asked whether it is back. */
+export const PROBE_INTERVAL_MS = 250;
 
 /**
- * PGlite is single-process: a second process opening the same folder would
- * corrupt it. A lock file holding our pid keeps it out; a lock left by a
- * process that no longer runs is taken over.
+ * The database's reachability, logged once per change (one warning when it
+ * goes, one line when it is back) rather than once per failed request. A
+ * failure is confirmed by a ping of its own before the state changes, so a
+ * late error from a request that started during the outage does not flap it.
+ * While it is away a probe asks every PROBE_INTERVAL_MS, so its return is
+ * noticed (and logged) even when no request comes.
  */
-function lockFolder(dataDir: string): () => void {
-  const file = path.join(dataDir, "db.lock");
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(file, "wx");
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(file, { force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const pid = Number(readFileSync(file, "utf8").trim());
-      if (pid && (pid === process.pid || isRunning(pid))) {
-        throw new DataFolderLockedError(
-          `The data folder ${dataDir} is in use by another process (pid ${pid}). ` +
-            "Stop it first, or set DATA_DIR to another folder.",
-        );
-      }
-      rmSync(file, { force: true });
-    }
-  }
-  throw new DataFolderLockedError(`Could not lock the data folder ${dataDir}`);
+function healthTracker(logger: FastifyBaseLogger, probe: () => Promise<unknown>): DatabaseHealth & { stop(): void } {
+  let state: "up" | "checking" | "down" = "up";
+  let since = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let probing = false;
+  let stopped = false;
+  const goDown = (err: unknown) => {
+    state = "down";
+    since = Date.now();
+    logger.warn({ err: safeError(err) }, "database unreachable; requests get 503 until it is back");
+    timer = setInterval(() => {
+      if (probing) return;
+      probing = true;
+      probe()
+        .then(() => health.succeeded())
+        .catch(() => {})
+        .finally(() => {
+          probing = false;
+        });
+    }, PROBE_INTERVAL_MS);
+    timer.unref();
+  };
+  const health = {
+    get up() {
+      return state !== "down";
+    },
+    failed(err: unknown) {
+      // After close, a late failure is the pool being gone, not the database.
+      if (stopped || state !== "up" || !isDatabaseUnavailable(err)) return;
+      state = "checking";
+      probe().then(
+        () => {
+          if (state === "checking") state = "up";
+        },
+        (cause: unknown) => {
+          if (state === "checking" && !stopped) goDown(cause);
+        },
+      );
+    },
+    succeeded() {
+      if (state === "checking") state = "up";
+      if (state !== "down") return;
+      state = "up";
+      clearInterval(timer);
+      logger.info({ down_ms: Date.now() - since }, "database reachable again");
+    },
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
+  return health;
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
+/** A ping's outcome reported to the tracker. */
+function tracked(health: DatabaseHealth, query: Promise<unknown>): Promise<void> {
+  return query.then(
+    () => health.succeeded(),
+    (err: unknown) => {
+      health.failed(err);
+      throw err;
+    },
+  );
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -47,8 +47,9 @@ const UNAVAILABLE_CODES = new Set([
   "57P03", // cannot_connect_now (starting up, shutting down, recovering)
   "53300", // too_many_connections
 ]);
+// pg's own words for a connection that died or never came up; "Query read timeout" is a server that stopped answering.
 const UNAVAILABLE_MESSAGES =
-  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|database did not answer|the database system is|terminating connection|Cannot use a pool after calling end/i;
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Query read timeout|database did not answer|the database system is|terminating connection|Cannot use a pool after calling end/i;
 
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== "object" || depth > 4) return false;
@@ -57,4 +58,36 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (typeof e.message === "string" && UNAVAILABLE_MESSAGES.test(e.message)) return true;
   if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);
+}
+
+/**
+ * What may be logged of an error: its type, code, the first line of its
+ * message and its stack frames. Drizzle's "Failed query: <sql>\nparams:
+ * <values>" loses its parameters, PostgreSQL's `detail` (which quotes the
+ * values of a violated key) is left out, and a value PostgreSQL quotes at the
+ * end of its message ('invalid input syntax for type uuid: "…"') is masked.
+ */
+export function safeError(error: unknown, depth = 0): Record<string, unknown> | undefined {
+  if (!error || typeof error !== "object" || depth > 3) return undefined;
+  const e = error as {
+    name?: string;
+    type?: unknown;
+    code?: unknown;
+    message?: unknown;
+    stack?: unknown;
+    cause?: unknown;
+  };
+  const firstLine = typeof e.message === "string" ? (e.message.split("\n")[0] ?? "").slice(0, 500) : undefined;
+  const message = firstLine?.replace(/: "[^"]*"?$/, ': "…"');
+  const frames =
+    typeof e.stack === "string"
+      ? e.stack
+          .split("\n")
+          .filter((line) => line.trimStart().startsWith("at "))
+          .slice(0, 15)
+          .join("\n")
+      : undefined;
+  // `type` is kept from an error that went through here already, so applying it twice changes nothing.
+  const type = e.name ?? (typeof e.type === "string" ? e.type : undefined);
+  return { type, code: e.code, message, stack: frames, cause: safeError(e.cause, depth + 1) };
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { DATABASE_RETRY_AFTER_SECONDS } from "../../platform/http-errors.ts";
 
 const healthSchema = z.object({
   status: z.enum(["ok", "unavailable"]),
@@ -26,6 +27,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         await app.database.ping(2_000);
         return { status: "ok" as const, database: { kind, status: "up" as const } };
       } catch (err) {
+        reply.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
         return reply.status(503).send({
           status: "unavailable",
           database: { kind, status: "down", detail: (err as Error).message },
