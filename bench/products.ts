@@ -8,7 +8,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import type { Db } from "../apps/server/src/db/client.ts";
 import * as schema from "../apps/server/src/db/schema/index.ts";
-import { listProducts } from "../apps/server/src/features/products/products.service.ts";
+import { listProducts } from "../apps/server/src/features/products/products.search.ts";
 import { catalogueCsv, product } from "./catalogue.ts";
 import {
   autocannon,

@@ -1,12 +1,16 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { safeEqual, sha256 } from "./crypto.ts";
+import { unauthorized } from "./errors.ts";
 
 /**
  * Prometheus metrics at /metrics: requests by route and status, their
  * durations, and the process's own figures. Routes are labelled by their
- * pattern (/api/v1/stores/:id), never by the ids in them.
+ * pattern (/api/v1/stores/:id), never by the ids in them. Served only when a
+ * token is configured, and only to a scraper that sends it.
  */
-export function registerMetrics(app: FastifyInstance): void {
+export function registerMetrics(app: FastifyInstance, token: string | null): void {
+  if (token === null) return;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "glide_" });
   const requests = new Counter({
@@ -30,8 +34,20 @@ export function registerMetrics(app: FastifyInstance): void {
     duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
 
-  app.get("/metrics", { schema: { hide: true } }, async (_request, reply) => {
+  app.get("/metrics", { schema: { hide: true }, onRequest: bearerToken(token) }, async (_request, reply) => {
     reply.header("content-type", registry.contentType);
     return registry.metrics();
   });
+}
+
+/** Compares digests, so neither the token's content nor its length shows in the time taken. */
+function bearerToken(token: string) {
+  const expected = sha256(token);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const given = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? "")?.[1] ?? "";
+    if (!safeEqual(sha256(given), expected)) {
+      reply.header("www-authenticate", 'Bearer realm="metrics"');
+      throw unauthorized("A valid metrics token is required", "unauthorized");
+    }
+  };
 }

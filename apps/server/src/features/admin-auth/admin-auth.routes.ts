@@ -1,7 +1,7 @@
 import { adminMeSchema, errorSchema, loginSchema } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { ADMIN_COOKIE, actorOf, requireAdmin } from "../../platform/auth.ts";
+import { ADMIN_COOKIE, actorOf, requireAdmin } from "./admin-auth.hooks.ts";
 import { login, logout, SESSION_ABSOLUTE_MS, toMe } from "./admin-auth.service.ts";
 
 export const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {

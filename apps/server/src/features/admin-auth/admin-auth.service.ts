@@ -5,8 +5,9 @@ import { and, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { adminSessions, adminUserStores, adminUsers, stores } from "../../db/schema/index.ts";
 import { conflict, notFound, tooManyRequests, unauthorized, unprocessable } from "../../platform/errors.ts";
+import type { ExpiryJob } from "../../platform/housekeeping.ts";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "../../platform/passwords.ts";
-import { countHit, currentCount, resetCount } from "../../platform/rate-limit.ts";
+import { releaseHit, reserveHits, resetCount } from "../../platform/rate-limit.ts";
 
 export type AdminActor = { id: string; email: string; role: AdminRole; storeIds: string[] };
 
@@ -14,6 +15,14 @@ export const SESSION_IDLE_MS = 30 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 /** last_seen_at is written at most this often, so reads stay reads. */
 const TOUCH_EVERY_MS = 60 * 1000;
+
+/** Sessions past either limit; resolveSession refuses them already, this only keeps the table small. */
+export const adminSessionExpiry: ExpiryJob = {
+  table: "admin_sessions",
+  deleteExpired: sql`delete from admin_sessions
+    where last_seen_at < now() - ${sql.raw(`interval '${SESSION_IDLE_MS / 1000} seconds'`)}
+      or created_at < now() - ${sql.raw(`interval '${SESSION_ABSOLUTE_MS / 1000} seconds'`)}`,
+};
 
 export const LOGIN_LIMITS = {
   /** Failed attempts on one account before it is locked for the window. */
@@ -53,15 +62,20 @@ export async function login(opts: {
   const email = normaliseEmail(opts.email);
   const accountKey = `admin-login:account:${sha256(email)}`;
   const addressKey = `admin-login:address:${opts.ip}`;
-  const [account, address] = await Promise.all([currentCount(db, accountKey), currentCount(db, addressKey)]);
+  // The attempt is counted before the password is checked, in one statement, so parallel guesses cannot all
+  // pass a check made before any of them was counted.
+  const hits = await reserveHits(db, [accountKey, addressKey], LOGIN_LIMITS.windowMs);
+  const account = hits.get(accountKey)!;
+  const address = hits.get(addressKey)!;
   const blocked = [
-    account.count >= LOGIN_LIMITS.perAccount ? account : null,
-    address.count >= LOGIN_LIMITS.perAddress ? address : null,
-  ]
-    .filter((x) => x !== null)
-    .map((x) => x.resetAt?.getTime() ?? Date.now());
+    account.count > LOGIN_LIMITS.perAccount ? account : null,
+    address.count > LOGIN_LIMITS.perAddress ? address : null,
+  ].filter((x) => x !== null);
   if (blocked.length > 0) {
-    const minutes = Math.max(1, Math.ceil((Math.max(...blocked) - Date.now()) / 60_000));
+    // A refused attempt checked no password, so it is not a failure: only failures lock.
+    await Promise.all([releaseHit(db, accountKey, account), releaseHit(db, addressKey, address)]);
+    const until = Math.max(...blocked.map((x) => x.resetAt.getTime()));
+    const minutes = Math.max(1, Math.ceil((until - Date.now()) / 60_000));
     throw tooManyRequests(`Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
   }
 
@@ -69,14 +83,9 @@ export async function login(opts: {
   let ok = false;
   if (user) ok = await verifyPassword(user.passwordHash, opts.password);
   else await burnPasswordCheck(opts.password);
-  if (!user || !ok) {
-    await Promise.all([
-      countHit(db, accountKey, LOGIN_LIMITS.windowMs),
-      countHit(db, addressKey, LOGIN_LIMITS.windowMs),
-    ]);
-    throw unauthorized(INVALID_LOGIN, "invalid_credentials");
-  }
-  await resetCount(db, accountKey);
+  // A failure keeps the hits it reserved; a success clears the account's count and gives the address its hit back.
+  if (!user || !ok) throw unauthorized(INVALID_LOGIN, "invalid_credentials");
+  await Promise.all([resetCount(db, accountKey), releaseHit(db, addressKey, address)]);
 
   const token = randomBytes(32).toString("base64url");
   await db.insert(adminSessions).values({

@@ -1,9 +1,9 @@
 import { adminMeSchema } from "@glide/contracts";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminSessions } from "../../db/schema/index.ts";
-import { ADMIN_COOKIE } from "../../platform/auth.ts";
 import { as, createTestContext, signIn, TEST_PASSWORD, type TestContext } from "../../test/harness.ts";
+import { ADMIN_COOKIE } from "./admin-auth.hooks.ts";
 import { createAdmin, LOGIN_LIMITS } from "./admin-auth.service.ts";
 
 let ctx: TestContext;
@@ -93,6 +93,76 @@ describe("rate limits", () => {
     expect((await login("victim@example.se", TEST_PASSWORD, "10.4.4.4")).statusCode).toBe(429);
     expect((await login("victim@example.se", TEST_PASSWORD, "10.4.4.5")).statusCode).toBe(200);
   });
+
+  it("does not count refused attempts: a locked address cannot lock someone else's account", async () => {
+    for (let i = 0; i < LOGIN_LIMITS.perAddress; i++) await login(`scan${i}@example.se`, "wrong password!", "10.4.5.5");
+    await createAdmin({
+      db: ctx.app.db,
+      email: "bystander@example.se",
+      password: TEST_PASSWORD,
+      role: "platform_admin",
+    });
+    for (let i = 0; i <= LOGIN_LIMITS.perAccount; i++) {
+      expect((await login("bystander@example.se", "wrong password!", "10.4.5.5")).statusCode).toBe(429);
+    }
+    expect((await login("bystander@example.se", TEST_PASSWORD, "10.4.5.6")).statusCode).toBe(200);
+  });
+
+  it("lets the right password in below the limit, and a success starts the account's count again", async () => {
+    await createAdmin({ db: ctx.app.db, email: "typo@example.se", password: TEST_PASSWORD, role: "platform_admin" });
+    for (let i = 0; i < LOGIN_LIMITS.perAccount - 1; i++) {
+      expect((await login("typo@example.se", "wrong password!", "10.6.0.1")).statusCode).toBe(401);
+    }
+    expect((await login("typo@example.se", TEST_PASSWORD, "10.6.0.1")).statusCode).toBe(200);
+    for (let i = 0; i < LOGIN_LIMITS.perAccount; i++) {
+      expect((await login("typo@example.se", "wrong password!", "10.6.0.1")).statusCode).toBe(401);
+    }
+    expect((await login("typo@example.se", TEST_PASSWORD, "10.6.0.1")).statusCode).toBe(429);
+  });
+
+  it("does not count successful sign-ins against the address", async () => {
+    await createAdmin({ db: ctx.app.db, email: "office@example.se", password: TEST_PASSWORD, role: "platform_admin" });
+    for (let i = 0; i <= LOGIN_LIMITS.perAddress; i++) {
+      expect((await login("office@example.se", TEST_PASSWORD, "10.7.0.1")).statusCode).toBe(200);
+    }
+  });
+});
+
+describe("rate limits under parallel requests", () => {
+  const statuses = async (requests: Promise<{ statusCode: number }>[]) => {
+    const codes = (await Promise.all(requests)).map((r) => r.statusCode);
+    return { codes, count: (code: number) => codes.filter((c) => c === code).length };
+  };
+
+  it("checks at most the account's limit of 50 parallel wrong passwords; the rest are refused", async () => {
+    await createAdmin({ db: ctx.app.db, email: "swarm@example.se", password: TEST_PASSWORD, role: "platform_admin" });
+    const { codes, count } = await statuses(
+      Array.from({ length: 50 }, (_, i) => login("swarm@example.se", "wrong password!", `10.50.${i}.1`)),
+    );
+    expect(count(401)).toBe(LOGIN_LIMITS.perAccount);
+    expect(count(429)).toBe(50 - LOGIN_LIMITS.perAccount);
+    expect(codes.length).toBe(50);
+  });
+
+  it("keeps the attacker out when the right password is 31st of 50 parallel guesses", async () => {
+    await createAdmin({ db: ctx.app.db, email: "target@example.se", password: TEST_PASSWORD, role: "platform_admin" });
+    const { count } = await statuses(
+      Array.from({ length: 50 }, (_, i) =>
+        login("target@example.se", i === 30 ? TEST_PASSWORD : "wrong password!", `10.51.${i}.1`),
+      ),
+    );
+    expect(count(200)).toBe(0);
+    expect(count(401)).toBe(LOGIN_LIMITS.perAccount);
+    expect(count(429)).toBe(50 - LOGIN_LIMITS.perAccount);
+  });
+
+  it("checks at most the address's limit of 50 parallel guesses at different accounts", async () => {
+    const { count } = await statuses(
+      Array.from({ length: 50 }, (_, i) => login(`spray${i}@example.se`, "wrong password!", "10.52.0.1")),
+    );
+    expect(count(401)).toBe(LOGIN_LIMITS.perAddress);
+    expect(count(429)).toBe(50 - LOGIN_LIMITS.perAddress);
+  });
 });
 
 describe("sessions", () => {
@@ -101,22 +171,39 @@ describe("sessions", () => {
     expect((await as(ctx.app, "forged-token").get("/api/v1/admin/me")).statusCode).toBe(401);
   });
 
-  it("expires after 30 minutes idle", async () => {
-    const { cookie, id } = await signIn(ctx.app);
-    const me = as(ctx.app, cookie);
-    await ctx.app.db
-      .update(adminSessions)
-      .set({ lastSeenAt: sql`now() - interval '29 minutes'` })
-      .where(eq(adminSessions.adminUserId, id));
-    expect((await me.get("/api/v1/admin/me")).statusCode).toBe(200);
-    // That request counted as activity.
-    await ctx.app.db
-      .update(adminSessions)
-      .set({ lastSeenAt: sql`now() - interval '31 minutes'` })
-      .where(eq(adminSessions.adminUserId, id));
-    expect((await me.get("/api/v1/admin/me")).statusCode).toBe(401);
-    const left = await ctx.app.db.select().from(adminSessions).where(eq(adminSessions.adminUserId, id));
-    expect(left).toHaveLength(0);
+  describe("idle expiry, on a clock the test moves", () => {
+    const minute = 60 * 1000;
+    let start: number;
+    const at = (minutes: number) => vi.setSystemTime(start + minutes * minute);
+    afterEach(() => vi.useRealTimers());
+
+    it("slides: a request at minute 29 keeps the session alive past minute 31", async () => {
+      const active = await signIn(ctx.app);
+      const idle = await signIn(ctx.app);
+      // Only Date is faked: the database driver's own timers keep running.
+      vi.useFakeTimers({ toFake: ["Date"] });
+      start = Date.now();
+      at(29);
+      expect((await as(ctx.app, active.cookie).get("/api/v1/admin/me")).statusCode).toBe(200);
+      at(31);
+      expect((await as(ctx.app, active.cookie).get("/api/v1/admin/me")).statusCode).toBe(200);
+      // The same age without the request at minute 29 is past the idle limit.
+      expect((await as(ctx.app, idle.cookie).get("/api/v1/admin/me")).statusCode).toBe(401);
+      const left = await ctx.app.db.select().from(adminSessions).where(eq(adminSessions.adminUserId, idle.id));
+      expect(left).toHaveLength(0);
+    });
+
+    it("expires 30 minutes after the last request, not before", async () => {
+      const { cookie } = await signIn(ctx.app);
+      vi.useFakeTimers({ toFake: ["Date"] });
+      start = Date.now();
+      at(10);
+      expect((await as(ctx.app, cookie).get("/api/v1/admin/me")).statusCode).toBe(200);
+      at(39.9);
+      expect((await as(ctx.app, cookie).get("/api/v1/admin/me")).statusCode).toBe(200);
+      at(39.9 + 30.1);
+      expect((await as(ctx.app, cookie).get("/api/v1/admin/me")).statusCode).toBe(401);
+    });
   });
 
   it("expires 12 hours after sign-in however active", async () => {

@@ -1,6 +1,6 @@
 import { dashboardStatsSchema, errorSchema } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { actorOf, requireAdmin } from "../../platform/auth.ts";
+import { actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import { dashboardStats } from "./dashboard.service.ts";
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {

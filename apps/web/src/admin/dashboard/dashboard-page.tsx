@@ -1,10 +1,11 @@
 import type { DashboardStats } from "@glide/contracts";
 import { Camera, CreditCard, Package, Puzzle, Receipt, Store, TrendingUp, Users } from "lucide-react";
 import { ApiError } from "../../lib/api.ts";
-import { formatSek, humanize } from "../../lib/format.ts";
+import { formatSek, humanize, pluralize } from "../../lib/format.ts";
 import { ErrorAlert } from "../../ui/alert.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../ui/card.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
+import { useIsPlatformAdmin } from "../auth/admin-context.ts";
 import { PageHeader } from "../shell/page-header.tsx";
 import { StatCard } from "./stat-card.tsx";
 import { useDashboardStats } from "./use-dashboard.ts";
@@ -30,6 +31,8 @@ export default function DashboardPage() {
 }
 
 function Stats({ stats }: { stats: DashboardStats }) {
+  // A store admin's figure counts only the customers who have entered their stores.
+  const usersDescription = useIsPlatformAdmin() ? "Registered customers" : "Customers who entered your stores";
   const modules = Object.entries(stats.active_modules)
     .filter(([, count]) => count > 0)
     .sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
@@ -55,12 +58,7 @@ function Stats({ stats }: { stats: DashboardStats }) {
           description="Across all stores"
           icon={Camera}
         />
-        <StatCard
-          title="Users"
-          value={number.format(stats.total_users)}
-          description="Registered customers"
-          icon={Users}
-        />
+        <StatCard title="Users" value={number.format(stats.total_users)} description={usersDescription} icon={Users} />
         <StatCard
           title="Monthly Recurring Revenue"
           value={formatSek(stats.mrr)}
@@ -94,7 +92,7 @@ function Stats({ stats }: { stats: DashboardStats }) {
               {modules.map(([name, count]) => (
                 <li key={name} className="flex items-center justify-between gap-4 py-2 text-sm">
                   <span>{humanize(name)}</span>
-                  <span className="text-muted-foreground tabular-nums">{count} stores</span>
+                  <span className="text-muted-foreground tabular-nums">{pluralize(count, "store", "stores")}</span>
                 </li>
               ))}
             </ul>

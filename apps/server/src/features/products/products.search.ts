@@ -1,0 +1,109 @@
+import type { Product, productListQuerySchema } from "@glide/contracts";
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { z } from "zod";
+import type { Db, Tx } from "../../db/client.ts";
+import { productBarcodes, products } from "../../db/schema/index.ts";
+import { storageGtin } from "./barcode-store.ts";
+import { barcodesColumn, toProduct } from "./products.service.ts";
+
+type ListQuery = z.output<typeof productListQuerySchema>;
+
+/** The text searched for, as a LIKE pattern that matches it literally (% and _ included). */
+function likePattern(q: string): string {
+  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Name, SKU or brand contains the text, or one of the product's barcodes is
+ * exactly the code. The barcode is looked up first (a primary-key hit), so
+ * the rest stays a union of index scans instead of a check on every row.
+ */
+export async function productFilter(
+  db: Db | Tx,
+  query: { search?: string | undefined; category?: string | undefined },
+): Promise<SQL | undefined> {
+  const conditions: SQL[] = [];
+  const search = query.search?.trim();
+  if (search) {
+    const like = likePattern(search);
+    const gtin = storageGtin(search);
+    const owners = gtin
+      ? await db.select({ id: productBarcodes.productId }).from(productBarcodes).where(eq(productBarcodes.gtin14, gtin))
+      : [];
+    const byBarcode = owners.length
+      ? sql` or ${inArray(
+          products.id,
+          owners.map((o) => o.id),
+        )}`
+      : sql``;
+    conditions.push(sql`(${products.searchText} like ${like}${byBarcode})`);
+  }
+  if (query.category && query.category !== "all") conditions.push(eq(products.category, query.category));
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+export async function listProducts(opts: { db: Db; query: ListQuery }): Promise<{ items: Product[]; total: number }> {
+  const { db, query } = opts;
+  const where = await productFilter(db, query);
+  const direction = query.order === "desc" ? desc : asc;
+  const sortColumn = {
+    sku: sql`lower(${products.sku})`,
+    name: sql`lower(${products.name})`,
+    category: products.category,
+    price: products.priceOre,
+  }[query.sort];
+  const count = () =>
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(products)
+      .where(where)
+      .then(([row]) => row?.n ?? 0);
+
+  if (!query.search?.trim()) {
+    // Browsing: the sort index yields the page without reading the rest, and the count is an index-only scan.
+    const [rows, total] = await Promise.all([
+      db
+        .select({ product: products, barcodes: barcodesColumn })
+        .from(products)
+        .where(where)
+        .orderBy(direction(sortColumn), direction(products.id))
+        .limit(query.limit)
+        .offset(query.offset),
+      count(),
+    ]);
+    return { items: rows.map((r) => toProduct(r.product, r.barcodes)), total };
+  }
+
+  // Searching: the trigram index finds every match once; the page and the total both come from that one
+  // pass, and only the page's rows are read in full. (Walking the sort index instead reads far more rows
+  // for a common fragment, and counting separately reads the matches a second time.)
+  const matches = db
+    .select({ id: products.id, key: sql`${sortColumn}`.as("key"), total: sql<number>`count(*) over ()`.as("total") })
+    .from(products)
+    .where(where)
+    .as("matches");
+  const page = db
+    .select({ id: matches.id, key: matches.key, total: matches.total })
+    .from(matches)
+    .orderBy(direction(matches.key), direction(matches.id))
+    .limit(query.limit)
+    .offset(query.offset)
+    .as("page");
+  const rows = await db
+    .select({ product: products, barcodes: barcodesColumn, total: sql<number>`${page.total}::int` })
+    .from(page)
+    .innerJoin(products, eq(products.id, page.id))
+    .orderBy(direction(page.key), direction(page.id));
+  // Past the last page no row carries the total.
+  const total = rows[0]?.total ?? (query.offset > 0 ? await count() : 0);
+  return { items: rows.map((r) => toProduct(r.product, r.barcodes)), total };
+}
+
+export async function listCategories(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ category: products.category })
+    .from(products)
+    .where(sql`${products.category} is not null`)
+    .orderBy(asc(products.category));
+  return rows.map((r) => r.category!);
+}
