@@ -165,9 +165,51 @@ test("the entry QR code runs out and the shopper starts over", async ({ page }) 
 
   await expect(page.getByRole("alert")).toHaveText("QR-koden har gått ut. Vänligen börja om.", { timeout: 25_000 });
   await expect(page.getByRole("img", { name: "QR-kod för inträde i butiken" })).toHaveCount(0);
+  const cancelled = page.waitForResponse(
+    (r) => r.request().method() === "DELETE" && r.url().includes("/api/v1/sessions/entry/"),
+  );
   await page.getByRole("button", { name: "Börja om" }).click();
+  expect((await cancelled).status()).toBe(204);
   await expect(page).toHaveURL(`/customer?store_id=${store.id}`);
   expect(await page.evaluate(() => localStorage.getItem("session_id"))).toBeNull();
+});
+
+test("Avbryt on the entry QR code revokes it on the server, not only on the phone", async ({ page }) => {
+  const store = await createStore(page.request);
+  await page.goto(`/customer/login?store_id=${store.id}`);
+  await page.getByRole("button", { name: "Quick Dev Login" }).click();
+  await expect(page).toHaveURL(/\/customer\/qr-entry$/, { timeout: 10_000 });
+  await expect(page.getByRole("img", { name: "QR-kod för inträde i butiken" })).toBeVisible();
+  const saved = await page.evaluate(() => ({
+    entry: {
+      session_id: localStorage.getItem("session_id"),
+      session_token: localStorage.getItem("session_token"),
+      store_id: localStorage.getItem("store_id"),
+    },
+    accessToken: localStorage.getItem("glide_access_token"),
+  }));
+  expect(saved.entry.store_id).toBe(store.id);
+
+  const cancelled = page.waitForResponse(
+    (r) => r.request().method() === "DELETE" && r.url().endsWith(`/api/v1/sessions/entry/${saved.entry.session_id}`),
+  );
+  await page.getByRole("button", { name: "Avbryt" }).click();
+  expect((await cancelled).status()).toBe(204);
+  await expect(page).toHaveURL(`/customer?store_id=${store.id}`);
+  expect(await page.evaluate(() => localStorage.getItem("session_token"))).toBeNull();
+
+  // A copy of the code (a screenshot) opens nothing: not through the page's test path, not at the scanner.
+  const viaTestButton = await page.request.post("/api/v1/sessions/door/scan", {
+    data: saved.entry,
+    headers: { Authorization: `Bearer ${saved.accessToken}` },
+  });
+  expect(viaTestButton.status()).toBe(403);
+  expect(await viaTestButton.json()).toEqual({ detail: "Ogiltig QR-kod.", code: "invalid_token" });
+  const atTheDoor = await page.request.post("/api/v1/sessions/door/scan", {
+    data: saved.entry,
+    headers: { Authorization: `Device ${store.doorKey}` },
+  });
+  expect(atTheDoor.status()).toBe(403);
 });
 
 test("the development aids show only when the server has them on", async ({ page }) => {
@@ -181,7 +223,9 @@ test("the development aids show only when the server has them on", async ({ page
     : page.getByRole("img", { name: "QR-kod för BankID" });
   await expect(bankId).toBeVisible();
 
-  await page.route("**/api/v1/public/config", (route) => route.fulfill({ json: { dev_tools: false } }));
+  await page.route("**/api/v1/public/config", (route) =>
+    route.fulfill({ json: { dev_tools: false, bankid_app_url: "https://app.bankid.com/" } }),
+  );
   await page.reload();
   // BankID goes on as before, without the aid.
   await expect(bankId).toBeVisible();

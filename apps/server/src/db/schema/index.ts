@@ -1,5 +1,5 @@
-export * from "./cart.ts";
 export * from "./admin.ts";
+export * from "./cart.ts";
 export * from "./platform.ts";
 export * from "./products.ts";
 export * from "./settings.ts";

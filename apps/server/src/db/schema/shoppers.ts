@@ -76,6 +76,8 @@ export const shoppingSessions = pgTable(
     entryTokenHash: text("entry_token_hash").notNull(),
     entryExpiresAt: timestamp("entry_expires_at", { withTimezone: true }).notNull(),
     doorOpenedAt: timestamp("door_opened_at", { withTimezone: true }),
+    /** The shopper cancelled this entry code or asked for a newer one: it no longer opens the door. */
+    entryRevokedAt: timestamp("entry_revoked_at", { withTimezone: true }),
     /** The visit ended at the exit: its cart can no longer change. */
     checkedOutAt: timestamp("checked_out_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

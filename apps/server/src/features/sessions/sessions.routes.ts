@@ -8,10 +8,11 @@ import {
   sessionIdParams,
 } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { requireShopper, shopperOf } from "../../platform/auth.ts";
+import { z } from "zod";
 import { unauthorized } from "../../platform/errors.ts";
-import { verifyAccessToken } from "../shopper-auth/shopper-tokens.ts";
-import { createEntrySession, type DoorCaller, doorStatus, scanAtDoor } from "./sessions.service.ts";
+import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
+import { verifyShopperAccess } from "../shopper-auth/shopper-tokens.ts";
+import { cancelEntrySession, createEntrySession, type DoorCaller, doorStatus, scanAtDoor } from "./sessions.service.ts";
 
 const errors = {
   400: errorSchema,
@@ -30,7 +31,8 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireShopper,
       schema: {
         tags,
-        summary: "Start a visit: an entry token for the door, valid once for ENTRY_TOKEN_TTL_SECONDS",
+        summary:
+          "Start a visit: an entry token for the door, valid once for ENTRY_TOKEN_TTL_SECONDS; the shopper's earlier unused ones stop working",
         body: entryRequestSchema,
         response: { 200: entryResponseSchema, ...errors },
       },
@@ -42,6 +44,23 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
         storeId: request.body.store_id,
         ttlSeconds: app.config.entryTokenTtlSeconds,
       }),
+  );
+
+  app.delete(
+    "/api/v1/sessions/entry/:session_id",
+    {
+      preHandler: requireShopper,
+      schema: {
+        tags,
+        summary: "Cancel an entry token (the shopper's Avbryt): it no longer opens the door. Idempotent.",
+        params: sessionIdParams,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await cancelEntrySession({ db: app.db, customerId: shopperOf(request), sessionId: request.params.session_id });
+      return reply.status(204).send(null);
+    },
   );
 
   app.post(
@@ -61,7 +80,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
       // The shopper app's "Test: Öppna Dörr" button, for development only.
       const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
       if (!caller && bearer && app.config.devTools) {
-        const customerId = await verifyAccessToken(app.shopperKeys.jwt, bearer);
+        const customerId = await verifyShopperAccess(app.db, app.shopperKeys.jwt, bearer);
         if (customerId) caller = { kind: "shopper", customerId };
       }
       if (!caller) throw unauthorized("The door scanner must send its device key", "device_key_required");

@@ -1,11 +1,22 @@
 import type { EntrySession } from "@glide/contracts";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { doorEvents, shoppingSessions, storeDeviceKeys, stores } from "../../db/schema/index.ts";
 import { randomToken, safeEqual, sha256 } from "../../platform/crypto.ts";
 import type { DoorController } from "../../platform/door.ts";
 import { AppError, conflict, forbidden, notFound, unauthorized } from "../../platform/errors.ts";
 
+/** A foreign key that no longer holds: the customer was deleted while their token still verified. */
+const isForeignKeyViolation = (err: unknown) => {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === "23503" || e?.cause?.code === "23503";
+};
+
+/**
+ * A new entry code. The shopper's earlier unused codes stop working, in every
+ * store: the phone shows one code at a time, so an older one can only be a
+ * screenshot or a forgotten tab, and one person enters one store at a time.
+ */
 export async function createEntrySession(opts: {
   db: Db;
   customerId: string;
@@ -17,16 +28,68 @@ export async function createEntrySession(opts: {
   if (!store.isActive) throw conflict("Butiken är stängd just nu.", "store_inactive");
   const token = randomToken(24);
   const expiresAt = new Date(Date.now() + opts.ttlSeconds * 1000);
-  const [session] = await opts.db
-    .insert(shoppingSessions)
-    .values({
-      customerId: opts.customerId,
-      storeId: opts.storeId,
-      entryTokenHash: sha256(token),
-      entryExpiresAt: expiresAt,
-    })
+  try {
+    const session = await opts.db.transaction(async (tx) => {
+      // The update locks each row: a scan of one of them either finished first (door_opened_at is set, the
+      // row is left alone) or waits and then finds it revoked.
+      await tx
+        .update(shoppingSessions)
+        .set({ entryRevokedAt: sql`now()` })
+        .where(
+          and(
+            eq(shoppingSessions.customerId, opts.customerId),
+            isNull(shoppingSessions.doorOpenedAt),
+            isNull(shoppingSessions.entryRevokedAt),
+          ),
+        );
+      const [row] = await tx
+        .insert(shoppingSessions)
+        .values({
+          customerId: opts.customerId,
+          storeId: opts.storeId,
+          entryTokenHash: sha256(token),
+          entryExpiresAt: expiresAt,
+        })
+        .returning({ id: shoppingSessions.id });
+      return row!;
+    });
+    return {
+      session_id: session.id,
+      session_token: token,
+      store_id: opts.storeId,
+      expires_at: expiresAt.toISOString(),
+    };
+  } catch (err) {
+    if (isForeignKeyViolation(err)) throw unauthorized("Logga in med BankID först.", "unauthorized");
+    throw err;
+  }
+}
+
+/**
+ * The shopper dropped an entry code ("Avbryt", "Börja om"): it no longer
+ * opens the door. Cancelling twice is fine; a code that already opened the
+ * door cannot be taken back.
+ */
+export async function cancelEntrySession(opts: { db: Db; customerId: string; sessionId: string }): Promise<void> {
+  const cancelled = await opts.db
+    .update(shoppingSessions)
+    .set({ entryRevokedAt: sql`coalesce(${shoppingSessions.entryRevokedAt}, now())` })
+    .where(
+      and(
+        eq(shoppingSessions.id, opts.sessionId),
+        eq(shoppingSessions.customerId, opts.customerId),
+        isNull(shoppingSessions.doorOpenedAt),
+      ),
+    )
     .returning({ id: shoppingSessions.id });
-  return { session_id: session!.id, session_token: token, store_id: opts.storeId, expires_at: expiresAt.toISOString() };
+  if (cancelled.length > 0) return;
+  const [session] = await opts.db
+    .select({ customerId: shoppingSessions.customerId })
+    .from(shoppingSessions)
+    .where(eq(shoppingSessions.id, opts.sessionId));
+  if (!session) throw notFound("Sessionen finns inte.", "unknown_session");
+  if (session.customerId !== opts.customerId) throw forbidden("Det här är inte din session.");
+  throw conflict("Dörren har redan öppnats för det här besöket.", "door_opened");
 }
 
 /** Who is asking to open the door: the store's scanner (device key) or, with DEV_TOOLS, the shopper's test button. */
@@ -66,7 +129,8 @@ export async function scanAtDoor(opts: {
     if (caller.kind === "shopper" && session.customerId !== caller.customerId)
       throw forbidden("Det här är inte din session.");
     if (session.storeId !== opts.storeId) throw forbidden("QR-koden gäller en annan butik.", "wrong_store");
-    if (!safeEqual(session.entryTokenHash, sha256(opts.sessionToken)))
+    // A cancelled or replaced code is as invalid as a made-up one.
+    if (!safeEqual(session.entryTokenHash, sha256(opts.sessionToken)) || session.entryRevokedAt)
       throw forbidden("Ogiltig QR-kod.", "invalid_token");
     if (session.doorOpenedAt) throw conflict("QR-koden är redan använd.", "token_used");
     if (session.entryExpiresAt.getTime() < Date.now())

@@ -12,6 +12,7 @@ import {
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { pageOrigin } from "../../platform/bankid/addresses.ts";
 import { randomToken, sha256 } from "../../platform/crypto.ts";
 import { notFound } from "../../platform/errors.ts";
 import { cancelSignIn, collectSignIn, currentQr, devSignIn, startSignIn } from "./shopper-auth.service.ts";
@@ -63,7 +64,8 @@ export const shopperAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         ip: request.ip,
         userAgent: request.headers["user-agent"],
         deviceHash: deviceHash(request, reply, true),
-        publicUrl: app.config.publicUrl,
+        // BankID returns the shopper to the host name the page was opened under, where its order and cookie are.
+        publicUrl: pageOrigin(request, app.config.publicUrl),
         visibleText: request.body.user_visible_data,
         returnPath: request.body.return_path,
         autostart: request.body.autostart ?? false,
@@ -129,7 +131,8 @@ export const shopperAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: "A new token pair for a refresh token (each works once)",
+        summary:
+          "A new token pair for a refresh token (each works once; again within 20 s gives a fresh pair of the same sign-in)",
         body: refreshSchema,
         response: { 200: tokensSchema, ...errors },
       },
@@ -142,7 +145,7 @@ export const shopperAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: "Sign out: the refresh token stops working",
+        summary: "Sign out: the refresh token and the access tokens of that sign-in stop working",
         body: refreshSchema,
         response: { 204: z.null(), ...errors },
       },

@@ -1,4 +1,4 @@
-import type { CollectResponse, EntrySession, PublicStore, ShopperTokens } from "@glide/contracts";
+import type { CollectResponse, EntrySession, PublicConfig, PublicStore, ShopperTokens } from "@glide/contracts";
 import { tokenStore } from "./storage.ts";
 
 /*
@@ -118,7 +118,7 @@ export interface EntryAnswer {
 }
 
 export const shopperApi = {
-  config: () => json<{ dev_tools: boolean }>("GET", "/api/v1/public/config"),
+  config: () => json<PublicConfig>("GET", "/api/v1/public/config"),
   store: (storeId: string, signal?: AbortSignal) =>
     json<PublicStore>("GET", `/api/v1/public/stores/${encodeURIComponent(storeId)}`, { signal }),
 
@@ -139,6 +139,9 @@ export const shopperApi = {
     });
     return { entry: data, serverDate: response.headers.get("date") };
   },
+  /** Avbryt/Börja om: the server stops the entry code opening the door, not only this phone forgetting it. */
+  cancelEntry: (sessionId: string) =>
+    json<void>("DELETE", `/api/v1/sessions/entry/${encodeURIComponent(sessionId)}`, { auth: true }),
   doorStatus: (sessionId: string, signal?: AbortSignal) =>
     json<{ door_opened: boolean }>("GET", `/api/v1/sessions/${encodeURIComponent(sessionId)}/door-status`, {
       auth: true,

@@ -60,6 +60,7 @@ export function QrEntryPage() {
   const navigate = useNavigate();
   const [entry] = useState(() => entryStore.read());
   const [opened, setOpened] = useState(false);
+  const [leaving, setLeaving] = useState(false);
   const secondsLeft = useSecondsLeft(entry?.deadline ?? null);
 
   let view: View = "waiting";
@@ -83,9 +84,23 @@ export function QrEntryPage() {
     return () => clearTimeout(timer);
   }, [view, navigate]);
 
-  /** Cancel and restart: the visit is dropped and the shopper starts over from the store's page. */
-  function startOver() {
+  /** Cancel and restart: the server revokes the code, and the shopper starts over from the store's page. */
+  async function startOver() {
+    setLeaving(true);
     const storeId = entryStore.storeId();
+    if (entry) {
+      try {
+        await shopperApi.cancelEntry(entry.session_id);
+      } catch (failure) {
+        if (failure instanceof ShopperApiError && failure.code === "door_opened") {
+          // The scanner was quicker than the button: the visit has begun.
+          setLeaving(false);
+          setOpened(true);
+          return;
+        }
+        // Otherwise leave anyway: the next code the shopper asks for revokes this one on the server.
+      }
+    }
     entryStore.clear();
     void navigate(storeId ? `/customer?store_id=${encodeURIComponent(storeId)}` : "/customer");
   }
@@ -110,7 +125,12 @@ export function QrEntryPage() {
             </p>
           </div>
           <div className="mt-auto flex flex-col gap-3">
-            <button type="button" className={buttonClass("secondary")} onClick={startOver}>
+            <button
+              type="button"
+              className={buttonClass("secondary")}
+              disabled={leaving}
+              onClick={() => void startOver()}
+            >
               {sv.common.cancel}
             </button>
             <TestDoorButton entry={entry} onOpened={() => setOpened(true)} />
@@ -128,7 +148,7 @@ export function QrEntryPage() {
       {view === "timeout" && (
         <div className="flex flex-col gap-4">
           <Message tone="error">{sv.entry.expired}</Message>
-          <button type="button" className={buttonClass("primary")} onClick={startOver}>
+          <button type="button" className={buttonClass("primary")} disabled={leaving} onClick={() => void startOver()}>
             {sv.entry.restart}
           </button>
         </div>
@@ -137,7 +157,7 @@ export function QrEntryPage() {
       {view === "error" && (
         <div className="flex flex-col gap-4">
           <Message tone="error">{sv.entry.missing}</Message>
-          <button type="button" className={buttonClass("primary")} onClick={startOver}>
+          <button type="button" className={buttonClass("primary")} disabled={leaving} onClick={() => void startOver()}>
             {sv.common.backToStart}
           </button>
         </div>

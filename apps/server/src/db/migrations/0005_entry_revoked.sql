@@ -1,0 +1,1 @@
+ALTER TABLE "shopping_sessions" ADD COLUMN "entry_revoked_at" timestamp with time zone;

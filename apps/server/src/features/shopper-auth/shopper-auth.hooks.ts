@@ -1,0 +1,28 @@
+import type { FastifyRequest } from "fastify";
+import { unauthorized } from "../../platform/errors.ts";
+import type { ShopperKeys } from "./shopper-auth.service.ts";
+import { verifyShopperAccess } from "./shopper-tokens.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    shopperKeys: ShopperKeys;
+  }
+  interface FastifyRequest {
+    /** The signed-in shopper's customer id, set by requireShopper. */
+    shopperId: string | null;
+  }
+}
+
+/** preHandler for shopper routes: a valid access token of a live sign-in in `Authorization: Bearer`. */
+export async function requireShopper(request: FastifyRequest): Promise<void> {
+  const header = request.headers.authorization ?? "";
+  const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+  const customerId = token ? await verifyShopperAccess(request.server.db, request.server.shopperKeys.jwt, token) : null;
+  if (!customerId) throw unauthorized("Logga in med BankID först.", "unauthorized");
+  request.shopperId = customerId;
+}
+
+export function shopperOf(request: FastifyRequest): string {
+  if (!request.shopperId) throw unauthorized("Logga in med BankID först.", "unauthorized");
+  return request.shopperId;
+}

@@ -1,0 +1,143 @@
+import { tokensSchema } from "@glide/contracts";
+import { eq, sql } from "drizzle-orm";
+import { decodeJwt, SignJWT } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { customers } from "../../db/schema/index.ts";
+import { sha256 } from "../../platform/crypto.ts";
+import { createTestContext, signInShopper, type TestContext } from "../../test/harness.ts";
+import { ACCESS_TOKEN_TTL_SECONDS, issueTokens, REFRESH_GRACE_MS } from "./shopper-tokens.ts";
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+const post = (url: string, payload: object) => ctx.app.inject({ method: "POST", url, payload });
+const refresh = (refresh_token: string) => post("/api/v1/auth/refresh", { refresh_token });
+/** A shopper route that answers 404 for a made-up visit once the token is accepted, 401 before. */
+const probe = async (accessToken: string) =>
+  (
+    await ctx.app.inject({
+      method: "GET",
+      url: "/api/v1/sessions/00000000-0000-4000-8000-000000000000/door-status",
+      headers: { authorization: `Bearer ${accessToken}` },
+    })
+  ).statusCode;
+const accepted = 404;
+/** Moves a refresh token's use (or expiry) back in time, as if that much time had passed. */
+const spentAgo = (token: string, ms: number) =>
+  ctx.app.db.execute(
+    sql`update shopper_refresh_tokens set used_at = now() - make_interval(secs => ${ms / 1000})
+        where token_hash = ${sha256(token)}`,
+  );
+
+describe("the access token", () => {
+  it("lives exactly expires_in seconds and names its sign-in", async () => {
+    const s = await signInShopper(ctx.app);
+    const res = await refresh(s.refreshToken);
+    const pair = tokensSchema.parse(res.json());
+    const claims = decodeJwt(pair.access_token);
+    expect(claims.exp! - claims.iat!).toBe(pair.expires_in);
+    expect(pair.expires_in).toBe(ACCESS_TOKEN_TTL_SECONDS);
+    expect(claims.sub).toBe(s.customerId);
+    expect(claims.sid).toBe(decodeJwt(s.accessToken).sid);
+  });
+
+  it("is refused without exp or sid, or signed with another key", async () => {
+    const s = await signInShopper(ctx.app);
+    const { sid } = decodeJwt(s.accessToken);
+    const sign = (claims: object, exp: string | null, key = ctx.app.shopperKeys.jwt) => {
+      const jwt = new SignJWT({ ...claims })
+        .setProtectedHeader({ alg: "HS256" })
+        .setSubject(s.customerId)
+        .setIssuer("glide")
+        .setAudience("shopper")
+        .setIssuedAt();
+      return (exp ? jwt.setExpirationTime(exp) : jwt).sign(key);
+    };
+    expect(await probe(await sign({ sid }, "5m"))).toBe(accepted);
+    expect(await probe(await sign({ sid }, null))).toBe(401);
+    expect(await probe(await sign({}, "5m"))).toBe(401);
+    expect(await probe(await sign({ sid: "not-a-uuid" }, "5m"))).toBe(401);
+    expect(await probe(await sign({ sid }, "5m", Buffer.alloc(32, 1)))).toBe(401);
+  });
+
+  it("stops working at sign-out, and only for that sign-in", async () => {
+    const phone = await signInShopper(ctx.app);
+    const [customer] = await ctx.app.db.select().from(customers).where(eq(customers.id, phone.customerId));
+    const tablet = await issueTokens(ctx.app.db, ctx.app.shopperKeys.jwt, customer!);
+    const renewed = tokensSchema.parse((await refresh(phone.refreshToken)).json());
+
+    expect(await probe(phone.accessToken)).toBe(accepted);
+    expect((await post("/api/v1/auth/logout", { refresh_token: renewed.refresh_token })).statusCode).toBe(204);
+    // Both access tokens of the phone's sign-in end, the one issued before the refresh too.
+    expect(await probe(phone.accessToken)).toBe(401);
+    expect(await probe(renewed.access_token)).toBe(401);
+    expect((await refresh(renewed.refresh_token)).statusCode).toBe(401);
+    expect(await probe(tablet.access_token)).toBe(accepted);
+    expect((await refresh(tablet.refresh_token)).statusCode).toBe(200);
+  });
+
+  it("is refused once the customer is gone", async () => {
+    const s = await signInShopper(ctx.app);
+    expect(await probe(s.accessToken)).toBe(accepted);
+    await ctx.app.db.execute(sql`delete from customers where id = ${s.customerId}`);
+    const res = await ctx.app.inject({
+      method: "GET",
+      url: "/api/v1/sessions/00000000-0000-4000-8000-000000000000/door-status",
+      headers: { authorization: `Bearer ${s.accessToken}` },
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ detail: "Logga in med BankID först.", code: "unauthorized" });
+  });
+});
+
+describe("the refresh token", () => {
+  it("is refused once expired, and works until then", async () => {
+    const live = await signInShopper(ctx.app);
+    const old = await signInShopper(ctx.app);
+    const expireIn = (token: string, seconds: number) =>
+      ctx.app.db.execute(
+        sql`update shopper_refresh_tokens set expires_at = now() + make_interval(secs => ${seconds})
+            where token_hash = ${sha256(token)}`,
+      );
+    await expireIn(live.refreshToken, 60);
+    await expireIn(old.refreshToken, -1);
+    expect((await refresh(live.refreshToken)).statusCode).toBe(200);
+    const res = await refresh(old.refreshToken);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ detail: "Sessionen har gått ut. Logga in igen.", code: "invalid_refresh_token" });
+  });
+
+  it("refreshed by two tabs at once keeps the shopper signed in", async () => {
+    const s = await signInShopper(ctx.app);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => refresh(s.refreshToken)));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
+    const pairs = answers.map((a) => tokensSchema.parse(a.json()));
+    for (const pair of pairs) {
+      expect(await probe(pair.access_token)).toBe(accepted);
+      expect(decodeJwt(pair.access_token).sid).toBe(decodeJwt(s.accessToken).sid);
+    }
+    // Whichever pair a tab kept goes on working.
+    expect((await refresh(pairs[5]!.refresh_token)).statusCode).toBe(200);
+    expect((await refresh(pairs[0]!.refresh_token)).statusCode).toBe(200);
+  });
+
+  it("used again within the grace window gets a fresh pair; after it, ends the whole sign-in", async () => {
+    const s = await signInShopper(ctx.app);
+    const next = tokensSchema.parse((await refresh(s.refreshToken)).json());
+    await spentAgo(s.refreshToken, REFRESH_GRACE_MS - 2000);
+    const again = await refresh(s.refreshToken);
+    expect(again.statusCode).toBe(200);
+    expect(tokensSchema.parse(again.json()).refresh_token).not.toBe(next.refresh_token);
+
+    await spentAgo(s.refreshToken, REFRESH_GRACE_MS + 1000);
+    const stolen = await refresh(s.refreshToken);
+    expect(stolen.statusCode).toBe(401);
+    expect(stolen.json()).toEqual({ detail: "Sessionen är avslutad. Logga in igen.", code: "refresh_token_reused" });
+    expect((await refresh(next.refresh_token)).statusCode).toBe(401);
+    expect(await probe(next.access_token)).toBe(401);
+    expect(await probe(s.accessToken)).toBe(401);
+  });
+});
