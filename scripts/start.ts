@@ -2,7 +2,11 @@
  * `npm start`: the demo start. Builds the web app when its sources are newer
  * than the build, starts the BankID simulator unless BANKID_URL points at a
  * real BankID, then runs the server with demo data and the development aids
- * on (anything set in the environment wins).
+ * on (anything set in the environment wins). The simulator's control side
+ * listens where the server does (HOST), so that a phone that reaches the
+ * server reaches the simulator's "BankID app" page too: BANKID_APP_URL points
+ * there, and the server gives a phone that address under the host name the
+ * phone used (a loopback name would mean the phone itself).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -48,6 +52,8 @@ async function startBankIdSimulator(): Promise<void> {
       process.env.SIMULATOR_RP_PORT ?? "8443",
       "--control-port",
       process.env.SIMULATOR_CONTROL_PORT ?? "8444",
+      "--host",
+      process.env.HOST ?? "127.0.0.1",
     ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
@@ -61,7 +67,9 @@ async function startBankIdSimulator(): Promise<void> {
     });
     child.on("exit", (code) => reject(new Error(`The BankID simulator stopped (exit ${code})`)));
   });
-  Object.assign(process.env, settings);
+  const { BANKID_APP_URL: appUrl, ...rpSettings } = settings;
+  Object.assign(process.env, rpSettings);
+  if (appUrl) process.env.BANKID_APP_URL ??= appUrl;
   // The simulator goes when the server goes.
   process.on("exit", () => child.kill());
 }

@@ -21,7 +21,7 @@ export type SimulatorCerts = {
 
 const PASSPHRASE = "simulator-test-only";
 
-function newKey() {
+export function newKey() {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   return {
     privateKey: forge.pki.privateKeyFromPem(privateKey.export({ type: "pkcs1", format: "pem" }).toString()),
@@ -29,7 +29,7 @@ function newKey() {
   };
 }
 
-function certificate(opts: {
+export function certificate(opts: {
   commonName: string;
   publicKey: forge.pki.PublicKey;
   signer: forge.pki.rsa.PrivateKey;
@@ -52,6 +52,77 @@ function certificate(opts: {
   return cert;
 }
 
+/** A self-signed root CA; other test PKIs (a foreign CA in tests) are made the same way. */
+export function createCa(commonName: string) {
+  const keys = newKey();
+  const cert = certificate({
+    commonName,
+    publicKey: keys.publicKey,
+    signer: keys.privateKey,
+    extensions: [
+      { name: "basicConstraints", cA: true },
+      { name: "keyUsage", keyCertSign: true, cRLSign: true },
+    ],
+  });
+  return { cert, key: keys.privateKey };
+}
+
+/** A TLS server certificate for loopback, signed by `ca`. */
+export function createServerCertificate(ca: ReturnType<typeof createCa>) {
+  const keys = newKey();
+  const cert = certificate({
+    commonName: "localhost",
+    publicKey: keys.publicKey,
+    signer: ca.key,
+    issuer: ca.cert,
+    extensions: [
+      { name: "keyUsage", digitalSignature: true, keyEncipherment: true },
+      { name: "extKeyUsage", serverAuth: true },
+      {
+        name: "subjectAltName",
+        altNames: [
+          { type: 2, value: "localhost" },
+          { type: 7, ip: "127.0.0.1" },
+          { type: 7, ip: "::1" },
+        ],
+      },
+    ],
+  });
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: forge.pki.privateKeyToPem(keys.privateKey) };
+}
+
+/**
+ * The RP's PKCS#12 holds its key and certificate only. A CA inside it would
+ * be trusted by Node next to BANKID_CA, so a wrong BANKID_CA would go unnoticed.
+ */
+function clientPkcs12(key: forge.pki.rsa.PrivateKey, cert: forge.pki.Certificate): Buffer {
+  const p12 = forge.pkcs12.toPkcs12Asn1(key, [cert], PASSPHRASE, { algorithm: "aes256" });
+  return Buffer.from(forge.asn1.toDer(p12).getBytes(), "binary");
+}
+
+const CERT_BAG = "1.2.840.113549.1.12.10.1.3";
+const SHROUDED_KEY_BAG = "1.2.840.113549.1.12.10.1.2";
+
+function bagsOf(pfx: Buffer, passphrase: string, bagType: string) {
+  const p12 = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(pfx.toString("binary")), passphrase);
+  return p12.getBags({ bagType })[bagType] ?? [];
+}
+
+/** The certificates in a PKCS#12 file. */
+export function pkcs12Certificates(pfx: Buffer, passphrase: string): forge.pki.Certificate[] {
+  return bagsOf(pfx, passphrase, CERT_BAG).flatMap((bag) => (bag.cert ? [bag.cert] : []));
+}
+
+/** Bundles made before the CA was left out are rewritten with the client certificate alone. */
+function dropBundledCa(file: string): void {
+  const pfx = readFileSync(file);
+  const certs = pkcs12Certificates(pfx, PASSPHRASE);
+  if (certs.length <= 1) return;
+  const key = bagsOf(pfx, PASSPHRASE, SHROUDED_KEY_BAG)[0]?.key as forge.pki.rsa.PrivateKey | undefined;
+  const client = certs.find((c) => !c.getExtension("basicConstraints"));
+  if (key && client) writeFileSync(file, clientPkcs12(key, client), { mode: 0o600 });
+}
+
 export function loadOrCreateCerts(dir: string): SimulatorCerts {
   const files = {
     ca: path.join(dir, "ca.pem"),
@@ -61,51 +132,25 @@ export function loadOrCreateCerts(dir: string): SimulatorCerts {
   };
   if (!Object.values(files).every(existsSync)) {
     mkdirSync(dir, { recursive: true });
-    const caKeys = newKey();
-    const ca = certificate({
-      commonName: "Test BankID Simulator Root CA",
-      publicKey: caKeys.publicKey,
-      signer: caKeys.privateKey,
-      extensions: [
-        { name: "basicConstraints", cA: true },
-        { name: "keyUsage", keyCertSign: true, cRLSign: true },
-      ],
-    });
-    const serverKeys = newKey();
-    const server = certificate({
-      commonName: "localhost",
-      publicKey: serverKeys.publicKey,
-      signer: caKeys.privateKey,
-      issuer: ca,
-      extensions: [
-        { name: "keyUsage", digitalSignature: true, keyEncipherment: true },
-        { name: "extKeyUsage", serverAuth: true },
-        {
-          name: "subjectAltName",
-          altNames: [
-            { type: 2, value: "localhost" },
-            { type: 7, ip: "127.0.0.1" },
-            { type: 7, ip: "::1" },
-          ],
-        },
-      ],
-    });
+    const ca = createCa("Test BankID Simulator Root CA");
+    const server = createServerCertificate(ca);
     const clientKeys = newKey();
     const client = certificate({
       commonName: "Glide RP Testcert",
       publicKey: clientKeys.publicKey,
-      signer: caKeys.privateKey,
-      issuer: ca,
+      signer: ca.key,
+      issuer: ca.cert,
       extensions: [
         { name: "keyUsage", digitalSignature: true, keyEncipherment: true },
         { name: "extKeyUsage", clientAuth: true },
       ],
     });
-    const p12 = forge.pkcs12.toPkcs12Asn1(clientKeys.privateKey, [client, ca], PASSPHRASE, { algorithm: "aes256" });
-    writeFileSync(files.ca, forge.pki.certificateToPem(ca));
-    writeFileSync(files.serverKey, forge.pki.privateKeyToPem(serverKeys.privateKey), { mode: 0o600 });
-    writeFileSync(files.serverCert, forge.pki.certificateToPem(server));
-    writeFileSync(files.clientPfx, Buffer.from(forge.asn1.toDer(p12).getBytes(), "binary"), { mode: 0o600 });
+    writeFileSync(files.ca, forge.pki.certificateToPem(ca.cert));
+    writeFileSync(files.serverKey, server.keyPem, { mode: 0o600 });
+    writeFileSync(files.serverCert, server.certPem);
+    writeFileSync(files.clientPfx, clientPkcs12(clientKeys.privateKey, client), { mode: 0o600 });
+  } else {
+    dropBundledCa(files.clientPfx);
   }
   return {
     caPem: readFileSync(files.ca, "utf8"),

@@ -2,8 +2,13 @@ import { createHmac, randomUUID } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
+import { appPage } from "./app-page.ts";
 import type { SimulatorCerts } from "./certs.ts";
+import { approvingIdentity, TEST_IDENTITIES } from "./identities.ts";
 import { controlPage } from "./page.ts";
+import { type ErrorReply, invalid, validateAuth } from "./validate.ts";
+
+export { type Identity, TEST_IDENTITIES } from "./identities.ts";
 
 /**
  * A BankID RP API v6.0 simulator: the same HTTP API over HTTPS with mutual
@@ -11,15 +16,6 @@ import { controlPage } from "./page.ts";
  * control side (a page for people, JSON for tests) that plays the user's
  * BankID app: scan the QR code, open the app, approve or cancel.
  */
-
-export type Identity = { personalNumber: string; name: string; givenName: string; surname: string };
-
-export const TEST_IDENTITIES: Identity[] = [
-  { personalNumber: "198112189876", name: "Anna Andersson", givenName: "Anna", surname: "Andersson" },
-  { personalNumber: "199001012385", name: "Erik Svensson", givenName: "Erik", surname: "Svensson" },
-  { personalNumber: "200811211234", name: "Maja Lind", givenName: "Maja", surname: "Lind" },
-  { personalNumber: "197503154564", name: "Lars Nilsson", givenName: "Lars", surname: "Nilsson" },
-];
 
 type Order = {
   orderRef: string;
@@ -50,8 +46,6 @@ export type SimulatorOptions = {
   now?: () => number;
 };
 
-type ErrorReply = { status: number; errorCode: string; details: string };
-
 export function createBankIdSimulator(opts: SimulatorOptions) {
   let startTimeoutMs = opts.startTimeoutMs ?? 30_000;
   let orderTimeoutMs = opts.orderTimeoutMs ?? 180_000;
@@ -79,7 +73,6 @@ export function createBankIdSimulator(opts: SimulatorOptions) {
   }
   const rpError = (res: ServerResponse, e: ErrorReply) =>
     send(res, e.status, { errorCode: e.errorCode, details: e.details });
-  const invalid = (details: string): ErrorReply => ({ status: 400, errorCode: "invalidParameters", details });
 
   async function readJson(req: IncomingMessage): Promise<Record<string, unknown> | null> {
     const chunks: Buffer[] = [];
@@ -90,33 +83,6 @@ export function createBankIdSimulator(opts: SimulatorOptions) {
     } catch {
       return null;
     }
-  }
-
-  function validateAuth(body: Record<string, unknown>): ErrorReply | null {
-    if (typeof body.endUserIp !== "string" || isIP(body.endUserIp) === 0) return invalid("Invalid endUserIp");
-    if (body.userVisibleData !== undefined) {
-      if (typeof body.userVisibleData !== "string" || !/^[A-Za-z0-9+/]+=*$/.test(body.userVisibleData)) {
-        return invalid("Invalid userVisibleData");
-      }
-      if (body.userVisibleDataFormat !== undefined && body.userVisibleDataFormat !== "simpleMarkdownV1") {
-        return invalid("Invalid userVisibleDataFormat");
-      }
-    }
-    if (
-      body.returnUrl !== undefined &&
-      (typeof body.returnUrl !== "string" || body.returnUrl.length < 1 || body.returnUrl.length > 512)
-    ) {
-      return invalid("Invalid returnUrl");
-    }
-    if (body.web !== undefined && body.app !== undefined) return invalid("Send web or app, not both");
-    if (body.web !== undefined) {
-      const web = body.web as Record<string, unknown>;
-      if (typeof web !== "object" || web === null || Object.keys(web).length === 0) return invalid("Invalid web");
-      if (web.referringDomain !== undefined && !/^[0-9a-z.-]+$/.test(String(web.referringDomain))) {
-        return invalid("Invalid web.referringDomain");
-      }
-    }
-    return null;
   }
 
   async function handleRp(req: IncomingMessage, res: ServerResponse) {
@@ -221,9 +187,9 @@ export function createBankIdSimulator(opts: SimulatorOptions) {
 
   async function handleControl(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? "/", "http://localhost");
-    if (req.method === "GET" && url.pathname === "/") {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      return res.end(controlPage());
+    if (req.method === "GET" && (url.pathname === "/" || url.pathname === "/app")) {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+      return res.end(url.pathname === "/app" ? appPage() : controlPage());
     }
     if (req.method === "GET" && url.pathname === "/api/identities") return send(res, 200, TEST_IDENTITIES);
     if (req.method === "GET" && url.pathname === "/api/orders") {
@@ -268,16 +234,8 @@ export function createBankIdSimulator(opts: SimulatorOptions) {
         order.hintCode = "userSign";
         break;
       case "approve": {
-        const identity =
-          TEST_IDENTITIES.find((i) => i.personalNumber === body.personalNumber) ??
-          (typeof body.personalNumber === "string" && typeof body.name === "string"
-            ? {
-                personalNumber: body.personalNumber,
-                name: body.name,
-                givenName: String(body.givenName ?? body.name.split(" ")[0]),
-                surname: String(body.surname ?? body.name.split(" ").slice(1).join(" ")),
-              }
-            : TEST_IDENTITIES[0]!);
+        const identity = approvingIdentity(body);
+        if ("error" in identity) return send(res, 400, identity);
         if (order.requiredPersonalNumber && order.requiredPersonalNumber !== identity.personalNumber) {
           return send(res, 409, { error: "this order is for another person" });
         }
@@ -339,11 +297,26 @@ export function createBankIdSimulator(opts: SimulatorOptions) {
 
   return {
     orders,
-    async listen(ports: { rp?: number; control?: number; host?: string } = {}) {
-      const host = ports.host ?? "127.0.0.1";
-      const rpPort = await listen(rp, ports.rp ?? 0, host);
-      const controlPort = await listen(control, ports.control ?? 0, host);
-      return { rpUrl: `https://${host}:${rpPort}/rp/v6.0`, controlUrl: `http://${host}:${controlPort}` };
+    /**
+     * The RP API stays on loopback (its certificate names only loopback); the
+     * control side and the app page listen on `controlHost`, so that a phone
+     * on the network can reach them when the server listens there too.
+     */
+    async listen(ports: { rp?: number; control?: number; controlHost?: string } = {}) {
+      const rpPort = await listen(rp, ports.rp ?? 0, "127.0.0.1");
+      const controlHost = ports.controlHost ?? "127.0.0.1";
+      const controlPort = await listen(control, ports.control ?? 0, controlHost);
+      // A wildcard address is no place to send a browser; loopback reaches the same socket.
+      const shown = ["0.0.0.0", "::", "[::]"].includes(controlHost)
+        ? "127.0.0.1"
+        : isIP(controlHost) === 6
+          ? `[${controlHost}]`
+          : controlHost;
+      return {
+        rpUrl: `https://127.0.0.1:${rpPort}/rp/v6.0`,
+        controlUrl: `http://${shown}:${controlPort}`,
+        appUrl: `http://${shown}:${controlPort}/app`,
+      };
     },
     async close() {
       await Promise.all([close(rp), close(control)]);

@@ -6,7 +6,31 @@ import { E2E_ADMIN } from "./playwright.config.ts";
  * the app handles (401 before sign-in, 422 on bad input) is part of the
  * behaviour under test, so only those resource messages are let through.
  */
-export const test = base.extend<{ consoleErrors: string[] }>({
+export const test = base.extend<{
+  consoleErrors: string[];
+  bankIdApp: "universal link" | "server";
+  appLink: undefined;
+}>({
+  /**
+   * Where the login page on a phone sends the shopper. The demo server names
+   * the simulator's app page; most specs play the app through the simulator's
+   * control API and keep the page in place, so they see BankID's universal
+   * link (which they answer with 204). bankid-app.spec.ts uses the server's.
+   */
+  bankIdApp: ["universal link", { option: true }],
+  appLink: [
+    async ({ page, bankIdApp }, use) => {
+      if (bankIdApp === "universal link") {
+        await page.route("**/api/v1/public/config", async (route) => {
+          const response = await route.fetch();
+          const json = { ...(await response.json()), bankid_app_url: "https://app.bankid.com/" };
+          await route.fulfill({ response, json });
+        });
+      }
+      await use(undefined);
+    },
+    { auto: true },
+  ],
   consoleErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];

@@ -56,4 +56,7 @@ export type PublicStore = z.infer<typeof publicStoreSchema>;
 export const publicConfigSchema = z.object({
   /** The development aids (Quick Dev Login, "Test: Öppna Dörr") are on. */
   dev_tools: z.boolean(),
+  /** Where "open the BankID app" on this device goes: BankID's universal link, or the simulator's app page. */
+  bankid_app_url: z.string(),
 });
+export type PublicConfig = z.infer<typeof publicConfigSchema>;

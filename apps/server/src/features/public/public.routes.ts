@@ -3,7 +3,11 @@ import { and, asc, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { settings, stores } from "../../db/schema/index.ts";
-import { notFound } from "../../platform/errors.ts";
+import { bankIdAppUrlFor } from "../../platform/bankid/addresses.ts";
+import { fieldError, notFound } from "../../platform/errors.ts";
+
+/** The shopper followed a link or QR code whose store id is not one. */
+export const STORE_LINK_INVALID = "Länken leder inte till någon butik. Skanna QR-koden vid butikens dörr igen.";
 
 /**
  * What the shopper's landing page may know of a store: its name and where
@@ -16,11 +20,19 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ["shopper"],
-        summary: "What the shopper app needs to know of the server: whether the development aids are on",
+        summary:
+          "What the shopper app needs to know of the server: whether the development aids are on, where the BankID app is",
         response: { 200: publicConfigSchema },
       },
     },
-    async () => ({ dev_tools: app.config.devTools }),
+    async (request, reply) => {
+      // The app's address depends on the host name asked for (see bankIdAppUrlFor).
+      reply.header("vary", "Host");
+      return {
+        dev_tools: app.config.devTools,
+        bankid_app_url: bankIdAppUrlFor(app.config.bankidAppUrl, request.hostname),
+      };
+    },
   );
 
   app.get(
@@ -29,12 +41,16 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["shopper"],
         summary: "A store's name and address for the landing page (no sign-in)",
-        params: z.object({ store_id: z.union([z.literal("demo"), z.uuid("store_id must be a UUID or demo")]) }),
+        // Checked in the handler, so that the shopper reads a Swedish sentence rather than a field name.
+        params: z.object({ store_id: z.string().describe("The store's id (a UUID) or demo") }),
         response: { 200: publicStoreSchema, 400: errorSchema, 404: errorSchema },
       },
     },
     async (request) => {
       let id = request.params.store_id;
+      if (id !== "demo" && !z.uuid().safeParse(id).success) {
+        throw fieldError("store_id", STORE_LINK_INVALID, 400, "invalid_store_id");
+      }
       if (id === "demo") {
         const [marked] = await app.db
           .select({ value: settings.value })

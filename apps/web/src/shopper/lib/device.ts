@@ -9,8 +9,3 @@ export function isMobileDevice(): boolean {
     /Android|iPhone|iPad|iPod|Mobile/i.test(ua) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1)
   );
 }
-
-/** BankID's universal link; redirect=null because the server already gave BankID our return address. */
-export function bankIdAppUrl(autoStartToken: string): string {
-  return `https://app.bankid.com/?autostarttoken=${encodeURIComponent(autoStartToken)}&redirect=null`;
-}

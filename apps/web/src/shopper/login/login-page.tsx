@@ -10,7 +10,7 @@ import { Spinner } from "../components/spinner.tsx";
 import { usePublicStore } from "../landing/use-public-store.ts";
 import { messageOf, shopperApi } from "../lib/client.ts";
 import { localDeadline } from "../lib/clock.ts";
-import { bankIdAppUrl, isMobileDevice } from "../lib/device.ts";
+import { isMobileDevice } from "../lib/device.ts";
 import { entryStore, tokenStore } from "../lib/storage.ts";
 import { sv } from "../sv.ts";
 import { DevLoginButton } from "./dev-login-button.tsx";
@@ -25,9 +25,9 @@ function BankIdPanel({ state }: { state: BankIdState }) {
   const message = state.message ?? sv.login.waiting;
   return (
     <div className="flex flex-col items-center gap-4 text-center">
-      {mobile ? (
+      {state.appLink ? (
         <>
-          <a href={bankIdAppUrl(state.order.autoStartToken)} className={buttonClass("primary")}>
+          <a href={state.appLink} className={buttonClass("primary")}>
             <Smartphone aria-hidden="true" className="size-5" />
             {sv.login.openApp}
           </a>

@@ -1,17 +1,19 @@
 import { SHOPPER_TIMING } from "@glide/contracts/shopper";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { isAbort, messageOf, ShopperApiError, shopperApi } from "../lib/client.ts";
-import { bankIdAppUrl } from "../lib/device.ts";
 import { log } from "../lib/log.ts";
 import { orderStore, type PendingOrder, type Tokens, tokenStore } from "../lib/storage.ts";
 import { usePoll } from "../lib/use-poll.ts";
 import { sv } from "../sv.ts";
+import { bankIdAppBase, bankIdAppLink } from "./bankid-app.ts";
 
 export type BankIdPhase = "idle" | "starting" | "pending" | "failed" | "done";
 
 export interface BankIdState {
   phase: BankIdPhase;
   order: PendingOrder | null;
+  /** The link that opens the BankID app on this device with the order (mobile only). */
+  appLink: string | null;
   /** The animated QR code's data for the current second (desktop). */
   qrData: string | null;
   /** BankID's recommended text for the current state, in Swedish. */
@@ -19,7 +21,7 @@ export interface BankIdState {
   error: string | null;
 }
 
-const idle: BankIdState = { phase: "idle", order: null, qrData: null, message: null, error: null };
+const idle: BankIdState = { phase: "idle", order: null, appLink: null, qrData: null, message: null, error: null };
 
 interface Options {
   /** The login page's store_id parameter; null keeps BankID off. */
@@ -66,6 +68,8 @@ export function useBankIdSignIn({ storeParam, enabled, mobile, onSignedIn }: Opt
     setState({ ...idle, phase: "starting" });
 
     const start = async () => {
+      // Asked beside the order, not after it: the app opens as soon as both are known.
+      const appBase = mobile ? bankIdAppBase() : null;
       const resumed = orderStore.read(storeParam);
       let order = resumed;
       if (!order) {
@@ -83,11 +87,12 @@ export function useBankIdSignIn({ storeParam, enabled, mobile, onSignedIn }: Opt
         };
         orderStore.save(order);
       }
+      const appLink = appBase ? bankIdAppLink(await appBase, order.autoStartToken) : null;
       if (controller.signal.aborted) return;
       running.current = order.orderRef;
-      setState({ ...idle, phase: "pending", order });
+      setState({ ...idle, phase: "pending", order, appLink });
       // Open the BankID app on this phone; not again when coming back from it.
-      if (mobile && !resumed) window.location.assign(bankIdAppUrl(order.autoStartToken));
+      if (appLink && !resumed) window.location.assign(appLink);
     };
     start().catch((error: unknown) => {
       if (!isAbort(error)) setState({ ...idle, phase: "failed", error: messageOf(error, sv.login.errors.start) });
