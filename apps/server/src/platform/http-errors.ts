@@ -1,6 +1,27 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
-import { AppError, isDatabaseUnavailable } from "./errors.ts";
+import { AppError, isDatabaseUnavailable, safeError } from "./errors.ts";
+
+export { safeError };
+
+/**
+ * For the logger: every `err` that Fastify or our code logs (a failed hook, a
+ * stream that broke after its headers, a 5xx) goes through safeError, so no
+ * SQL parameter reaches the log whoever logs it.
+ */
+export const logSerializers = {
+  err: (err: Error) => {
+    const safe = safeError(err) ?? {};
+    return {
+      ...safe,
+      type: String(safe.type ?? "Error"),
+      message: String(safe.message ?? ""),
+      stack: String(safe.stack ?? ""),
+    };
+  },
+};
 
 type FieldError = { path: string; message: string };
 type Issue = {
@@ -101,6 +122,7 @@ export function errorHandler(error: FastifyError | AppError | Error, request: Fa
   }
   if (isDatabaseUnavailable(error)) {
     // The outage itself is logged once per change of state by the database client, not per request.
+    request.server.database?.health?.failed(error);
     reply.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
     return send(reply, 503, "database_unavailable", "The database is not available right now; try again shortly");
   }
@@ -132,28 +154,47 @@ export function errorHandler(error: FastifyError | AppError | Error, request: Fa
   return send(reply, 500, "internal", "Internal server error");
 }
 
-/**
- * What may be logged of an error: its type, code, the first line of its
- * message and its stack frames. Drizzle's "Failed query: <sql>\nparams:
- * <values>" loses its parameters, and PostgreSQL's `detail` (which quotes the
- * values of a violated key) is left out.
- */
-export function safeError(error: unknown, depth = 0): Record<string, unknown> | undefined {
-  if (!error || typeof error !== "object" || depth > 3) return undefined;
-  const e = error as { name?: string; code?: unknown; message?: unknown; stack?: unknown; cause?: unknown };
-  const message = typeof e.message === "string" ? (e.message.split("\n")[0] ?? "").slice(0, 500) : undefined;
-  const frames =
-    typeof e.stack === "string"
-      ? e.stack
-          .split("\n")
-          .filter((line) => line.trimStart().startsWith("at "))
-          .slice(0, 15)
-          .join("\n")
-      : undefined;
-  return { type: e.name, code: e.code, message, stack: frames, cause: safeError(e.cause, depth + 1) };
-}
-
 /** Fastify's router errors (bad URL encoding, an over-long path parameter) in our shape. */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   return errorHandler(error, request, reply);
+}
+
+/**
+ * onSend hook: an error sent with no body (a plugin's bare `reply.code(404).send()`,
+ * such as a plain GET to a WebSocket route) gets our shape too.
+ */
+export async function errorBodyForEmptyReplies(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  const empty = payload === undefined || payload === null || payload === "";
+  if (!empty || reply.statusCode < 400 || request.method === "HEAD") return payload;
+  const status = reply.statusCode;
+  const path = request.url.split("?")[0] ?? "";
+  const detail = status === 404 ? `No route ${request.method} ${path}` : (STATUS_CODES[status] ?? "Request failed");
+  const code = status === 404 ? "not_found" : (STATUS_CODES[status] ?? "error").toLowerCase().replace(/\W+/g, "_");
+  reply.header("content-type", "application/json; charset=utf-8");
+  return JSON.stringify({ detail, code });
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (a header
+ * block over the size limit, a control character in the request line or a
+ * header, a broken Content-Length) are answered in our shape too.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  // A reset connection has no one left to answer.
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, code, detail]: [number, string, string] =
+    error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? [408, "request_timeout", "The request took too long to arrive"]
+      : error.code === "HPE_HEADER_OVERFLOW"
+        ? [431, "headers_too_large", "The request's address or headers are too large"]
+        : [400, "bad_request", "The request is not valid HTTP"];
+  this.log.debug({ err: safeError(error) }, "refused by the HTTP parser");
+  if (socket.writable) {
+    const body = JSON.stringify({ detail, code });
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

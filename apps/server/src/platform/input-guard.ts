@@ -17,13 +17,10 @@ function describe(ch: string): string {
   return `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
-/** The first path in `value` whose string holds a character `pattern` matches. */
-function findControl(
-  value: unknown,
-  pattern: RegExp,
-  path: string[],
-  depth = 0,
-): { path: string[]; ch: string } | null {
+type Hit = { path: string[]; ch: string; inName?: boolean };
+
+/** The first path in `value` whose string (or field name) holds a character `pattern` matches. */
+function findControl(value: unknown, pattern: RegExp, path: string[], depth = 0): Hit | null {
   if (typeof value === "string") {
     const m = pattern.exec(value);
     return m ? { path, ch: m[0] } : null;
@@ -37,17 +34,20 @@ function findControl(
     return null;
   }
   for (const [key, inner] of Object.entries(value)) {
+    // The name itself is not echoed back: it holds the character being refused.
     const keyHit = pattern.exec(key);
-    if (keyHit) return { path: [...path, key], ch: keyHit[0] };
+    if (keyHit) return { path, ch: keyHit[0], inName: true };
     const hit = findControl(inner, pattern, [...path, key], depth + 1);
     if (hit) return hit;
   }
   return null;
 }
 
-function refuse(where: string, hit: { path: string[]; ch: string }, extra = ""): AppError {
-  const field = hit.path.join(".") || where;
-  const message = `Contains a control character (${describe(hit.ch)})${extra}; remove it and try again`;
+function refuse(where: string, hit: Hit, extra = ""): AppError {
+  // A wildcard route's parameter is the rest of the address.
+  const field = hit.path.map((p) => (p === "*" ? "path" : p)).join(".") || where;
+  const what = hit.inName ? "A field name here contains" : "Contains";
+  const message = `${what} a control character (${describe(hit.ch)})${extra}; remove it and try again`;
   return new AppError(400, "control_character", `${field}: ${message}`, [{ path: field, message }]);
 }
 

@@ -9,8 +9,11 @@ import pino from "pino";
 import { buildApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import { type Database, openDatabase } from "../db/client.ts";
+import { customers, storeDeviceKeys } from "../db/schema/index.ts";
+import { ADMIN_COOKIE } from "../features/admin-auth/admin-auth.hooks.ts";
 import { createAdmin } from "../features/admin-auth/admin-auth.service.ts";
-import { ADMIN_COOKIE } from "../platform/auth.ts";
+import { issueTokens } from "../features/shopper-auth/shopper-tokens.ts";
+import { randomToken, sha256 } from "../platform/crypto.ts";
 
 /** Set to run the HTTP suite on PostgreSQL; otherwise each file gets an in-memory PGlite. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -117,4 +120,35 @@ export function as(app: FastifyInstance, cookie: string | null) {
     put: (url: string, payload?: unknown) => call("PUT", url, payload ?? {}),
     delete: (url: string) => call("DELETE", url),
   };
+}
+
+/**
+ * A shopper of their own (a new customer row, as a BankID sign-in would
+ * make) with real tokens; no DEV_TOOLS needed.
+ */
+export async function signInShopper(
+  app: FastifyInstance,
+  name = "Testa Testsson",
+): Promise<{ customerId: string; accessToken: string; refreshToken: string }> {
+  const tag = randomBytes(8).toString("hex");
+  const [customer] = await app.db
+    .insert(customers)
+    .values({ personalNumberHash: `test-${tag}`, personalNumberSealed: `test-${tag}`, name, birthDate: "1990-01-01" })
+    .returning();
+  const tokens = await issueTokens(app.db, app.shopperKeys.jwt, customer!);
+  return { customerId: customer!.id, accessToken: tokens.access_token, refreshToken: tokens.refresh_token };
+}
+
+/** A device key for `storeId`, made directly; the value to send is `Device <key>`. */
+export async function createDeviceKey(
+  app: FastifyInstance,
+  storeId: string,
+  kind: "door_scanner" | "exit_gate" | "camera_worker" = "door_scanner",
+): Promise<{ id: string; key: string }> {
+  const key = `gd_${randomToken(32)}`;
+  const [row] = await app.db
+    .insert(storeDeviceKeys)
+    .values({ storeId, kind, keyHash: sha256(key) })
+    .returning();
+  return { id: row!.id, key };
 }

@@ -1,0 +1,321 @@
+import { randomUUID } from "node:crypto";
+import { errorSchema } from "@glide/contracts";
+import { sql } from "drizzle-orm";
+import type { InjectOptions } from "fastify";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_COOKIE } from "../features/admin-auth/admin-auth.hooks.ts";
+import {
+  as,
+  createDeviceKey,
+  createTestContext,
+  signIn,
+  signInShopper,
+  TEST_PASSWORD,
+  type TestContext,
+} from "./harness.ts";
+import { fillPath, listOperations, type Operation } from "./route-table.ts";
+
+/**
+ * Who may call what, for every route the app serves: each route of the
+ * OpenAPI document and of Fastify's route table (hidden ones too) must have a
+ * row here. The callers hold real credentials, and the ids in the paths are
+ * real rows of a store that is not theirs, so 403 and 404 mean what they say.
+ */
+
+const CALLERS = ["anonymous", "shopper", "device", "storeAdmin", "platformAdmin"] as const;
+type Caller = (typeof CALLERS)[number];
+const METRICS_TOKEN = "metrics-token-for-the-matrix-1234";
+
+type Fixtures = {
+  storeA: string;
+  storeToDelete: string;
+  moduleId: string;
+  deviceKeyToDelete: string;
+  product: string;
+  productToDelete: string;
+  barcode: string;
+  imageName: string;
+  image: Buffer;
+  adminEmail: string;
+  /** Another shopper's visit to store A: its id and door token. */
+  session: { id: string; token: string };
+  /** That shopper's visit through the door, with one line in its cart. */
+  visit: string;
+  cartItem: string;
+  refreshToken: () => Promise<string>;
+};
+
+type Row = {
+  /** The answer for anonymous, shopper, device key, store admin, platform admin: "2xx" or a status. */
+  expect: string;
+  params?: (f: Fixtures) => Record<string, string>;
+  body?: (f: Fixtures) => unknown | Promise<unknown>;
+  contentType?: string;
+  query?: string;
+  /** The call ends the caller's sign-in; the callers sign in again after it. */
+  signsOut?: boolean;
+};
+
+let sku = 0;
+const everyone2xx = "2xx 2xx 2xx 2xx 2xx";
+const adminsOnly = "401 401 401 2xx 2xx";
+const platformOnly = "401 401 401 403 2xx";
+const storeA = (f: Fixtures) => ({ id: f.storeA });
+
+const MATRIX: Record<string, Row> = {
+  "GET /api/health": { expect: everyone2xx },
+  "GET /api/openapi.json": { expect: everyone2xx },
+  "GET /api/docs": { expect: everyone2xx },
+  "GET /api/docs/json": { expect: everyone2xx },
+  "GET /api/docs/yaml": { expect: everyone2xx },
+  "GET /api/docs/static/*": { expect: everyone2xx, params: () => ({ "*": "swagger-ui.css" }) },
+  "GET /api/docs/static/index.html": { expect: "302 302 302 302 302" },
+  "GET /api/docs/static/swagger-initializer.js": { expect: everyone2xx },
+  "GET /index.html": { expect: everyone2xx },
+  // Only a scraper with METRICS_TOKEN, which none of the callers holds.
+  "GET /metrics": { expect: "401 401 401 401 401" },
+
+  "POST /api/v1/admin/login": { expect: everyone2xx, body: (f) => ({ email: f.adminEmail, password: TEST_PASSWORD }) },
+  "POST /api/v1/admin/logout": { expect: "204 204 204 204 204", signsOut: true },
+  "GET /api/v1/admin/me": { expect: adminsOnly },
+  "GET /api/v1/admin/dashboard": { expect: adminsOnly },
+
+  "GET /api/v1/stores": { expect: adminsOnly },
+  "POST /api/v1/stores": { expect: platformOnly, body: () => ({ name: `Matrisbutik ${++sku}` }) },
+  "PUT /api/v1/stores/:id": { expect: platformOnly, params: storeA, body: () => ({ name: "Butik A" }) },
+  "DELETE /api/v1/stores/:id": { expect: platformOnly, params: (f) => ({ id: f.storeToDelete }) },
+  "GET /api/v1/stores/:id/modules": { expect: platformOnly, params: storeA },
+  "POST /api/v1/stores/:id/modules/:moduleId": {
+    expect: platformOnly,
+    params: (f) => ({ id: f.storeA, moduleId: f.moduleId }),
+    body: () => ({ enabled: true }),
+  },
+  "GET /api/v1/stores/:id/device-keys": { expect: platformOnly, params: storeA },
+  "POST /api/v1/stores/:id/device-keys": {
+    expect: platformOnly,
+    params: storeA,
+    body: () => ({ kind: "door_scanner" }),
+  },
+  "DELETE /api/v1/stores/:id/device-keys/:keyId": {
+    expect: platformOnly,
+    params: (f) => ({ id: f.storeA, keyId: f.deviceKeyToDelete }),
+  },
+
+  "GET /api/v1/settings": { expect: adminsOnly },
+  "GET /api/v1/settings/:category/:key": { expect: adminsOnly, params: () => ({ category: "store", key: "types" }) },
+
+  "GET /api/v1/products": { expect: adminsOnly },
+  "GET /api/v1/products/categories": { expect: adminsOnly },
+  "GET /api/v1/products/export": { expect: adminsOnly },
+  "GET /api/v1/products/lookup/:code": { expect: adminsOnly, params: (f) => ({ code: f.barcode }) },
+  "GET /api/v1/products/:id": { expect: adminsOnly, params: (f) => ({ id: f.product }) },
+  "POST /api/v1/products": {
+    expect: platformOnly,
+    body: () => ({ sku: `MATRIX-${++sku}`, name: "Matrisvara", price: 10 }),
+  },
+  "PUT /api/v1/products/:id": { expect: platformOnly, params: (f) => ({ id: f.product }), body: () => ({ price: 12 }) },
+  "DELETE /api/v1/products/:id": { expect: platformOnly, params: (f) => ({ id: f.productToDelete }) },
+  "POST /api/v1/products/import": {
+    expect: platformOnly,
+    query: "?dry_run=true",
+    contentType: "text/csv",
+    body: () => "sku,name,price\nMATRIX-CSV,Importvara,5\n",
+  },
+  "POST /api/v1/products/images": { expect: platformOnly, contentType: "image/png", body: (f) => f.image },
+  // Product photos are public: the shopper app shows them.
+  "GET /api/v1/products/images/*": { expect: everyone2xx, params: (f) => ({ "*": f.imageName }) },
+
+  "GET /api/v1/public/config": { expect: everyone2xx },
+  "GET /api/v1/public/stores/:store_id": { expect: everyone2xx, params: (f) => ({ store_id: f.storeA }) },
+
+  // BankID is not configured here: sign-in answers 503, an unknown order 404, whoever asks.
+  "POST /api/v1/auth/init": { expect: "503 503 503 503 503", body: () => ({}) },
+  "GET /api/v1/auth/qr/:order_ref": { expect: "404 404 404 404 404", params: () => ({ order_ref: randomUUID() }) },
+  "POST /api/v1/auth/collect": { expect: "404 404 404 404 404", body: () => ({ order_ref: randomUUID() }) },
+  "POST /api/v1/auth/cancel": { expect: "404 404 404 404 404", body: () => ({ order_ref: randomUUID() }) },
+  // The refresh token in the body is the credential, so every caller gets the same answer.
+  "POST /api/v1/auth/refresh": { expect: everyone2xx, body: async (f) => ({ refresh_token: await f.refreshToken() }) },
+  "POST /api/v1/auth/logout": {
+    expect: "204 204 204 204 204",
+    body: async (f) => ({ refresh_token: await f.refreshToken() }),
+  },
+  "POST /api/v1/auth/dev-login": { expect: everyone2xx },
+
+  "POST /api/v1/sessions/entry": { expect: "401 2xx 401 401 401", body: (f) => ({ store_id: f.storeA }) },
+  // Another shopper's visit to store A: the shopper is not its owner, the device key is store B's.
+  "POST /api/v1/sessions/door/scan": {
+    expect: "401 403 403 401 401",
+    body: (f) => ({ session_id: f.session.id, session_token: f.session.token, store_id: f.storeA }),
+  },
+  "DELETE /api/v1/sessions/entry/:session_id": {
+    expect: "401 403 401 401 401",
+    params: (f) => ({ session_id: f.session.id }),
+  },
+  "POST /api/v1/cart/scan": {
+    expect: "401 403 401 401 401",
+    body: (f) => ({ session_id: f.visit, barcode: f.barcode }),
+  },
+  "GET /api/v1/cart/:session_id": { expect: "401 403 401 401 401", params: (f) => ({ session_id: f.visit }) },
+  "PUT /api/v1/cart/item/:item_id": {
+    expect: "401 403 401 401 401",
+    params: (f) => ({ item_id: f.cartItem }),
+    body: () => ({ quantity: 2 }),
+  },
+  "DELETE /api/v1/cart/item/:item_id": { expect: "401 403 401 401 401", params: (f) => ({ item_id: f.cartItem }) },
+  // Only a camera_worker key; the device caller is a door scanner.
+  "POST /api/v1/cart/worker": {
+    expect: "401 401 401 401 401",
+    body: (f) => ({ session_id: f.visit, product_id: f.product, action: "add", event_id: randomUUID() }),
+  },
+  // The cart's WebSocket: a plain GET is no upgrade.
+  "GET /ws/cart": { expect: "404 404 404 404 404", query: `?session_id=${randomUUID()}` },
+  "GET /api/v1/sessions/:session_id/door-status": {
+    expect: "401 403 401 401 401",
+    params: (f) => ({ session_id: f.session.id }),
+  },
+};
+
+let ctx: TestContext;
+let fixtures: Fixtures;
+let operations: Operation[];
+const credentials = {} as Record<Caller, Record<string, string>>;
+let storeB: string;
+
+async function signInCallers() {
+  const platform = await signIn(ctx.app);
+  const storeAdmin = await signIn(ctx.app, "store_admin", [storeB]);
+  const shopper = await signInShopper(ctx.app, "Matris Shopper");
+  const device = await createDeviceKey(ctx.app, storeB);
+  credentials.anonymous = {};
+  credentials.shopper = { authorization: `Bearer ${shopper.accessToken}` };
+  credentials.device = { authorization: `Device ${device.key}` };
+  credentials.storeAdmin = { cookie: `${ADMIN_COOKIE}=${storeAdmin.cookie}` };
+  credentials.platformAdmin = { cookie: `${ADMIN_COOKIE}=${platform.cookie}` };
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext({ DEV_TOOLS: "true", METRICS_TOKEN });
+  const admin = await signIn(ctx.app);
+  const api = as(ctx.app, admin.cookie);
+  const created = async (url: string, body: unknown) => {
+    const res = await api.post(url, body);
+    if (res.statusCode !== 201) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+    return res.json();
+  };
+  const a = (await created("/api/v1/stores/", { name: "Butik A" })).id;
+  storeB = (await created("/api/v1/stores/", { name: "Butik B" })).id;
+  const toDelete = (await created("/api/v1/stores/", { name: "Butik som tas bort" })).id;
+  const barcode = "7310865004703";
+  const product = (await created("/api/v1/products/", { sku: "MATRIX-A", name: "Vara", price: 5, barcodes: [barcode] }))
+    .id;
+  const productToDelete = (await created("/api/v1/products/", { sku: "MATRIX-DEL", name: "Vara", price: 5 })).id;
+  const moduleId = (await api.get(`/api/v1/stores/${a}/modules`)).json()[0].module_id;
+  const image = await sharp({ create: { width: 2, height: 2, channels: 3, background: "#3a7" } })
+    .png()
+    .toBuffer();
+  const upload = await ctx.app.inject({
+    method: "POST",
+    url: "/api/v1/products/images",
+    payload: image,
+    headers: { "content-type": "image/png", cookie: `${ADMIN_COOKIE}=${admin.cookie}` },
+  });
+  const other = await signInShopper(ctx.app, "Annan Shopper");
+  const entry = await ctx.app.inject({
+    method: "POST",
+    url: "/api/v1/sessions/entry",
+    payload: { store_id: a },
+    headers: { authorization: `Bearer ${other.accessToken}` },
+  });
+  const visit = await ctx.app.inject({
+    method: "POST",
+    url: "/api/v1/sessions/entry",
+    payload: { store_id: a },
+    headers: { authorization: `Bearer ${other.accessToken}` },
+  });
+  const visitId = visit.json().session_id;
+  await ctx.app.db.execute(sql`update shopping_sessions set door_opened_at = now() where id = ${visitId}`);
+  const scanned = await ctx.app.inject({
+    method: "POST",
+    url: "/api/v1/cart/scan",
+    payload: { session_id: visitId, barcode },
+    headers: { authorization: `Bearer ${other.accessToken}` },
+  });
+  if (scanned.statusCode !== 200) throw new Error(`cart scan: ${scanned.statusCode} ${scanned.body}`);
+  fixtures = {
+    visit: visitId,
+    cartItem: scanned.json().item.id,
+    storeA: a,
+    storeToDelete: toDelete,
+    moduleId,
+    deviceKeyToDelete: (await createDeviceKey(ctx.app, a)).id,
+    product,
+    productToDelete,
+    barcode,
+    image,
+    imageName: String(upload.json().image_url).split("/").pop() ?? "",
+    adminEmail: admin.email,
+    session: { id: entry.json().session_id, token: entry.json().session_token },
+    refreshToken: async () => (await signInShopper(ctx.app, "Token Shopper")).refreshToken,
+  };
+  await signInCallers();
+  operations = await listOperations(ctx.app);
+});
+afterAll(() => ctx?.close());
+
+function isApiError(body: string): boolean {
+  try {
+    return errorSchema.strict().safeParse(JSON.parse(body)).success;
+  } catch {
+    return false;
+  }
+}
+
+function matches(expected: string, status: number): boolean {
+  return expected === "2xx" ? status >= 200 && status < 300 : String(status) === expected;
+}
+
+describe("authorization matrix", () => {
+  it("has a row for every route the app serves, and none for a route that is gone", () => {
+    const keys = operations.map((op) => op.key);
+    const missing = keys.filter((key) => !(key in MATRIX));
+    expect(
+      missing,
+      "New routes: add each to MATRIX in apps/server/src/test/authorization-matrix.test.ts with the answer every caller should get",
+    ).toEqual([]);
+    expect(
+      Object.keys(MATRIX).filter((key) => !keys.includes(key)),
+      "Rows for routes that no longer exist",
+    ).toEqual([]);
+  });
+
+  it("gives each caller the answer its row expects", async () => {
+    const wrong: string[] = [];
+    for (const op of operations) {
+      const row = MATRIX[op.key];
+      if (!row) continue;
+      const expected = row.expect.split(" ");
+      expect(expected, `${op.key}: one answer per caller`).toHaveLength(CALLERS.length);
+      for (const [i, caller] of CALLERS.entries()) {
+        const body = row.body ? await row.body(fixtures) : undefined;
+        const headers: Record<string, string> = { ...credentials[caller] };
+        if (row.contentType) headers["content-type"] = row.contentType;
+        const res = await ctx.app.inject({
+          method: op.method as InjectOptions["method"],
+          url: fillPath(op.path, row.params?.(fixtures) ?? {}) + (row.query ?? ""),
+          headers,
+          ...(body !== undefined ? { payload: body as InjectOptions["payload"] } : {}),
+        });
+        if (!matches(expected[i]!, res.statusCode)) {
+          wrong.push(
+            `${op.key} as ${caller}: expected ${expected[i]}, got ${res.statusCode} ${res.body.slice(0, 160)}`,
+          );
+        } else if (res.statusCode >= 400 && !isApiError(res.body)) {
+          wrong.push(`${op.key} as ${caller}: ${res.statusCode} is not {detail, code}: ${res.body.slice(0, 160)}`);
+        }
+        if (row.signsOut) await signInCallers();
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
