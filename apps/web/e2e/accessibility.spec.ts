@@ -39,6 +39,8 @@ test("the shopper's pages pass the accessibility checks in both themes", async (
 });
 
 test("the console's screens and dialogs pass the accessibility checks in both themes", async ({ page }) => {
+  // Twelve full axe scans: more than the default 30 s on a busy two-core machine.
+  test.slow();
   await signIn(page);
   for (const theme of ["light", "dark"] as const) {
     if (theme === "dark") {
@@ -66,6 +68,15 @@ test("the console's screens and dialogs pass the accessibility checks in both th
     await page.getByRole("button", { name: "Create Store" }).click();
     await expect(page.getByRole("dialog")).toBeVisible();
     await expectAccessible(page, `the create store dialog, ${theme}`);
+    // With problems shown: the marked tabs and the messages beside the fields keep their contrast and names.
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Store Name *").fill("Axe Butik");
+    await dialog.getByLabel("Size (sqm)").fill("12.7");
+    await dialog.getByRole("tab", { name: "Settings" }).click();
+    await dialog.getByLabel("VAT Rate (%)").fill("150");
+    await dialog.getByRole("button", { name: "Create Store" }).click();
+    await expect(dialog.getByLabel("Size (sqm)")).toHaveAttribute("aria-invalid", "true");
+    await expectAccessible(page, `the create store dialog with problems, ${theme}`);
     await page.keyboard.press("Escape");
   }
 });

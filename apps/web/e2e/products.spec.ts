@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { gtinCheckDigit } from "@glide/contracts";
 import type { Page } from "@playwright/test";
-import { expect, signIn, test, unique } from "./fixtures.ts";
+import { expect, isPhone, signIn, test, unique } from "./fixtures.ts";
 
 // An 8×8 red PNG, small enough to live in the spec.
 const PNG = Buffer.from(
@@ -18,9 +18,26 @@ function ean13(): string {
 /** SKUs may not contain spaces. */
 const uniqueSku = (prefix: string) => unique(prefix).replace(" ", "-");
 
-const row = (page: Page, name: string) => page.getByRole("row").filter({ hasText: name });
 const card = (page: Page, name: string) => page.getByRole("article", { name, exact: true });
-const bodyRows = (page: Page) => page.getByRole("table", { name: "Products" }).locator("tbody tr");
+/** A product in the list view: a table row on a desktop, a card on a phone. */
+const row = (page: Page, name: string) =>
+  isPhone(page) ? card(page, name) : page.getByRole("row").filter({ hasText: name });
+const bodyRows = (page: Page) =>
+  isPhone(page)
+    ? page.getByRole("list", { name: "Products" }).getByRole("listitem")
+    : page.getByRole("table", { name: "Products" }).locator("tbody tr");
+
+/** Price order: the column header on a desktop, the Sort by select on a phone. */
+async function sortByPrice(page: Page, order: "ascending" | "descending") {
+  if (isPhone(page)) {
+    const label = order === "ascending" ? "Price, lowest first" : "Price, highest first";
+    await page.getByLabel("Sort by").selectOption({ label });
+    return;
+  }
+  const priceHeader = page.getByRole("columnheader", { name: "Price" });
+  await priceHeader.getByRole("button").click();
+  await expect(priceHeader).toHaveAttribute("aria-sort", order);
+}
 
 test("an operator adds, finds, imports, sorts, edits and deletes products", async ({ page }) => {
   const category = unique("E2E Kategori");
@@ -29,6 +46,7 @@ test("an operator adds, finds, imports, sorts, edits and deletes products", asyn
   const barcode = ean13();
   await signIn(page, "/products");
   await expect(page.getByRole("heading", { name: "Global Product Database" })).toBeVisible();
+  await expect(page).toHaveTitle("Products · Glide");
 
   // Add: the button waits for SKU, name and price; a bad barcode is refused with the server's reason.
   await page.getByRole("button", { name: "Add Product" }).click();
@@ -51,7 +69,13 @@ test("an operator adds, finds, imports, sorts, edits and deletes products", asyn
   await expect(add.getByRole("switch", { name: "Active" })).toBeChecked();
   await add.getByLabel("Barcode").fill(`${barcode.slice(0, -1)}${(Number(barcode.at(-1)) + 1) % 10}`);
   await submit.click();
-  await expect(add.getByRole("alert")).toContainText("barcode");
+  // The reason sits beside the Barcode field, which takes focus; it is said once, with no banner or toast.
+  const barcodeInput = add.getByLabel("Barcode");
+  await expect(barcodeInput).toHaveAttribute("aria-invalid", "true");
+  await expect(barcodeInput).toBeFocused();
+  await expect(barcodeInput).toHaveAccessibleDescription(/check digit/i);
+  await expect(add.getByRole("alert")).toHaveCount(0);
+  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0);
   await add.getByLabel("Barcode").fill(barcode);
   await submit.click();
   await expect(add).toBeHidden();
@@ -60,7 +84,7 @@ test("an operator adds, finds, imports, sorts, edits and deletes products", asyn
   const search = page.getByRole("searchbox", { name: "Search products" });
   await search.fill(barcode);
   await expect(page).toHaveURL(/search=/);
-  await expect(page.getByText("1 products", { exact: true })).toBeVisible();
+  await expect(page.getByText("1 product", { exact: true })).toBeVisible();
   await expect(row(page, name)).toContainText(sku);
   await expect(row(page, name)).toContainText(/24,90\s*kr/);
   await expect(row(page, name)).toContainText("18+");
@@ -103,13 +127,10 @@ test("an operator adds, finds, imports, sorts, edits and deletes products", asyn
   for (const product of [name, cheap, dear]) expect(exported).toContain(product);
 
   // Sort by price: a new header starts ascending, a second click turns it.
-  const priceHeader = page.getByRole("columnheader", { name: "Price" });
-  await priceHeader.getByRole("button").click();
-  await expect(priceHeader).toHaveAttribute("aria-sort", "ascending");
+  await sortByPrice(page, "ascending");
   await expect(bodyRows(page).first()).toContainText(cheap);
   await expect(bodyRows(page).last()).toContainText(dear);
-  await priceHeader.getByRole("button").click();
-  await expect(priceHeader).toHaveAttribute("aria-sort", "descending");
+  await sortByPrice(page, "descending");
   await expect(bodyRows(page).first()).toContainText(dear);
   await expect(bodyRows(page).nth(1)).toContainText(name);
 
@@ -210,4 +231,93 @@ test("pages through a category, keeping page and page size in the URL", async ({
   await pager.getByRole("button", { name: "Previous" }).click();
   await expect(pager).toContainText("Page 1 of 2");
   await expect(row(page, "Sida 01")).toBeVisible();
+});
+
+test("a name over the limit is held to it, and the server's words say it is too long", async ({ page }) => {
+  await signIn(page, "/products");
+  await page.getByRole("button", { name: "Add Product" }).click();
+  const add = page.getByRole("dialog", { name: "Add Product" });
+  const name = add.getByLabel("Name *");
+  await expect(name).toHaveAttribute("maxlength", "200");
+  await expect(add.getByLabel("SKU *")).toHaveAttribute("maxlength", "64");
+  await name.fill("x".repeat(5000));
+  await expect(name).toHaveValue("x".repeat(200));
+
+  // A client without the limit (here: the attribute taken away) gets the real reason beside the field.
+  await name.evaluate((input) => input.removeAttribute("maxlength"));
+  await name.fill("x".repeat(5000));
+  await add.getByLabel("SKU *").fill(uniqueSku("LONG"));
+  await add.getByLabel("Price (kr) *").fill("10");
+  await add.getByRole("button", { name: "Add Product" }).click();
+  await expect(name).toHaveAccessibleDescription("Name must be at most 200 characters; shorten it");
+  await expect(name).toBeFocused();
+  await expect(page.getByText("Name is required")).toHaveCount(0);
+  await expect(add.getByRole("alert")).toHaveCount(0);
+});
+
+test("search waits for typing to pause: one request, not one per key", async ({ page }) => {
+  await signIn(page, "/products");
+  await expect(page.getByText(/^\d+ products?$/)).toBeVisible();
+  const searches: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    const search = url.searchParams.get("search");
+    if (url.pathname === "/api/v1/products/" && search !== null) searches.push(search);
+  });
+  await page.getByRole("searchbox", { name: "Search products" }).pressSequentially("lingonsylt", { delay: 40 });
+  await expect(page).toHaveURL(/search=lingonsylt/);
+  await expect.poll(() => searches).toEqual(["lingonsylt"]);
+  await expect(page.getByText(/^\d+ products?$/)).toBeVisible();
+  expect(searches).toEqual(["lingonsylt"]);
+});
+
+test("the list shows every product's price, status and actions without sideways scrolling", async ({ page }) => {
+  const name = unique("Smalskärm");
+  const sku = uniqueSku("SM");
+  await signIn(page, "/products");
+  const created = await page.request.post("/api/v1/products/", { data: { sku, name, price: 12.5 } });
+  expect(created.status()).toBe(201);
+  await page.getByRole("searchbox", { name: "Search products" }).fill(sku);
+  await expect(page.getByText("1 product", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "List view" })).toHaveAttribute("aria-pressed", "true");
+
+  const item = row(page, name);
+  await expect(item).toContainText(sku);
+  await expect(item).toContainText(/12,50\s*kr/);
+  await expect(item).toContainText("Active");
+  // The actions are within the screen's width, not behind a sideways scroll.
+  const width = page.viewportSize()?.width ?? 0;
+  for (const action of [`Edit ${name}`, `Delete ${name}`]) {
+    const box = await item.getByRole("button", { name: action }).boundingBox();
+    expect(box && box.x + box.width, action).toBeLessThanOrEqual(width);
+  }
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  // Phones get cards; desktops keep the table.
+  await expect(page.getByRole("table", { name: "Products" })).toHaveCount(isPhone(page) ? 0 : 1);
+
+  // Focus goes back to the Edit button when the dialog closes.
+  const edit = item.getByRole("button", { name: `Edit ${name}` });
+  await edit.click();
+  await expect(page.getByRole("dialog", { name: "Edit Product" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(edit).toBeFocused();
+});
+
+test("a taken SKU is said beside the SKU field, with whose it is", async ({ page }) => {
+  const sku = uniqueSku("TAKEN");
+  const owner = unique("Ägare");
+  await signIn(page, "/products");
+  expect((await page.request.post("/api/v1/products/", { data: { sku, name: owner, price: 5 } })).status()).toBe(201);
+  await page.getByRole("button", { name: "Add Product" }).click();
+  const add = page.getByRole("dialog", { name: "Add Product" });
+  await add.getByLabel("SKU *").fill(sku);
+  await add.getByLabel("Name *").fill(unique("Dubblett"));
+  await add.getByLabel("Price (kr) *").fill("5");
+  await add.getByRole("button", { name: "Add Product" }).click();
+  const skuInput = add.getByLabel("SKU *");
+  await expect(skuInput).toHaveAttribute("aria-invalid", "true");
+  await expect(skuInput).toHaveAccessibleDescription(new RegExp(`already used by "${owner}"`));
+  await expect(skuInput).toBeFocused();
+  await expect(add.getByRole("alert")).toHaveCount(0);
 });

@@ -19,6 +19,8 @@ test("the sidebar has the seven entries and marks the active one", async ({ page
     await link.click();
     await expect(page).toHaveURL(new RegExp(`${path === "/" ? "/$" : `${path}$`}`));
     await expect(page.getByRole("heading", { name: heading, exact: true })).toBeVisible();
+    // Each screen names itself in the browser's tab and history.
+    await expect(page).toHaveTitle(`${title} · Glide`);
     if (!["Dashboard", "Stores", "Products"].includes(title))
       await expect(page.getByText("Coming soon...")).toBeVisible();
     await openNav(page);
@@ -60,9 +62,13 @@ test("Ctrl+B toggles the sidebar and the cookie remembers it", async ({ page, co
 });
 
 test("an unknown page shows the 404 page and Go Home returns to the dashboard", async ({ page }) => {
+  await page.goto("/login");
+  await expect(page).toHaveTitle("Sign in · Glide");
   await signIn(page);
+  await expect(page).toHaveTitle("Dashboard · Glide");
   await page.goto("/no/such/page");
   await expect(page.getByText("404", { exact: true })).toBeVisible();
+  await expect(page).toHaveTitle("Page Not Found · Glide");
   await expect(page.getByRole("heading", { name: "Page Not Found" })).toBeVisible();
   await expect(
     page.getByText("Sorry, the page you are looking for doesn't exist. It may have been moved or deleted."),
@@ -70,4 +76,5 @@ test("an unknown page shows the 404 page and Go Home returns to the dashboard", 
   await page.getByRole("button", { name: "Go Home" }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("heading", { name: "Platform Dashboard" })).toBeVisible();
+  await expect(page).toHaveTitle("Dashboard · Glide");
 });

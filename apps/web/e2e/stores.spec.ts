@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, openNav, signIn, test, unique } from "./fixtures.ts";
+import { expect, isPhone, openNav, signIn, test, unique } from "./fixtures.ts";
 
 const card = (page: Page, name: string) => page.getByRole("article", { name, exact: true });
 
@@ -51,7 +51,14 @@ test("an operator creates, finds, edits, equips, deactivates and deletes stores"
   await expect(dialog.getByLabel("Currency")).toHaveValue("SEK");
   await dialog.getByLabel("VAT Rate (%)").fill("12");
   await dialog.getByRole("button", { name: "Create Store" }).click();
-  await expect(dialog.getByRole("alert")).toContainText("organization_number");
+  // The server's reason sits beside its field, on its tab, shown and marked; nothing repeats it.
+  const orgNo = dialog.getByLabel("Organization Number");
+  await expect(dialog.getByRole("tab", { name: /^Basic Info.*has errors/ })).toHaveAttribute("aria-selected", "true");
+  await expect(orgNo).toHaveAttribute("aria-invalid", "true");
+  await expect(orgNo).toBeFocused();
+  await expect(orgNo).toHaveAccessibleDescription(/Not a valid Swedish organisation number: use NNNNNN-NNNN/);
+  await expect(page.getByText(/Not a valid Swedish organisation number/)).toHaveCount(1);
+  await expect(dialog.getByRole("alert")).toHaveCount(0);
 
   await dialog.getByRole("tab", { name: "Basic Info" }).click();
   await dialog.getByLabel("Organization Number").fill("5560360793");
@@ -138,7 +145,7 @@ test("an operator creates, finds, edits, equips, deactivates and deletes stores"
     .check();
   await page.getByRole("button", { name: "Delete", exact: true }).first().click();
   const bulk = page.getByRole("alertdialog");
-  await expect(bulk).toContainText("Delete 1 stores?");
+  await expect(bulk).toContainText("Delete 1 store?");
   await bulk.getByRole("button", { name: "Delete" }).click();
   await expect(card(page, second)).toBeHidden();
 });
@@ -156,4 +163,115 @@ test("select all selects every card and deselect all clears them", async ({ page
   await expect(page.getByText(`${count} selected`)).toBeVisible();
   await page.getByRole("button", { name: "Deselect All" }).click();
   await expect(page.getByText(/\d+ selected/)).toBeHidden();
+});
+
+test("every problem is shown beside its field, its tab marked, the first one shown, and once", async ({ page }) => {
+  await signIn(page, "/stores");
+  await expect(page).toHaveTitle("Stores · Glide");
+  await page.getByRole("button", { name: "Create Store" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create Store" });
+  const name = unique("Glide Felfri");
+  // The input holds at most the server's limit.
+  const storeName = dialog.getByLabel("Store Name *");
+  await expect(storeName).toHaveAttribute("maxlength", "200");
+  await storeName.fill("n".repeat(5000));
+  await expect(storeName).toHaveValue("n".repeat(200));
+  await storeName.fill(name);
+  await dialog.getByLabel("Size (sqm)").fill("12.7");
+  await dialog.getByRole("tab", { name: "Settings" }).click();
+  await dialog.getByLabel("VAT Rate (%)").fill("150");
+  await dialog.getByRole("button", { name: "Create Store" }).click();
+
+  // Sent from Settings, the first problem is on Basic Info: that tab is shown and the field focused.
+  const size = dialog.getByLabel("Size (sqm)");
+  await expect(dialog.getByRole("tab", { name: /^Basic Info.*has errors/ })).toHaveAttribute("aria-selected", "true");
+  await expect(size).toBeFocused();
+  await expect(size).toHaveAccessibleDescription("Size must be a whole number of square metres: round 12.7 to 13");
+  await expect(dialog.getByRole("tab", { name: /^Settings.*has errors/ })).toBeVisible();
+  await expect(dialog.getByRole("tab", { name: /^Location.*has errors/ })).toHaveCount(0);
+  await expect(dialog.getByRole("tab", { name: /^Contact.*has errors/ })).toHaveCount(0);
+  await dialog.getByRole("tab", { name: /^Settings/ }).click();
+  await expect(dialog.getByLabel("VAT Rate (%)")).toHaveAccessibleDescription("VAT rate must be between 0 and 100 %");
+  // One message per problem: no banner, no toast, no developer paragraph.
+  await expect(dialog.getByRole("alert")).toHaveCount(0);
+  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0);
+  await expect(page.getByText(/size_sqm|settings\.vat_rate/)).toHaveCount(0);
+
+  // Fixed, the marks go and the store is made with the whole size.
+  await dialog.getByLabel("VAT Rate (%)").fill("25");
+  await dialog.getByRole("tab", { name: /^Basic Info/ }).click();
+  await size.fill("13");
+  await dialog.getByRole("button", { name: "Create Store" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(card(page, name)).toBeVisible();
+  const created = (await (await page.request.get(`/api/v1/stores/?search=${encodeURIComponent(name)}`)).json()) as {
+    size_sqm: number;
+  }[];
+  expect(created.map((store) => store.size_sqm)).toEqual([13]);
+});
+
+test("a country brings its time zone and currency; both lists are sorted", async ({ page }) => {
+  await signIn(page, "/stores");
+  await page.getByRole("button", { name: "Create Store" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create Store" });
+  await dialog.getByRole("tab", { name: "Location" }).click();
+  const timezone = dialog.getByLabel("Timezone");
+  const labels = await timezone.locator("option").allInnerTexts();
+  expect(labels).toEqual([...labels].sort((a, b) => a.localeCompare(b, "en")));
+  expect(labels.length).toBeGreaterThan(5);
+
+  await dialog.getByLabel("Country").selectOption({ label: "Norway" });
+  await expect(timezone).toHaveValue("Europe/Oslo");
+  await dialog.getByLabel("Country").selectOption({ label: "United States" });
+  await expect(timezone).toHaveValue("America/New_York");
+  await dialog.getByRole("tab", { name: "Settings" }).click();
+  const currency = dialog.getByLabel("Currency");
+  await expect(currency).toHaveValue("USD");
+  const codes = await currency.locator("option").allInnerTexts();
+  expect(codes).toEqual([...codes].sort());
+  await dialog.getByRole("tab", { name: "Location" }).click();
+  await dialog.getByLabel("Country").selectOption({ label: "Finland" });
+  await expect(timezone).toHaveValue("Europe/Helsinki");
+  await dialog.getByRole("tab", { name: "Settings" }).click();
+  await expect(currency).toHaveValue("EUR");
+});
+
+test("closing a dialog gives focus back to the button that opened it", async ({ page }) => {
+  await signIn(page, "/stores");
+  const create = page.getByRole("button", { name: "Create Store" });
+  await create.click();
+  await page.getByRole("dialog", { name: "Create Store" }).getByRole("button", { name: "Cancel" }).click();
+  await expect(create).toBeFocused();
+
+  await create.click();
+  const name = unique("Glide Fokus");
+  const dialog = page.getByRole("dialog", { name: "Create Store" });
+  await dialog.getByLabel("Store Name *").fill(name);
+  await dialog.getByRole("button", { name: "Create Store" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(create).toBeFocused();
+
+  const edit = card(page, name).getByRole("button", { name: "Edit" });
+  await edit.click();
+  await expect(page.getByRole("dialog", { name: "Edit Store" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(edit).toBeFocused();
+
+  const modules = card(page, name).getByRole("button", { name: "Modules" });
+  await modules.click();
+  await page.getByRole("dialog", { name: "Manage Modules" }).getByRole("button", { name: "Done" }).click();
+  await expect(modules).toBeFocused();
+
+  const remove = card(page, name).getByRole("button", { name: "Delete" });
+  await remove.click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Cancel" }).click();
+  await expect(remove).toBeFocused();
+
+  if (isPhone(page)) {
+    const toggle = page.getByRole("button", { name: "Toggle Sidebar" });
+    await toggle.click();
+    await expect(page.getByRole("link", { name: "Stores", exact: true })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(toggle).toBeFocused();
+  }
 });

@@ -36,10 +36,25 @@ export const TIMEZONES = {
   "Europe/Helsinki": "Helsinki",
   "Europe/Berlin": "Berlin",
   "Europe/London": "London",
+  "Europe/Paris": "Paris",
   "America/New_York": "New York",
   "America/Los_Angeles": "Los Angeles",
   "Asia/Tokyo": "Tokyo",
 } as const;
+
+export type Timezone = keyof typeof TIMEZONES;
+
+/** The time zone a store in each country starts with; its currency comes from CURRENCIES_BY_COUNTRY. */
+export const COUNTRY_TIMEZONES: Record<CountryCode, Timezone> = {
+  SE: "Europe/Stockholm",
+  NO: "Europe/Oslo",
+  DK: "Europe/Copenhagen",
+  FI: "Europe/Helsinki",
+  DE: "Europe/Berlin",
+  UK: "Europe/London",
+  US: "America/New_York",
+  FR: "Europe/Paris",
+};
 
 export const LANGUAGES = {
   "sv-SE": "Svenska",

@@ -13,6 +13,30 @@ export const PRODUCT_DEFAULTS = {
 } as const;
 export const PRODUCT_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const PRODUCT_IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
+/** The longest text (characters) and largest numbers the API takes; the console's inputs carry the same limits. */
+export const PRODUCT_LIMITS = {
+  sku: 64,
+  name: 200,
+  description: 4000,
+  category: 100,
+  brand: 100,
+  image_url: 1000,
+  price: 10_000_000,
+  /** Weight (g), length, width and height (cm). */
+  measure: 1_000_000,
+} as const;
+const L = PRODUCT_LIMITS;
+
+/**
+ * zod 4 uses a schema's own `error` for its checks too, so a bare "Name is
+ * required" there also answered a 5,000-character name. Only a missing or
+ * non-text value gets these words; each check says its own.
+ */
+const requiredText = (label: string) => ({
+  error: (issue: { input?: unknown }) =>
+    issue.input === undefined || issue.input === null ? `${label} is required` : `${label} must be text`,
+});
+const tooLong = (label: string, max: number) => `${label} must be at most ${max} characters; shorten it`;
 
 const text = (max: number) =>
   z.preprocess(
@@ -26,7 +50,7 @@ const decimals = (places: number) => (v: number) =>
 const money = z
   .number({ error: (i) => (i.input === undefined ? "Price is required" : "Price must be a number") })
   .min(0, "Price cannot be negative")
-  .max(10_000_000, "Price is too large")
+  .max(L.price, `Price must be at most ${L.price.toLocaleString("en-US")} kr`)
   .refine(decimals(2), "Price allows at most two decimals");
 
 const barcode = z
@@ -38,7 +62,7 @@ const measure = (label: string, places: number) =>
   z
     .number()
     .min(0, `${label} cannot be negative`)
-    .max(1_000_000)
+    .max(L.measure, `${label} must be at most ${L.measure.toLocaleString("en-US")}`)
     .refine(decimals(places), `${label} allows at most ${places} decimals`)
     .nullable()
     .optional();
@@ -46,15 +70,15 @@ const measure = (label: string, places: number) =>
 /** The fields an admin sends when adding or editing a product. */
 export const productInputSchema = z.object({
   sku: z
-    .string({ error: "SKU is required" })
+    .string(requiredText("SKU"))
     .trim()
     .min(1, "SKU is required")
-    .max(64)
+    .max(L.sku, tooLong("SKU", L.sku))
     .regex(/^[^\s,;]+$/, "SKU may not contain spaces, commas or semicolons"),
-  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200),
-  description: text(4000),
-  category: text(100),
-  brand: text(100),
+  name: z.string(requiredText("Name")).trim().min(1, "Name is required").max(L.name, tooLong("Name", L.name)),
+  description: text(L.description),
+  category: text(L.category),
+  brand: text(L.brand),
   price: money,
   /** Percent, e.g. 25. */
   vat_rate: z
@@ -71,7 +95,7 @@ export const productInputSchema = z.object({
     (v) => (v === "" ? null : v),
     z
       .string()
-      .max(1000)
+      .max(L.image_url)
       .refine((v) => /^https?:\/\/\S+$/.test(v) || /^\/api\/v1\/products\/images\/[\w.-]+$/.test(v), {
         message: "image_url must be an http(s) address or an uploaded image",
       })

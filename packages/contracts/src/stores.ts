@@ -1,6 +1,26 @@
 import { z } from "zod";
 import { COUNTRY_CODES, CURRENCIES, LANGUAGES, STORE_DEFAULTS, TIMEZONES } from "./constants.ts";
 
+/** The longest text (characters) and largest size the API takes; the console's inputs carry the same limits. */
+export const STORE_LIMITS = {
+  name: 200,
+  legal_name: 200,
+  organization_number: 20,
+  vat_number: 20,
+  store_type: 50,
+  description: 2000,
+  address: 200,
+  city: 100,
+  postal_code: 20,
+  phone: 50,
+  email: 200,
+  website: 300,
+  contact_person: 200,
+  contact_title: 100,
+  size_sqm: 1_000_000,
+} as const;
+const L = STORE_LIMITS;
+
 /** Form fields arrive as "" when left empty; the API stores that as null. */
 const optionalText = (max: number) =>
   z.preprocess(
@@ -24,33 +44,45 @@ export const storeSettingsInputSchema = z.object({
 
 /** Fields a client may send when creating or editing a store. */
 export const storeInputSchema = z.object({
-  name: z.string().trim().min(1, "Store name is required").max(200),
-  legal_name: optionalText(200),
-  organization_number: optionalText(20),
-  vat_number: optionalText(20),
-  store_type: optionalText(50),
-  size_sqm: z.number().int("Size must be a whole number of square metres").min(0).max(1_000_000).nullable().optional(),
-  description: optionalText(2000),
-  address: optionalText(200),
-  city: optionalText(100),
-  postal_code: optionalText(20),
+  name: z.string().trim().min(1, "Store name is required").max(L.name),
+  legal_name: optionalText(L.legal_name),
+  organization_number: optionalText(L.organization_number),
+  vat_number: optionalText(L.vat_number),
+  store_type: optionalText(L.store_type),
+  // The spec's size is an integer: 12.7 is refused with a reason rather than cut to 12.
+  size_sqm: z
+    .number({ error: "Size must be a number of square metres" })
+    .int({
+      error: (issue) =>
+        typeof issue.input === "number" && Number.isFinite(issue.input)
+          ? `Size must be a whole number of square metres: round ${issue.input} to ${Math.round(issue.input)}`
+          : "Size must be a whole number of square metres",
+    })
+    .min(0, "Size cannot be negative")
+    .max(L.size_sqm, `Size must be at most ${L.size_sqm.toLocaleString("en-US")} square metres`)
+    .nullable()
+    .optional(),
+  description: optionalText(L.description),
+  address: optionalText(L.address),
+  city: optionalText(L.city),
+  postal_code: optionalText(L.postal_code),
   country: z.enum(COUNTRY_CODES as [string, ...string[]]).optional(),
   timezone: z.enum(Object.keys(TIMEZONES) as [keyof typeof TIMEZONES]).optional(),
-  phone: optionalText(50),
+  phone: optionalText(L.phone),
   email: z.preprocess(
     (v) => (typeof v === "string" && v.trim() === "" ? null : typeof v === "string" ? v.trim() : v),
-    z.email("Email must be a valid e-mail address").max(200).nullable().optional(),
+    z.email("Email must be a valid e-mail address, e.g. name@example.se").max(L.email).nullable().optional(),
   ),
   website: z.preprocess(
     (v) => (typeof v === "string" && v.trim() === "" ? null : typeof v === "string" ? v.trim() : v),
     z
-      .url({ protocol: /^https?$/, error: "Website must be an http(s) address" })
-      .max(300)
+      .url({ protocol: /^https?$/, error: "Website must be a web address starting with https:// or http://" })
+      .max(L.website)
       .nullable()
       .optional(),
   ),
-  contact_person: optionalText(200),
-  contact_title: optionalText(100),
+  contact_person: optionalText(L.contact_person),
+  contact_title: optionalText(L.contact_title),
   is_active: z.boolean().optional(),
   settings: storeSettingsInputSchema.optional(),
 });

@@ -1,22 +1,33 @@
-import type { ApiError as ApiErrorBody } from "@glide/contracts";
+import type { ApiError as ApiErrorBody, FieldError } from "@glide/contracts";
 import type { z } from "zod";
 
 /** Empty means same-origin: the API is served by the same service as the app. */
 const baseUrl = (import.meta.env.VITE_API_BASE_URL ?? "").replace(/\/+$/, "");
 
-/** A non-OK answer from the API, carrying the status and the server's `detail`. */
+/** A non-OK answer from the API, carrying the status, the server's `detail` and its per-field problems. */
 export class ApiError extends Error {
   readonly status: number;
   readonly detail: string;
   readonly code: string | undefined;
+  /** Each field that broke a rule, with words to show beside it; empty when the problem is not a field's. */
+  readonly errors: FieldError[];
 
-  constructor(status: number, detail: string, code?: string) {
+  constructor(status: number, detail: string, code?: string, errors: FieldError[] = []) {
     super(detail);
     this.name = "ApiError";
     this.status = status;
     this.detail = detail;
     this.code = code;
+    this.errors = errors;
   }
+}
+
+function fieldErrorsOf(value: unknown): FieldError[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item: unknown) => {
+    const { path, message } = (typeof item === "object" && item !== null ? item : {}) as Record<string, unknown>;
+    return typeof path === "string" && typeof message === "string" && message ? [{ path, message }] : [];
+  });
 }
 
 /** The server answered OK, but not with the shape the contract promises. */
@@ -69,7 +80,12 @@ async function readDetail(response: Response): Promise<ApiError> {
     (typeof fields.detail === "string" && fields.detail) ||
     response.statusText ||
     `Request failed with status ${response.status}`;
-  return new ApiError(response.status, detail, typeof fields.code === "string" ? fields.code : undefined);
+  return new ApiError(
+    response.status,
+    detail,
+    typeof fields.code === "string" ? fields.code : undefined,
+    fieldErrorsOf(fields.errors),
+  );
 }
 
 async function request(method: Method, path: string, options: RequestOptions = {}): Promise<Answer> {

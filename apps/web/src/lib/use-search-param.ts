@@ -1,14 +1,17 @@
 import { useEffect, useState } from "react";
 import { useLocation, useNavigationType, useSearchParams } from "react-router";
+import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from "./use-debounced-value.ts";
 
 /**
  * A text filter kept in the URL (?key=value). The input reads local state so typing stays
- * instant while router updates run as transitions; back/forward navigation re-syncs it.
+ * instant; the URL, and so the request, follows once typing pauses. Back/forward re-syncs it.
+ * Returns the typed text, its setter, and the settled value to search with.
  */
-export function useSearchParam(key: string): [string, (value: string) => void] {
+export function useSearchParam(key: string): [string, (value: string) => void, string] {
   const [params, setParams] = useSearchParams();
   const urlValue = params.get(key) ?? "";
   const [value, setValue] = useState(urlValue);
+  const settled = useDebouncedValue(value, SEARCH_DEBOUNCE_MS);
   const navigationType = useNavigationType();
   const location = useLocation();
 
@@ -17,18 +20,19 @@ export function useSearchParam(key: string): [string, (value: string) => void] {
     if (navigationType === "POP") setValue(urlValue);
   }, [location.key]);
 
-  const update = (next: string) => {
-    setValue(next);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: written when typing settles, not when history moves the URL.
+  useEffect(() => {
+    if (settled === urlValue) return;
     setParams(
       (prev) => {
         const copy = new URLSearchParams(prev);
-        if (next) copy.set(key, next);
+        if (settled) copy.set(key, settled);
         else copy.delete(key);
         return copy;
       },
       { replace: true },
     );
-  };
+  }, [settled]);
 
-  return [value, update];
+  return [value, setValue, urlValue];
 }

@@ -23,6 +23,7 @@ export const sv = {
     storeLoading: "Hämtar butiken…",
     storeClosed: "Butiken är stängd just nu.",
     storeFailed: "Kunde inte hämta butiken.",
+    storeInvalid: "Länken leder inte till någon butik. Skanna QR-koden vid butikens dörr igen.",
     howItWorks: "Så fungerar det",
     steps: [
       { title: "Logga in med BankID", text: "Identifiera dig säkert med BankID-appen." },

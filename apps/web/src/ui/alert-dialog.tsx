@@ -1,7 +1,7 @@
 import { AlertDialog as AlertDialogPrimitive } from "radix-ui";
 import type { ReactNode } from "react";
 import { buttonClass } from "./button.tsx";
-import { overlayClass } from "./dialog.tsx";
+import { overlayClass, useReturnFocus } from "./dialog.tsx";
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -23,12 +23,14 @@ export function ConfirmDialog({
   onConfirm,
   destructive = false,
 }: ConfirmDialogProps) {
+  const focus = useReturnFocus();
   return (
     <AlertDialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <AlertDialogPrimitive.Portal>
         <AlertDialogPrimitive.Overlay className={overlayClass} />
         <AlertDialogPrimitive.Content
           {...(description ? {} : { "aria-describedby": undefined })}
+          {...focus}
           className="fixed top-1/2 left-1/2 z-50 grid w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 rounded-lg border bg-card p-6 text-card-foreground shadow-lg"
         >
           <AlertDialogPrimitive.Title className="text-lg font-semibold">{title}</AlertDialogPrimitive.Title>

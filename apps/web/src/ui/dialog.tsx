@@ -1,7 +1,8 @@
 import clsx from "clsx";
 import { X } from "lucide-react";
 import { Dialog as DialogPrimitive } from "radix-ui";
-import type { ComponentProps, ReactNode } from "react";
+import { type ComponentProps, type ReactNode, useRef } from "react";
+import { ErrorAlert } from "./alert.tsx";
 
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
@@ -14,7 +15,44 @@ interface DialogContentProps extends Omit<ComponentProps<typeof DialogPrimitive.
   description?: ReactNode;
 }
 
-export function DialogContent({ title, description, className, children, ...props }: DialogContentProps) {
+/**
+ * Focus goes back to what opened the dialog when it closes. Radix does that
+ * only for a Dialog.Trigger; our dialogs are opened by state from buttons in
+ * cards and rows, so the element focused when the dialog opened is kept here.
+ */
+export function useReturnFocus<E extends Event>(
+  onOpenAutoFocus?: (event: E) => void,
+  onCloseAutoFocus?: (event: E) => void,
+) {
+  const opener = useRef<HTMLElement | null>(null);
+  return {
+    onOpenAutoFocus: (event: E) => {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      onOpenAutoFocus?.(event);
+    },
+    onCloseAutoFocus: (event: E) => {
+      onCloseAutoFocus?.(event);
+      if (event.defaultPrevented) return;
+      const target = opener.current;
+      opener.current = null;
+      // Gone (the row was deleted) or hidden (a closed menu): leave focus where Radix puts it.
+      if (!target?.isConnected || target === document.body) return;
+      event.preventDefault();
+      target.focus({ preventScroll: true });
+    },
+  };
+}
+
+export function DialogContent({
+  title,
+  description,
+  className,
+  children,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
+  ...props
+}: DialogContentProps) {
+  const focus = useReturnFocus(onOpenAutoFocus, onCloseAutoFocus);
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className={overlayClass} />
@@ -27,6 +65,7 @@ export function DialogContent({ title, description, className, children, ...prop
           className ?? "max-w-lg",
         )}
         {...props}
+        {...focus}
       >
         <div className="flex items-start justify-between gap-4 border-b px-6 py-4">
           <div className="grid gap-1">
@@ -60,5 +99,15 @@ export function DialogFooter({ className, ...props }: ComponentProps<"div">) {
       className={clsx("flex flex-col-reverse gap-2 border-t px-6 py-4 sm:flex-row sm:justify-end", className)}
       {...props}
     />
+  );
+}
+
+/** The form's one message for what no field holds; outside the scrolling body so it is seen wherever the button was pressed. */
+export function FormMessage({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <div className="border-t px-6 pt-3">
+      <ErrorAlert>{message}</ErrorAlert>
+    </div>
   );
 }

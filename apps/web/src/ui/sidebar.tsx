@@ -15,7 +15,7 @@ import {
 import { readCookie, writeCookie } from "../lib/cookies.ts";
 import { useMediaQuery } from "../lib/use-media-query.ts";
 import { Button } from "./button.tsx";
-import { overlayClass } from "./dialog.tsx";
+import { overlayClass, useReturnFocus } from "./dialog.tsx";
 
 interface SidebarContextValue {
   /** Desktop: expanded (true) or collapsed to icons (false). */
@@ -86,6 +86,7 @@ export function SidebarProvider({ children }: { children: ReactNode }) {
 /** Desktop: a column of 16rem (3rem collapsed). Phone: a Radix Dialog sheet of 18rem. */
 export function Sidebar({ children }: { children: ReactNode }) {
   const { isMobile, openMobile, setOpenMobile, collapsed } = useSidebar();
+  const focus = useReturnFocus();
 
   if (isMobile) {
     return (
@@ -95,6 +96,7 @@ export function Sidebar({ children }: { children: ReactNode }) {
           <DialogPrimitive.Content
             id="app-sidebar"
             data-state="expanded"
+            {...focus}
             // Portalled out of the provider, so the width is set here rather than from its CSS variable.
             style={{ width: UI.sidebarWidthMobile }}
             className="group fixed inset-y-0 left-0 z-50 flex max-w-[85vw] flex-col bg-sidebar text-sidebar-foreground shadow-xl"

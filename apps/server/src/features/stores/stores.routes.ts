@@ -10,7 +10,7 @@ import {
 } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { actorOf, requireAdmin } from "../../platform/auth.ts";
+import { actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import {
   createStore,
   deleteStore,

@@ -4,9 +4,9 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db, Tx } from "../../db/client.ts";
 import { modules, storeModules, stores } from "../../db/schema/index.ts";
-import { assertCanManageStore, assertPlatformAdmin } from "../../platform/auth.ts";
-import { notFound, unprocessable } from "../../platform/errors.ts";
+import { AppError, notFound, unprocessable } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
+import { assertCanManageStore, assertPlatformAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 
 type StoreRow = typeof stores.$inferSelect;
@@ -86,9 +86,11 @@ function toColumns(input: UpdateInput): Partial<typeof stores.$inferInsert> {
 function checkStore(cols: { country?: string | null; organizationNumber?: string | null }) {
   if (cols.organizationNumber && (cols.country ?? STORE_DEFAULTS.country) === "SE") {
     if (!isValidSwedishOrganisationNumber(cols.organizationNumber)) {
-      throw unprocessable(
-        "organization_number: not a valid Swedish organisation number (NNNNNN-NNNN with a correct check digit)",
-      );
+      // Like a schema error: the form puts the message beside the field, API clients read the path in `detail`.
+      const message = "Not a valid Swedish organisation number: use NNNNNN-NNNN with a correct check digit";
+      throw new AppError(422, "validation_error", `organization_number: ${message}`, [
+        { path: "organization_number", message },
+      ]);
     }
     cols.organizationNumber = formatSwedishOrganisationNumber(cols.organizationNumber);
   }

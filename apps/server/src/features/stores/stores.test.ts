@@ -1,4 +1,11 @@
-import { type Store, type StoreModule, storeModuleSchema, storeSchema } from "@glide/contracts";
+import {
+  errorSchema,
+  STORE_LIMITS,
+  type Store,
+  type StoreModule,
+  storeModuleSchema,
+  storeSchema,
+} from "@glide/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
@@ -83,6 +90,42 @@ describe("creating stores", () => {
     expect(res.statusCode).toBe(422);
     expect(res.json()).toMatchObject({ code: "validation_error" });
     expect(res.json().detail).toContain(field);
+  });
+
+  it("lists every problem with words a form can show beside its field", async () => {
+    const res = await admin.post("/api/v1/stores/", {
+      name: "x".repeat(5000),
+      size_sqm: 12.7,
+      settings: { vat_rate: 1.5 },
+    });
+    expect(res.statusCode).toBe(422);
+    const body = errorSchema.parse(res.json());
+    expect(body.errors).toEqual(
+      expect.arrayContaining([
+        { path: "name", message: "Must be at most 200 characters" },
+        { path: "size_sqm", message: "Size must be a whole number of square metres: round 12.7 to 13" },
+        { path: "settings.vat_rate", message: "VAT rate must be between 0 and 100 %" },
+      ]),
+    );
+    expect(body.errors).toHaveLength(3);
+    expect(body.detail).toMatch(/\(and 2 more problems\)$/);
+  });
+
+  it("names the field of a wrong organisation number, so the form can mark it", async () => {
+    const res = await admin.post("/api/v1/stores/", { name: "x", organization_number: "556036-0794" });
+    expect(res.statusCode).toBe(422);
+    expect(errorSchema.parse(res.json()).errors).toEqual([
+      {
+        path: "organization_number",
+        message: "Not a valid Swedish organisation number: use NNNNNN-NNNN with a correct check digit",
+      },
+    ]);
+  });
+
+  it("takes the longest name and a whole size, and refuses one character more", async () => {
+    const longest = await create({ name: "n".repeat(STORE_LIMITS.name), size_sqm: 13 });
+    expect(longest.size_sqm).toBe(13);
+    expect((await admin.post("/api/v1/stores/", { name: "n".repeat(STORE_LIMITS.name + 1) })).statusCode).toBe(422);
   });
 
   it("checks the organisation number only for Swedish stores", async () => {

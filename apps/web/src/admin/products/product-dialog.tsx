@@ -1,11 +1,17 @@
 import type { Product } from "@glide/contracts";
 import { useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
-import { errorMessage } from "../../lib/api.ts";
-import { ErrorAlert } from "../../ui/alert.tsx";
+import { useServerErrors } from "../../lib/form-errors.ts";
 import { Button } from "../../ui/button.tsx";
-import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter } from "../../ui/dialog.tsx";
-import { hasRequiredFields, type ProductFormValues, toFormValues, toProductInput } from "./product-form.ts";
+import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, FormMessage } from "../../ui/dialog.tsx";
+import {
+  firstProductField,
+  hasRequiredFields,
+  type ProductFormValues,
+  productFieldOf,
+  toFormValues,
+  toProductInput,
+} from "./product-form.ts";
 import { ProductFormFields } from "./product-form-fields.tsx";
 import { useCategories, useCreateProduct, useUpdateProduct, useUploadProductImage } from "./use-products.ts";
 
@@ -39,16 +45,21 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
     control,
     handleSubmit,
     setValue,
+    setError,
+    setFocus,
     reset,
     formState: { errors },
   } = useForm<ProductFormValues>({ defaultValues: toFormValues(product) });
+  const server = useServerErrors({ setError, setFocus, fieldOf: productFieldOf, first: firstProductField });
   const [sku, name, price] = useWatch({ control, name: ["sku", "name", "price"] });
   // Add Product waits for the three required fields; Update Product has no such rule.
   const incomplete = !product && !hasRequiredFields({ sku, name, price });
 
   const onValid = (values: ProductFormValues) => {
+    server.clear();
     const input = toProductInput(values);
-    // Failures keep the dialog open with the server's detail in an alert.
+    // Failures keep the dialog open: each problem beside its field, anything else once above the buttons.
+    const onError = (error: unknown) => server.show(error, failure);
     if (product) {
       update.mutate(
         { id: product.id, input },
@@ -57,6 +68,7 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
             toast.success(`${saved.name} updated`);
             onDone();
           },
+          onError,
         },
       );
     } else {
@@ -66,12 +78,13 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
           toast.success(`${saved.name} added`);
           onDone();
         },
+        onError,
       });
     }
   };
 
   return (
-    <form noValidate onSubmit={handleSubmit(onValid)} className="flex min-h-0 flex-1 flex-col">
+    <form noValidate onSubmit={handleSubmit(onValid, server.onInvalid)} className="flex min-h-0 flex-1 flex-col">
       <DialogBody>
         <ProductFormFields
           register={register}
@@ -82,13 +95,8 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
           categories={categories.data ?? []}
         />
       </DialogBody>
-      {/* Outside the scrolling body, so it is seen however far down the form the button was pressed. */}
-      {mutation.isError ? (
-        <div className="border-t px-6 pt-3">
-          <ErrorAlert>{errorMessage(mutation.error, failure)}</ErrorAlert>
-        </div>
-      ) : null}
-      <DialogFooter className={mutation.isError ? "border-t-0" : undefined}>
+      <FormMessage message={server.message} />
+      <DialogFooter className={server.message ? "border-t-0" : undefined}>
         <DialogClose asChild>
           <Button variant="outline">Cancel</Button>
         </DialogClose>

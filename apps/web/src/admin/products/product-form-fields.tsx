@@ -1,4 +1,4 @@
-import { AGE_LIMITS } from "@glide/contracts";
+import { AGE_LIMITS, PRODUCT_LIMITS } from "@glide/contracts";
 import { type ComponentProps, useId } from "react";
 import {
   type Control,
@@ -17,7 +17,7 @@ import { NO_AGE_LIMIT, type ProductFormValues } from "./product-form.ts";
 import { ProductImageField } from "./product-image-field.tsx";
 import type { useUploadProductImage } from "./use-products.ts";
 
-type RequiredName = "sku" | "name" | "price";
+type TextName = Exclude<keyof ProductFormValues, "age_limit" | "is_active" | "image_url" | "description">;
 
 interface FieldsProps {
   register: UseFormRegister<ProductFormValues>;
@@ -31,61 +31,55 @@ interface FieldsProps {
 
 const filled = (message: string) => (value: string) => value.trim() !== "" || message;
 
-function RequiredField(props: {
-  label: string;
-  name: RequiredName;
-  message: string;
-  register: UseFormRegister<ProductFormValues>;
-  errors: FieldErrors<ProductFormValues>;
-  inputProps?: ComponentProps<"input">;
-  className?: string;
-}) {
-  const { label, name, message, register, errors, inputProps, className } = props;
-  const error = errors[name];
-  return (
-    <Field label={label} className={className}>
-      {(id) => (
-        <>
-          <Input
-            id={id}
-            aria-required="true"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : undefined}
-            {...inputProps}
-            {...register(name, { validate: filled(message) })}
-          />
-          {error ? (
-            <p id={`${id}-error`} className="text-sm text-destructive">
-              {error.message}
-            </p>
-          ) : null}
-        </>
-      )}
-    </Field>
-  );
+/** The server's longest text for a field, when it has one. */
+function textLimit(name: string): number | undefined {
+  return name in PRODUCT_LIMITS ? PRODUCT_LIMITS[name as keyof typeof PRODUCT_LIMITS] : undefined;
 }
+
+const decimal = (step: number, max: number) => ({ type: "number", min: 0, max, step, inputMode: "decimal" }) as const;
 
 export function ProductFormFields({ register, control, setValue, errors, upload, categories }: FieldsProps) {
   const categoryListId = useId();
   const activeId = useId();
+  /** An input with the server's limit, its error beside it and, for the three required ones, the rule. */
+  const field = (
+    name: TextName,
+    label: string,
+    options: { input?: ComponentProps<"input">; required?: string; className?: string; hint?: string } = {},
+  ) => (
+    <Field label={label} error={errors[name]?.message} hint={options.hint} className={options.className}>
+      {(id, aria) => (
+        <Input
+          id={id}
+          aria-required={options.required ? "true" : undefined}
+          maxLength={options.input?.type === "number" ? undefined : textLimit(name)}
+          {...aria}
+          {...options.input}
+          {...register(name, options.required ? { validate: filled(options.required) } : {})}
+        />
+      )}
+    </Field>
+  );
   return (
     <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-      <RequiredField
-        label="SKU *"
-        name="sku"
-        message="SKU is required"
-        register={register}
-        errors={errors}
-        inputProps={{ autoComplete: "off", spellCheck: false }}
-      />
-      <RequiredField label="Name *" name="name" message="Name is required" register={register} errors={errors} />
-      <Field label="Description" className="sm:col-span-2">
-        {(id) => <Textarea id={id} {...register("description")} />}
+      {field("sku", "SKU *", { required: "SKU is required", input: { autoComplete: "off", spellCheck: false } })}
+      {field("name", "Name *", { required: "Name is required" })}
+      <Field label="Description" error={errors.description?.message} className="sm:col-span-2">
+        {(id, aria) => (
+          <Textarea id={id} maxLength={PRODUCT_LIMITS.description} {...aria} {...register("description")} />
+        )}
       </Field>
-      <Field label="Category">
-        {(id) => (
+      <Field label="Category" error={errors.category?.message}>
+        {(id, aria) => (
           <>
-            <Input id={id} list={categoryListId} autoComplete="off" {...register("category")} />
+            <Input
+              id={id}
+              list={categoryListId}
+              autoComplete="off"
+              maxLength={PRODUCT_LIMITS.category}
+              {...aria}
+              {...register("category")}
+            />
             <datalist id={categoryListId}>
               {categories.map((category) => (
                 <option key={category} value={category} />
@@ -94,34 +88,29 @@ export function ProductFormFields({ register, control, setValue, errors, upload,
           </>
         )}
       </Field>
-      <Field label="Brand">{(id) => <Input id={id} {...register("brand")} />}</Field>
-      <RequiredField
-        label="Price (kr) *"
-        name="price"
-        message="Price is required"
+      {field("brand", "Brand")}
+      {field("price", "Price (kr) *", { required: "Price is required", input: decimal(0.01, PRODUCT_LIMITS.price) })}
+      {field("vat_rate", "VAT Rate (%)", { input: decimal(0.01, 100) })}
+      {field("barcode", "Barcode", {
+        hint: "EAN-13, EAN-8, UPC-A, UPC-E or GTIN-14",
+        className: "sm:col-span-2",
+        input: { inputMode: "numeric", autoComplete: "off", spellCheck: false },
+      })}
+      <ProductImageField
         register={register}
-        errors={errors}
-        inputProps={{ type: "number", min: 0, step: 0.01, inputMode: "decimal" }}
+        control={control}
+        setValue={setValue}
+        upload={upload}
+        error={errors.image_url?.message}
       />
-      <Field label="VAT Rate (%)">
-        {(id) => (
-          <Input id={id} type="number" min={0} max={100} step={0.01} inputMode="decimal" {...register("vat_rate")} />
-        )}
-      </Field>
-      <Field label="Barcode" hint="EAN-13, EAN-8, UPC-A, UPC-E or GTIN-14" className="sm:col-span-2">
-        {(id) => <Input id={id} inputMode="numeric" autoComplete="off" spellCheck={false} {...register("barcode")} />}
-      </Field>
-      <ProductImageField register={register} control={control} setValue={setValue} upload={upload} />
-      <Field label="Weight (g)">
-        {(id) => <Input id={id} type="number" min={0} step={0.001} inputMode="decimal" {...register("weight")} />}
-      </Field>
-      <Field label="Age limit">
-        {(id) => (
+      {field("weight", "Weight (g)", { input: decimal(0.001, PRODUCT_LIMITS.measure) })}
+      <Field label="Age limit" error={errors.age_limit?.message}>
+        {(id, aria) => (
           <Controller
             control={control}
             name="age_limit"
-            render={({ field }) => (
-              <Select id={id} {...field}>
+            render={({ field: select }) => (
+              <Select id={id} {...aria} {...select}>
                 <option value={NO_AGE_LIMIT}>None</option>
                 {AGE_LIMITS.map((limit) => (
                   <option key={limit} value={String(limit)}>
@@ -133,28 +122,22 @@ export function ProductFormFields({ register, control, setValue, errors, upload,
           />
         )}
       </Field>
-      <div className="grid grid-cols-3 gap-3 sm:col-span-2">
-        <Field label="Length (cm)">
-          {(id) => <Input id={id} type="number" min={0} step={0.1} inputMode="decimal" {...register("length")} />}
-        </Field>
-        <Field label="Width (cm)">
-          {(id) => <Input id={id} type="number" min={0} step={0.1} inputMode="decimal" {...register("width")} />}
-        </Field>
-        <Field label="Height (cm)">
-          {(id) => <Input id={id} type="number" min={0} step={0.1} inputMode="decimal" {...register("height")} />}
-        </Field>
+      <div className="grid grid-cols-3 items-start gap-3 sm:col-span-2">
+        {field("length", "Length (cm)", { input: decimal(0.1, PRODUCT_LIMITS.measure) })}
+        {field("width", "Width (cm)", { input: decimal(0.1, PRODUCT_LIMITS.measure) })}
+        {field("height", "Height (cm)", { input: decimal(0.1, PRODUCT_LIMITS.measure) })}
       </div>
       <Controller
         control={control}
         name="is_active"
-        render={({ field }) => (
+        render={({ field: active }) => (
           <div className="flex items-center gap-3 sm:col-span-2">
             <Switch
               id={activeId}
-              checked={field.value}
-              onCheckedChange={field.onChange}
-              onBlur={field.onBlur}
-              ref={field.ref}
+              checked={active.value}
+              onCheckedChange={active.onChange}
+              onBlur={active.onBlur}
+              ref={active.ref}
             />
             <Label htmlFor={activeId}>Active</Label>
           </div>

@@ -1,4 +1,5 @@
 import { AGE_LIMITS, PRODUCT_DEFAULTS, type Product, type ProductInput } from "@glide/contracts";
+import { fieldMapper } from "../../lib/form-errors.ts";
 
 export const NO_AGE_LIMIT = "none";
 
@@ -25,6 +26,31 @@ export interface ProductFormValues {
   age_limit: string;
   is_active: boolean;
 }
+
+/** The form's fields in the order shown, so the first problem on screen takes focus. */
+export const PRODUCT_FIELDS = [
+  "sku",
+  "name",
+  "description",
+  "category",
+  "brand",
+  "price",
+  "vat_rate",
+  "barcode",
+  "image_url",
+  "weight",
+  "age_limit",
+  "length",
+  "width",
+  "height",
+  "is_active",
+] as const satisfies readonly (keyof ProductFormValues)[];
+
+/** The API's paths are the form's names; its list of barcodes is shown on the one Barcode field. */
+export const productFieldOf = fieldMapper<ProductFormValues>(PRODUCT_FIELDS, { barcodes: "barcode" });
+
+export const firstProductField = (fields: readonly (keyof ProductFormValues)[]) =>
+  PRODUCT_FIELDS.find((field) => fields.includes(field));
 
 const numberText = (value: number | null | undefined) => (value == null ? "" : String(value));
 

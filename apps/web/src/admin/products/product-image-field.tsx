@@ -1,4 +1,4 @@
-import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_TYPES } from "@glide/contracts";
+import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_TYPES, PRODUCT_LIMITS } from "@glide/contracts";
 import { type ChangeEvent, useId, useState } from "react";
 import { type Control, type UseFormRegister, type UseFormSetValue, useWatch } from "react-hook-form";
 import { errorMessage } from "../../lib/api.ts";
@@ -13,14 +13,17 @@ interface ProductImageFieldProps {
   control: Control<ProductFormValues>;
   setValue: UseFormSetValue<ProductFormValues>;
   upload: ReturnType<typeof useUploadProductImage>;
+  /** The server's reason the Image URL was refused. */
+  error?: string | undefined;
 }
 
 const maxMegabytes = PRODUCT_IMAGE_MAX_BYTES / (1024 * 1024);
 
 /** A photo uploads as soon as it is chosen; its address lands in Image URL, saved with the product. */
-export function ProductImageField({ register, control, setValue, upload }: ProductImageFieldProps) {
+export function ProductImageField({ register, control, setValue, upload, error }: ProductImageFieldProps) {
   const fileId = useId();
   const urlId = useId();
+  const urlErrorId = useId();
   const statusId = useId();
   const imageUrl = useWatch({ control, name: "image_url" });
   const [problem, setProblem] = useState<string | null>(null);
@@ -73,7 +76,21 @@ export function ProductImageField({ register, control, setValue, upload }: Produ
       </div>
       <div className="grid gap-1.5">
         <Label htmlFor={urlId}>Image URL</Label>
-        <Input id={urlId} type="text" inputMode="url" placeholder="https://" {...register("image_url")} />
+        <Input
+          id={urlId}
+          type="text"
+          inputMode="url"
+          placeholder="https://"
+          maxLength={PRODUCT_LIMITS.image_url}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? urlErrorId : undefined}
+          {...register("image_url")}
+        />
+        {error ? (
+          <p id={urlErrorId} className="text-sm text-destructive">
+            {error}
+          </p>
+        ) : null}
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 import { PRODUCT_DEFAULTS } from "@glide/contracts";
 import clsx from "clsx";
 import { LayoutGrid, List, Search } from "lucide-react";
+import { pluralize } from "../../lib/format.ts";
 import { Button } from "../../ui/button.tsx";
 import { Input } from "../../ui/input.tsx";
 import { Select } from "../../ui/select.tsx";
@@ -77,7 +78,7 @@ export function ProductToolbar(props: ProductToolbarProps) {
         ))}
       </fieldset>
       <p aria-live="polite" className="ml-auto text-sm whitespace-nowrap text-muted-foreground tabular-nums">
-        {total === undefined ? "" : `${total} products`}
+        {total === undefined ? "" : pluralize(total, "product", "products")}
       </p>
     </div>
   );

@@ -7,16 +7,18 @@ import { ErrorAlert } from "../../ui/alert.tsx";
 import { ConfirmDialog } from "../../ui/alert-dialog.tsx";
 import { Button, buttonClass } from "../../ui/button.tsx";
 import { Pagination } from "../../ui/pagination.tsx";
+import { useSidebar } from "../../ui/sidebar.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
 import { useIsPlatformAdmin } from "../auth/admin-context.ts";
 import { PageHeader } from "../shell/page-header.tsx";
 import { ImportDialog } from "./import-dialog.tsx";
 import { ProductDialog } from "./product-dialog.tsx";
 import { ProductGrid } from "./product-grid.tsx";
+import { ProductListCards } from "./product-list-cards.tsx";
 import { ProductTable } from "./product-table.tsx";
 import { ProductToolbar } from "./product-toolbar.tsx";
 import { useProductListParams } from "./use-product-list-params.ts";
-import { type SortField, useProductViewPrefs } from "./use-product-view-prefs.ts";
+import { type ProductSort, type SortField, useProductViewPrefs } from "./use-product-view-prefs.ts";
 import { useCategories, useDeleteProduct, useProducts } from "./use-products.ts";
 
 type EditorState = { mode: "closed" } | { mode: "create" } | { mode: "edit"; product: Product };
@@ -25,8 +27,10 @@ export default function ProductsPage() {
   // Store admins read the catalogue; only platform admins change it.
   const canManage = useIsPlatformAdmin();
   const params = useProductListParams();
-  const { viewMode, setViewMode, sort, sortBy } = useProductViewPrefs();
-  const term = params.search.trim();
+  const { viewMode, setViewMode, sort, sortBy, setSort } = useProductViewPrefs();
+  // The table's eight columns do not fit a phone: its list view is a column of cards.
+  const { isMobile } = useSidebar();
+  const term = params.query.trim();
   const category = params.category === PRODUCT_DEFAULTS.all_categories ? undefined : params.category;
   const products = useProducts({
     search: term || undefined,
@@ -53,6 +57,10 @@ export default function ProductsPage() {
 
   const onSort = (field: SortField) => {
     sortBy(field);
+    params.resetPage();
+  };
+  const onSortChange = (next: ProductSort) => {
+    setSort(next);
     params.resetPage();
   };
 
@@ -89,10 +97,12 @@ export default function ProductsPage() {
     };
     body = (
       <>
-        {viewMode === "list" ? (
-          <ProductTable products={list} sort={sort} onSort={onSort} {...actions} />
-        ) : (
+        {viewMode === "grid" ? (
           <ProductGrid products={list} {...actions} />
+        ) : isMobile ? (
+          <ProductListCards products={list} sort={sort} onSortChange={onSortChange} {...actions} />
+        ) : (
+          <ProductTable products={list} sort={sort} onSort={onSort} {...actions} />
         )}
         {total ? (
           <Pagination

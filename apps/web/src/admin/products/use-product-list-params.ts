@@ -1,6 +1,7 @@
 import { PAGE_SIZES, PRODUCT_DEFAULTS } from "@glide/contracts";
 import { useEffect, useState } from "react";
 import { useLocation, useNavigationType, useSearchParams } from "react-router";
+import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from "../../lib/use-debounced-value.ts";
 
 type Changes = Record<string, string | null>;
 
@@ -17,12 +18,14 @@ function pageSizeOf(value: string | null): number {
 /**
  * The list's search, category, page and page size, kept in the URL (?search=&category=&page=&size=).
  * One hook so that a new search or filter also goes back to page 1 in the same URL update.
- * The search box reads local state so typing stays instant; back/forward re-syncs it.
+ * The search box reads local state so typing stays instant; the URL, and so the request,
+ * follows once typing pauses (one request, not one per key). Back/forward re-syncs it.
  */
 export function useProductListParams() {
   const [params, setParams] = useSearchParams();
   const urlSearch = params.get("search") ?? "";
   const [search, setSearchText] = useState(urlSearch);
+  const settled = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
   const navigationType = useNavigationType();
   const location = useLocation();
 
@@ -44,15 +47,20 @@ export function useProductListParams() {
       { replace: true },
     );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: written when typing settles, not when history moves the URL.
+  useEffect(() => {
+    if (settled !== urlSearch) write({ search: settled, page: null });
+  }, [settled]);
+
   return {
+    /** What is typed in the search box. */
     search,
+    /** What the list is searched with: the typed text once typing has paused. */
+    query: urlSearch,
     category: params.get("category") || PRODUCT_DEFAULTS.all_categories,
     page: positiveInt(params.get("page")) ?? 1,
     pageSize: pageSizeOf(params.get("size")),
-    setSearch: (value: string) => {
-      setSearchText(value);
-      write({ search: value, page: null });
-    },
+    setSearch: setSearchText,
     setCategory: (value: string) =>
       write({ category: value === PRODUCT_DEFAULTS.all_categories ? null : value, page: null }),
     setPage: (page: number) => write({ page: page > 1 ? String(page) : null }),

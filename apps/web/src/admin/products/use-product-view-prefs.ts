@@ -71,5 +71,11 @@ export function useProductViewPrefs() {
     }
   };
 
-  return { viewMode, setViewMode, sort: { field, order } satisfies ProductSort, sortBy };
+  /** Phones choose field and order in one select instead of clicking headers. */
+  const setSort = (next: ProductSort) => {
+    setField(next.field);
+    setOrder(next.order);
+  };
+
+  return { viewMode, setViewMode, sort: { field, order } satisfies ProductSort, sortBy, setSort };
 }

@@ -17,3 +17,10 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { title: "Analytics", to: "/analytics", icon: ChartColumn },
   { title: "Settings", to: "/settings", icon: Settings },
 ];
+
+/** The screen's name for the browser tab: the sidebar entry's title, "Sign in", or "Page Not Found". */
+export function screenTitle(pathname: string): string {
+  const path = pathname.replace(/(.)\/+$/, "$1");
+  if (path === "/login") return "Sign in";
+  return NAV_ITEMS.find((item) => item.to === path)?.title ?? "Page Not Found";
+}

@@ -1,14 +1,11 @@
 import type { Store } from "@glide/contracts";
-import { useState } from "react";
-import { flushSync } from "react-dom";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
-import { errorMessage } from "../../lib/api.ts";
-import { ErrorAlert } from "../../ui/alert.tsx";
+import { useFormTabs, useServerErrors } from "../../lib/form-errors.ts";
 import { Button } from "../../ui/button.tsx";
-import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter } from "../../ui/dialog.tsx";
+import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, FormMessage } from "../../ui/dialog.tsx";
 import { Tabs, TabsList, TabsTrigger } from "../../ui/tabs.tsx";
-import { type StoreFormValues, toFormValues, toStoreInput } from "./store-form.ts";
+import { STORE_TABS, type StoreFormValues, storeFieldOf, toFormValues, toStoreInput } from "./store-form.ts";
 import { StoreFormFields } from "./store-form-fields.tsx";
 import { useCreateStore, useUpdateStore } from "./use-stores.ts";
 
@@ -31,7 +28,6 @@ export function StoreDialog({ open, onOpenChange, store }: StoreDialogProps) {
 }
 
 function StoreForm({ store, onDone }: { store?: Store; onDone: () => void }) {
-  const [tab, setTab] = useState("basic");
   const create = useCreateStore();
   const update = useUpdateStore();
   const mutation = store ? update : create;
@@ -40,50 +36,51 @@ function StoreForm({ store, onDone }: { store?: Store; onDone: () => void }) {
     control,
     handleSubmit,
     setFocus,
+    setError,
+    setValue,
     formState: { errors },
   } = useForm<StoreFormValues>({ defaultValues: toFormValues(store) });
+  const tabs = useFormTabs(STORE_TABS, errors);
+  const server = useServerErrors({ setError, setFocus, fieldOf: storeFieldOf, first: tabs.first, reveal: tabs.reveal });
 
   const onValid = (values: StoreFormValues) => {
+    server.clear();
     const input = toStoreInput(values);
     const callbacks = {
       onSuccess: () => {
         toast.success(store ? "Store updated" : "Store created");
         onDone();
       },
-      // The dialog stays open with the server's reason, which names the field.
-      onError: (error: unknown) => {
-        toast.error(errorMessage(error, store ? "Failed to update store" : "Failed to create store"));
-      },
+      // The dialog stays open: each problem beside its field, anything else once above the buttons.
+      onError: (error: unknown) => server.show(error, store ? "Failed to update store" : "Failed to create store"),
     };
     if (store) update.mutate({ id: store.id, input }, callbacks);
     else create.mutate(input, callbacks);
   };
 
-  // The only client-side rule is the required name; show its tab so the message is seen.
-  const onInvalid = () => {
-    flushSync(() => setTab("basic"));
-    setFocus("name");
-  };
-
   return (
-    <form noValidate onSubmit={handleSubmit(onValid, onInvalid)} className="flex min-h-0 flex-1 flex-col">
+    <form noValidate onSubmit={handleSubmit(onValid, server.onInvalid)} className="flex min-h-0 flex-1 flex-col">
       <DialogBody>
-        {mutation.isError ? (
-          <ErrorAlert className="mb-4">
-            {errorMessage(mutation.error, store ? "Failed to update store" : "Failed to create store")}
-          </ErrorAlert>
-        ) : null}
-        <Tabs value={tab} onValueChange={setTab}>
+        <Tabs value={tabs.tab} onValueChange={tabs.setTab}>
           <TabsList>
-            <TabsTrigger value="basic">Basic Info</TabsTrigger>
-            <TabsTrigger value="location">Location</TabsTrigger>
-            <TabsTrigger value="contact">Contact</TabsTrigger>
-            <TabsTrigger value="settings">Settings</TabsTrigger>
+            <TabsTrigger value="basic" invalid={tabs.invalid.has("basic")}>
+              Basic Info
+            </TabsTrigger>
+            <TabsTrigger value="location" invalid={tabs.invalid.has("location")}>
+              Location
+            </TabsTrigger>
+            <TabsTrigger value="contact" invalid={tabs.invalid.has("contact")}>
+              Contact
+            </TabsTrigger>
+            <TabsTrigger value="settings" invalid={tabs.invalid.has("settings")}>
+              Settings
+            </TabsTrigger>
           </TabsList>
-          <StoreFormFields register={register} control={control} errors={errors} />
+          <StoreFormFields register={register} control={control} errors={errors} setValue={setValue} />
         </Tabs>
       </DialogBody>
-      <DialogFooter>
+      <FormMessage message={server.message} />
+      <DialogFooter className={server.message ? "border-t-0" : undefined}>
         <DialogClose asChild>
           <Button variant="outline">Cancel</Button>
         </DialogClose>

@@ -1,4 +1,5 @@
 import { STORE_DEFAULTS, type Store, type StoreInput } from "@glide/contracts";
+import { fieldMapper } from "../../lib/form-errors.ts";
 
 /** What the store dialog's inputs hold: text as typed; converted by toStoreInput on submit. */
 export interface StoreFormValues {
@@ -24,6 +25,21 @@ export interface StoreFormValues {
   /** Percent as typed (25), stored as a fraction (0.25). */
   vat_rate: string;
 }
+
+/** The dialog's four tabs and their fields, in the order shown (spec §2 Store form). */
+export const STORE_TABS = {
+  basic: ["name", "legal_name", "organization_number", "vat_number", "store_type", "size_sqm", "description"],
+  location: ["address", "city", "postal_code", "country", "timezone"],
+  contact: ["phone", "email", "website", "contact_person", "contact_title"],
+  settings: ["language", "currency", "vat_rate"],
+} as const satisfies Record<string, readonly (keyof StoreFormValues)[]>;
+
+/** The API's paths are the form's names, except the three kept under `settings`. */
+export const storeFieldOf = fieldMapper<StoreFormValues>(Object.values(STORE_TABS).flat(), {
+  "settings.language": "language",
+  "settings.currency": "currency",
+  "settings.vat_rate": "vat_rate",
+});
 
 /** A fraction shown as a percent with at most two decimals: 0.1234 → "12.34". */
 function percentText(fraction: number): string {
@@ -70,7 +86,8 @@ export function toStoreInput(values: StoreFormValues): StoreInput {
     organization_number: text(values.organization_number),
     vat_number: text(values.vat_number),
     store_type: text(values.store_type),
-    size_sqm: size === "" ? null : Number.parseInt(size, 10),
+    // Sent as typed: 12.7 is refused by the server with a reason instead of being cut to 12 here.
+    size_sqm: size === "" ? null : Number(size),
     description: text(values.description),
     address: text(values.address),
     city: text(values.city),

@@ -30,8 +30,9 @@ function reportBulk({ succeeded, failed }: BulkResult, done: string, failedVerb:
 
 export default function StoresPage() {
   const canManage = useIsPlatformAdmin();
-  const [search, setSearch] = useSearchParam("search");
-  const stores = useStores(search);
+  // `query` follows the typed text once typing pauses, so one request is sent per search.
+  const [search, setSearch, query] = useSearchParam("search");
+  const stores = useStores(query);
   const setActive = useSetStoresActive();
   const deleteStores = useDeleteStores();
 
@@ -75,7 +76,7 @@ export default function StoresPage() {
     });
   };
 
-  const term = search.trim();
+  const term = query.trim();
   let body: ReactNode;
   if (stores.isPending) {
     body = <p className="py-12 text-center text-muted-foreground">Loading stores...</p>;
@@ -179,7 +180,9 @@ export default function StoresPage() {
         open={toDelete !== null}
         onOpenChange={(open) => !open && setToDelete(null)}
         title={
-          toDelete?.bulk ? `Delete ${toDelete.stores.length} stores?` : "Are you sure you want to delete this store?"
+          toDelete?.bulk
+            ? `Delete ${pluralize(toDelete.stores.length, "store", "stores")}?`
+            : "Are you sure you want to delete this store?"
         }
         description={
           toDelete?.bulk

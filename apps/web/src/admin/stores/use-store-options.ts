@@ -1,5 +1,7 @@
 import {
   COUNTRIES,
+  COUNTRY_TIMEZONES,
+  type CountryCode,
   CURRENCIES_BY_COUNTRY,
   type CurrenciesByCountryValue,
   LANGUAGES,
@@ -43,6 +45,15 @@ function currencyOptions(value: unknown): Option[] | undefined {
 const toOptions = (map: Record<string, string>): Option[] =>
   Object.entries(map).map(([value, label]) => ({ value, label }));
 
+/** Alphabetical by what the person reads, so a long list can be scanned. */
+const byLabel = (options: Option[]): Option[] =>
+  [...options].sort((a, b) => a.label.localeCompare(b.label, "en", { sensitivity: "base" }));
+
+function currencyOf(value: unknown, country: string): string | undefined {
+  const entry = isRecord(value) ? value[country] : undefined;
+  return isRecord(entry) && typeof entry.code === "string" && entry.code ? entry.code : undefined;
+}
+
 /**
  * The store form's dropdowns, from the settings API (spec §3 dropdown sources). Until they
  * answer, or if they fail, the same lists from contracts keep the form usable.
@@ -56,10 +67,15 @@ export function useStoreOptions() {
 
   return {
     types: typeOptions(types.data) ?? [...STORE_TYPES],
-    countries: mapOptions(countries.data) ?? toOptions(COUNTRIES),
-    timezones: mapOptions(timezones.data) ?? toOptions(TIMEZONES),
-    languages: mapOptions(languages.data) ?? toOptions(LANGUAGES),
-    currencies: currencyOptions(currencies.data) ?? currencyOptions(CURRENCIES_BY_COUNTRY) ?? [],
+    countries: byLabel(mapOptions(countries.data) ?? toOptions(COUNTRIES)),
+    timezones: byLabel(mapOptions(timezones.data) ?? toOptions(TIMEZONES)),
+    languages: byLabel(mapOptions(languages.data) ?? toOptions(LANGUAGES)),
+    currencies: byLabel(currencyOptions(currencies.data) ?? currencyOptions(CURRENCIES_BY_COUNTRY) ?? []),
+    /** What a store in this country starts with: its time zone and its currency (settings first, then contracts). */
+    countryDefaults: (country: string) => ({
+      timezone: COUNTRY_TIMEZONES[country as CountryCode] as string | undefined,
+      currency: currencyOf(currencies.data, country) ?? CURRENCIES_BY_COUNTRY[country as CountryCode]?.code,
+    }),
   };
 }
 
