@@ -1,7 +1,9 @@
 /**
  * `npm test`: type check, lint, unit and HTTP tests (PGlite, and PostgreSQL
  * too when TEST_DATABASE_URL is set), then Playwright in Debian's Chromium.
- * Ends with one line: "N passed, N failed".
+ * Ends with one line: "N passed, N failed". A step whose process fails, or
+ * a suite that ran no test, counts as a failure even when no test failed:
+ * green must mean that every test ran.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
@@ -13,17 +15,45 @@ const out = mkdtempSync(path.join(tmpdir(), "glide-test-results-"));
 const { TEST_DATABASE_URL, ...baseEnv } = process.env;
 let passed = 0;
 let failed = 0;
+/** Why steps failed beyond their failing tests, repeated above the total so they are not lost in the scroll. */
+const problems: string[] = [];
 
 function run(title: string, command: string, args: string[], env: NodeJS.ProcessEnv = baseEnv): boolean {
   process.stdout.write(`\n── ${title}\n`);
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env });
-  return result.status === 0;
+  if (result.status === 0) return true;
+  const how = result.error
+    ? result.error.message
+    : result.signal
+      ? `was stopped by ${result.signal}`
+      : `exited with status ${result.status}`;
+  problems.push(`${title}: ${how}`);
+  return false;
 }
 
 /** A step that is one check (type check, lint): counts as one pass or one failure. */
 function check(title: string, command: string, args: string[]): void {
   if (run(title, command, args)) passed++;
   else failed++;
+}
+
+/**
+ * Adds a suite's counts from its report. No report, no test run, or a
+ * failed process without a failing test (a crash, a server that did not
+ * start) each count as one more failure.
+ */
+function tally(title: string, ok: boolean, counts: { passed: number; failed: number } | null): void {
+  if (!counts) {
+    failed++;
+    problems.push(`${title}: wrote no report`);
+    return;
+  }
+  passed += counts.passed;
+  failed += counts.failed;
+  if (counts.passed + counts.failed === 0) {
+    failed++;
+    problems.push(`${title}: ran no tests`);
+  } else if (!ok && counts.failed === 0) failed++;
 }
 
 function ensureChromium(): boolean {
@@ -43,7 +73,7 @@ function ensureChromium(): boolean {
 function vitest(title: string, file: string, env: NodeJS.ProcessEnv): void {
   const ok = run(title, "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${file}`], env);
   if (!existsSync(file)) {
-    failed++;
+    tally(title, ok, null);
     return;
   }
   const report = JSON.parse(readFileSync(file, "utf8")) as {
@@ -51,8 +81,9 @@ function vitest(title: string, file: string, env: NodeJS.ProcessEnv): void {
     numFailedTests: number;
     numFailedTestSuites: number;
   };
-  passed += report.numPassedTests;
-  failed += report.numFailedTests + (report.numFailedTests === 0 && !ok ? Math.max(1, report.numFailedTestSuites) : 0);
+  // A file that fails to load has no failing test but is a failed suite: count each such suite.
+  const brokenSuites = report.numFailedTests === 0 && !ok ? Math.max(1, report.numFailedTestSuites) : 0;
+  tally(title, ok, { passed: report.numPassedTests, failed: report.numFailedTests + brokenSuites });
 }
 
 check("Type check", "npm", ["run", "-s", "typecheck"]);
@@ -62,25 +93,27 @@ if (TEST_DATABASE_URL) {
   vitest("HTTP tests on PostgreSQL", path.join(out, "vitest-postgres.json"), { ...baseEnv, TEST_DATABASE_URL });
 }
 
-if (ensureChromium() && run("Build the web app", "npm", ["run", "-s", "build"])) {
+if (!ensureChromium()) {
+  failed++;
+  problems.push("Browser tests: Chromium is missing");
+} else if (!run("Build the web app", "npm", ["run", "-s", "build"])) failed++;
+else {
+  const title = "Browser tests (Playwright, desktop and phone)";
   const file = path.join(out, "playwright.json");
-  run(
-    "Browser tests (Playwright, desktop and phone)",
-    "npx",
-    ["playwright", "test", "-c", "apps/web/e2e/playwright.config.ts"],
-    {
-      ...baseEnv,
-      PLAYWRIGHT_JSON_OUTPUT_NAME: file,
-    },
-  );
-  if (existsSync(file)) {
+  // The config picks free ports unless E2E_PORT is set, and names any port that is taken.
+  const ok = run(title, "npx", ["playwright", "test", "-c", "apps/web/e2e/playwright.config.ts"], {
+    ...baseEnv,
+    PLAYWRIGHT_JSON_OUTPUT_NAME: file,
+  });
+  if (!existsSync(file)) tally(title, ok, null);
+  else {
     const { stats } = JSON.parse(readFileSync(file, "utf8")) as {
       stats: { expected: number; unexpected: number; flaky: number };
     };
-    passed += stats.expected + stats.flaky;
-    failed += stats.unexpected;
-  } else failed++;
-} else failed++;
+    tally(title, ok, { passed: stats.expected + stats.flaky, failed: stats.unexpected });
+  }
+}
 
+if (problems.length > 0) process.stdout.write(`\n── Failed steps\n${problems.map((p) => `  ${p}\n`).join("")}`);
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exit(failed > 0 ? 1 : 0);

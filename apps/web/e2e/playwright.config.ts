@@ -1,13 +1,76 @@
 import { mkdtempSync } from "node:fs";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
-// One fresh database per run; workers inherit the folder through the environment.
+/** Resolves with the error code if a program already listens on `port` (either loopback), else null. */
+function portInUse(port: number): Promise<string | null> {
+  const tryHost = (host: string) =>
+    new Promise<string | null>((resolve) => {
+      const server = net.createServer();
+      server.once("error", (error: NodeJS.ErrnoException) =>
+        // A machine without IPv6 cannot have a program on ::1 either.
+        resolve(error.code === "EADDRNOTAVAIL" || error.code === "EAFNOSUPPORT" ? null : (error.code ?? "error")),
+      );
+      server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(null)));
+    });
+  return tryHost("127.0.0.1").then((code) => code ?? tryHost("::1"));
+}
+
+/** Three distinct ports the system has free now: held open together so they cannot repeat. */
+async function freePorts(): Promise<number[]> {
+  const servers = [0, 1, 2].map(() => net.createServer());
+  const ports = await Promise.all(
+    servers.map(
+      (server) =>
+        new Promise<number>((resolve, reject) => {
+          server.once("error", reject);
+          server.listen(0, "127.0.0.1", () => resolve((server.address() as net.AddressInfo).port));
+        }),
+    ),
+  );
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+// The config is read by the runner and again by every worker: the runner
+// chooses, and the workers inherit its choices through the environment.
+// One fresh database per run.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "glide-e2e-"));
-const port = Number(process.env.E2E_PORT ?? 3100);
+if (!process.env.E2E_PORTS_CHECKED) {
+  if (process.env.E2E_PORT) {
+    // A chosen port keeps its neighbours for the simulator, so runs on different ports do not collide.
+    const base = Number(process.env.E2E_PORT);
+    process.env.E2E_SIMULATOR_RP_PORT ??= String(base + 1);
+    process.env.E2E_SIMULATOR_CONTROL_PORT ??= String(base + 2);
+  } else {
+    const [web, rp, control] = await freePorts();
+    process.env.E2E_PORT = String(web);
+    process.env.E2E_SIMULATOR_RP_PORT = String(rp);
+    process.env.E2E_SIMULATOR_CONTROL_PORT = String(control);
+  }
+  const wanted = [
+    ["E2E_PORT (the server)", process.env.E2E_PORT],
+    ["E2E_SIMULATOR_RP_PORT (BankID simulator)", process.env.E2E_SIMULATOR_RP_PORT],
+    ["E2E_SIMULATOR_CONTROL_PORT (BankID simulator control)", process.env.E2E_SIMULATOR_CONTROL_PORT],
+  ] as const;
+  for (const [name, value] of wanted) {
+    const code = await portInUse(Number(value));
+    if (code) {
+      throw new Error(
+        `Port ${value} for ${name} is already in use by another program (${code}). ` +
+          "Stop that program, or set E2E_PORT to another port (or leave it unset to pick free ports).",
+      );
+    }
+  }
+  process.env.E2E_PORTS_CHECKED = "1";
+}
+const port = Number(process.env.E2E_PORT);
+const simulatorRpPort = Number(process.env.E2E_SIMULATOR_RP_PORT);
+const simulatorControlPort = Number(process.env.E2E_SIMULATOR_CONTROL_PORT);
 /** The BankID simulator's control side: tests approve sign-ins there, as the user's app would. */
-export const SIMULATOR_CONTROL_URL = `http://127.0.0.1:${port + 2}`;
+export const SIMULATOR_CONTROL_URL = `http://127.0.0.1:${simulatorControlPort}`;
 export const E2E_ADMIN = { email: "e2e-admin@example.se", password: "e2e password that is long" };
 
 const chromium = {
@@ -61,8 +124,8 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       DEMO_DATA: "false",
       DEV_TOOLS: "true",
-      SIMULATOR_RP_PORT: String(port + 1),
-      SIMULATOR_CONTROL_PORT: String(port + 2),
+      SIMULATOR_RP_PORT: String(simulatorRpPort),
+      SIMULATOR_CONTROL_PORT: String(simulatorControlPort),
       // Short, so the entry QR's timeout can be seen without waiting ten minutes.
       ENTRY_TOKEN_TTL_SECONDS: "20",
     },

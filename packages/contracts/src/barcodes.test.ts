@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { displayGtin, expandUpcE, gtinCheckDigit, parseBarcode, parseVariableMeasure } from "./barcodes.ts";
+import {
+  displayGtin,
+  expandUpcE,
+  gtinCheckDigit,
+  isVariableMeasure,
+  parseBarcode,
+  parseVariableMeasure,
+} from "./barcodes.ts";
 
 describe("GTIN check digits", () => {
   it.each([
@@ -14,7 +21,7 @@ describe("parseBarcode", () => {
   it("reads each kind and rejects a wrong check digit", () => {
     expect(parseBarcode("4006381333931")).toEqual({ kind: "EAN-13", raw: "4006381333931", gtin14: "04006381333931" });
     expect(parseBarcode("4006381333932")).toBeNull();
-    expect(parseBarcode("96385074")?.kind).toBe("EAN-8");
+    expect(parseBarcode("96385074")).toEqual({ kind: "EAN-8", raw: "96385074", gtin14: "00000096385074" });
     expect(parseBarcode("036000291452")?.kind).toBe("UPC-A");
     expect(parseBarcode("10012345678902")?.kind).toBe("GTIN-14");
     expect(parseBarcode("10012345678903")).toBeNull();
@@ -27,12 +34,18 @@ describe("parseBarcode", () => {
   it("expands UPC-E by each zero-suppression rule", () => {
     // Last data digit 0–2, 3, 4 and 5–9.
     expect(expandUpcE("01234505")).toBe("012000003455");
+    // 2 is the last digit of the first rule: it stays in place, after the manufacturer's first two digits.
+    expect(expandUpcE("01234523")).toBe("012200003453");
     expect(expandUpcE("04252614")).toBe("042100005264");
     expect(expandUpcE("01234531")).toBe("012300000451");
     expect(expandUpcE("01234558")).toBe("012345000058");
+    expect(expandUpcE("01234543")).toBe("012340000053");
     expect(parseBarcode("04252614")).toMatchObject({ kind: "UPC-E", gtin14: "00042100005264" });
     expect(parseBarcode("04252614")?.gtin14).toBe(parseBarcode("042100005264")?.gtin14);
     expect(expandUpcE("04252615")).toBeNull();
+    // Only number systems 0 and 1, and exactly eight digits, even where the digits would check out.
+    expect(expandUpcE("21234509")).toBeNull();
+    expect(expandUpcE("012345055")).toBeNull();
   });
 
   it("ignores spaces and hyphens, and rejects letters and odd lengths", () => {
@@ -71,6 +84,16 @@ describe("Swedish variable-measure codes", () => {
     expect(parseVariableMeasure(withCheck("250123401234"))?.measure).toEqual({ kind: "weight", grams: 123400 });
   });
 
+  it("ignores spaces and hyphens in a label, and takes 13 digits only", () => {
+    const code = withCheck("230123401234");
+    expect(parseVariableMeasure(`${code.slice(0, 7)} ${code.slice(7, 12)}-${code[12]}`)).toEqual(
+      parseVariableMeasure(code),
+    );
+    // 14 digits with a valid GTIN-14 check digit are a GTIN-14, not a label.
+    expect(parseVariableMeasure("20012340123459")).toBeNull();
+    expect(parseBarcode("20012340123459")?.kind).toBe("GTIN-14");
+  });
+
   it("finds the same item whatever the value", () => {
     const a = parseVariableMeasure(withCheck("230123400456"))!;
     const b = parseVariableMeasure(withCheck("230123409999"))!;
@@ -83,5 +106,12 @@ describe("Swedish variable-measure codes", () => {
     const bad = `${good.slice(0, 12)}${(Number(good[12]) + 1) % 10}`;
     expect(parseVariableMeasure(bad)).toBeNull();
     expect(parseVariableMeasure(withCheck("290123401234"))).toBeNull();
+  });
+
+  it("reads 25 as the last prefix with a value, and 26 as an ordinary code", () => {
+    expect(isVariableMeasure(withCheck("250123401234"))).toBe(true);
+    expect(parseVariableMeasure(withCheck("260123401234"))).toBeNull();
+    expect(isVariableMeasure(withCheck("260123401234"))).toBe(false);
+    expect(parseBarcode(withCheck("260123401234"))?.kind).toBe("EAN-13");
   });
 });
