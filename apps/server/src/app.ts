@@ -6,6 +6,8 @@ import fastifyHelmet from "@fastify/helmet";
 import fastifyStatic from "@fastify/static";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
+import fastifyWebsocket from "@fastify/websocket";
+import { sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance } from "fastify";
 import {
   jsonSchemaTransform,
@@ -17,6 +19,9 @@ import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { seedReferenceData } from "./db/reference-data.ts";
 import { adminAuthRoutes } from "./features/admin-auth/admin-auth.routes.ts";
+import { adminSessionExpiry } from "./features/admin-auth/admin-auth.service.ts";
+import { cartRoutes } from "./features/cart/cart.routes.ts";
+import { registerCartSocket } from "./features/cart/cart.socket.ts";
 import { dashboardRoutes } from "./features/dashboard/dashboard.routes.ts";
 import { deviceRoutes } from "./features/devices/devices.routes.ts";
 import { healthRoutes } from "./features/health/health.routes.ts";
@@ -24,16 +29,25 @@ import { productRoutes } from "./features/products/products.routes.ts";
 import { publicRoutes } from "./features/public/public.routes.ts";
 import { sessionRoutes } from "./features/sessions/sessions.routes.ts";
 import { settingsRoutes } from "./features/settings/settings.routes.ts";
+import { shopperAuthExpiry } from "./features/shopper-auth/shopper-auth.expiry.ts";
 import { shopperAuthRoutes } from "./features/shopper-auth/shopper-auth.routes.ts";
 import { storeRoutes } from "./features/stores/stores.routes.ts";
 import { sameOriginOnly } from "./platform/auth.ts";
 import { createBankIdClient } from "./platform/bankid/client.ts";
 import { deriveKey } from "./platform/crypto.ts";
 import { simulatedDoor, webhookDoor } from "./platform/door.ts";
-import { scheduleHousekeeping } from "./platform/housekeeping.ts";
-import { errorHandler, frameworkErrors } from "./platform/http-errors.ts";
+import { openEventBus } from "./platform/event-transports.ts";
+import { type ExpiryJob, scheduleHousekeeping } from "./platform/housekeeping.ts";
+import {
+  clientErrorHandler,
+  errorBodyForEmptyReplies,
+  errorHandler,
+  frameworkErrors,
+  logSerializers,
+} from "./platform/http-errors.ts";
 import { refuseControlCharacters } from "./platform/input-guard.ts";
 import { registerMetrics } from "./platform/metrics.ts";
+import { rateLimitExpiry } from "./platform/rate-limit.ts";
 
 export type BuildOptions = {
   /** Use this database instead of opening the configured one (tests share one per file). */
@@ -42,9 +56,26 @@ export type BuildOptions = {
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+const API_DESCRIPTION = `Cashierless store platform.
+
+**Live cart (WebSocket \`/ws/cart\`).** Connect to \`/ws/cart?session_id=<visit id>\` and send first
+\`{"type":"auth","access_token":"<shopper access token>"}\` (never a token in the address). The server answers
+\`{"type":"ready","cart":{...}}\` (the shape of GET /api/v1/cart/{session_id}) or closes with 4400 (bad session_id),
+4401 (not signed in) or 4403 (not your visit). It then pushes \`product_added\` (with \`product\`),
+\`product_removed\` (with \`product_id\`) or \`cart_changed\`, each followed by \`cart_updated\` with the whole cart.
+It pings every 25 s and drops a peer that does not answer within 60 s; reconnect with backoff and reload the cart.
+Details: docs/live-cart.md.`;
+
+/** Every table whose rows expire, with the delete that clears them; housekeeping runs them on a timer. */
+export const EXPIRY_JOBS: readonly ExpiryJob[] = [rateLimitExpiry, adminSessionExpiry, ...shopperAuthExpiry];
+
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ["req.headers.cookie", "req.headers.authorization"] },
+    logger: {
+      level: config.logLevel,
+      redact: ["req.headers.cookie", "req.headers.authorization"],
+      serializers: logSerializers,
+    },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     genReqId: (req) => {
@@ -53,11 +84,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  app.addHook("onSend", errorBodyForEmptyReplies);
 
   const ownsDatabase = !options.database;
   const database =
@@ -82,7 +115,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorateRequest("admin", null);
   app.decorateRequest("shopperId", null);
   if (ownsDatabase) app.addHook("onClose", () => database.close());
-  scheduleHousekeeping(app);
+  const bus = openEventBus({
+    redisUrl: config.redisUrl,
+    client: (database.db as unknown as { $client: unknown }).$client,
+    notify: async (channel, payload) => {
+      await database.db.execute(sql`select pg_notify(${channel}, ${payload})`);
+    },
+    logger: app.log,
+  });
+  app.decorate("bus", bus);
+  app.addHook("onClose", () => bus.close());
+  scheduleHousekeeping(app, EXPIRY_JOBS);
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
@@ -112,22 +155,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     strictTransportSecurity: config.secureCookies ? undefined : false,
   });
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: "Glide API", version: "1.0.0", description: "Cashierless store platform" },
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(fastifySwaggerUi, {
-    routePrefix: "/api/docs",
-    staticCSP: true,
-    // The docs UI's own policy allows any https origin; ours allows only this one.
-    transformStaticCSP: (header) =>
-      header.replaceAll(" https:", "").replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
-  });
-  app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  if (config.apiDocs) {
+    await app.register(fastifySwagger, {
+      openapi: {
+        info: { title: "Glide API", version: "1.0.0", description: API_DESCRIPTION },
+      },
+      transform: jsonSchemaTransform,
+    });
+    await app.register(fastifySwaggerUi, {
+      routePrefix: "/api/docs",
+      staticCSP: true,
+      // The docs UI's own policy allows any https origin; ours allows only this one.
+      transformStaticCSP: (header) =>
+        header.replaceAll(" https:", "").replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
+    });
+    app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  }
 
-  registerMetrics(app);
+  registerMetrics(app, config.metricsToken);
   await app.register(healthRoutes);
   await app.register(adminAuthRoutes);
   await app.register(dashboardRoutes);
@@ -138,6 +183,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(publicRoutes);
   await app.register(shopperAuthRoutes);
   await app.register(sessionRoutes);
+  await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
+  await app.register(cartRoutes);
+  await app.register(async (scope) => registerCartSocket(scope));
 
   const indexHtml = path.join(config.webDist, "index.html");
   const hasWeb = existsSync(indexHtml);
@@ -163,7 +211,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split("?")[0] ?? "";
     const wantsPage = request.method === "GET" || request.method === "HEAD";
-    if (!url.startsWith("/api/") && url !== "/api" && wantsPage && hasWeb && !path.extname(url)) {
+    // /metrics is never a page: without METRICS_TOKEN a scraper must see that it is not served.
+    const notPage = url.startsWith("/api/") || url === "/api" || url === "/metrics";
+    if (!notPage && wantsPage && hasWeb && !path.extname(url)) {
       const page = url === "/customer" || url.startsWith("/customer/") ? shopperPage : "index.html";
       return reply.header("cache-control", "no-cache").type("text/html").sendFile(page);
     }

@@ -10,6 +10,13 @@ import type { FastifyBaseLogger } from "fastify";
  * event is published: subscribers that may miss one (a reconnect) reload their
  * state, so an event is a hint to look again, never the only copy of a fact.
  */
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Events between this service's instances (app.ts picks the transport). */
+    bus: EventBus;
+  }
+}
+
 export type EventHandler = (message: unknown) => void;
 
 export interface EventBus {

@@ -1,6 +1,6 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type { FastifyBaseLogger } from "fastify";
-import { EVENT_CHANNEL, type Transport } from "./event-bus.ts";
+import { createEventBus, EVENT_CHANNEL, type EventBus, type Transport } from "./event-bus.ts";
 
 const RECONNECT_MIN_MS = 100;
 const RECONNECT_MAX_MS = 5_000;
@@ -148,4 +148,26 @@ export function redisTransport(url: string, logger: FastifyBaseLogger): Transpor
       subscriber = null;
     },
   };
+}
+
+/**
+ * The bus this instance uses: Redis pub/sub when REDIS_URL is set, otherwise
+ * LISTEN/NOTIFY on the service's own database. `client` is the database
+ * driver under Drizzle: the embedded PGlite, or the pg pool whose address a
+ * listening connection of its own is opened to.
+ */
+export function openEventBus(opts: {
+  redisUrl: string | undefined;
+  client: unknown;
+  notify: Notify;
+  logger: FastifyBaseLogger;
+}): EventBus {
+  if (opts.redisUrl) return createEventBus("redis", redisTransport(opts.redisUrl, opts.logger), opts.logger);
+  const client = opts.client as { listen?: unknown; options?: { connectionString?: string } };
+  if (typeof client.listen === "function") {
+    return createEventBus("postgres", pgliteTransport(opts.client as PGlite, opts.notify), opts.logger);
+  }
+  const url = client.options?.connectionString;
+  if (!url) throw new Error("event bus: the database driver has no address to listen on");
+  return createEventBus("postgres", postgresTransport(url, opts.notify, opts.logger), opts.logger);
 }

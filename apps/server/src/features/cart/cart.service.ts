@@ -1,0 +1,329 @@
+import type { Cart, CartItem, ProductLookup } from "@glide/contracts";
+import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
+import { AppError, conflict, forbidden, isUniqueViolation, notFound } from "../../platform/errors.ts";
+import { fromOre } from "../../platform/money.ts";
+import { ageOn } from "../../platform/personal-number.ts";
+import { lookupProduct } from "../products/products.service.ts";
+
+/** Who changes a cart: the shopper's phone, or a store's device on their behalf. */
+export type CartActor = { kind: "shopper"; customerId: string } | { kind: "device"; storeId: string };
+
+type SessionRow = {
+  id: string;
+  customer_id: string;
+  store_id: string;
+  door_opened_at: Date | null;
+  checked_out_at: Date | null;
+  store_active: boolean;
+  timezone: string;
+  birth_date: string;
+  age_verification: boolean;
+  ai_recognition: boolean;
+};
+
+/** The visit with what every cart rule needs, in one query. */
+async function loadSession(db: Db | Tx, sessionId: string): Promise<SessionRow | undefined> {
+  const [row] = await queryRows<SessionRow>(
+    db,
+    sql`select s.id, s.customer_id, s.store_id, s.door_opened_at, s.checked_out_at,
+          st.is_active as store_active, st.timezone, c.birth_date::text as birth_date,
+          exists (select 1 from store_modules m where m.store_id = s.store_id
+                    and m.module_id = 'age_verification' and m.enabled) as age_verification,
+          exists (select 1 from store_modules m where m.store_id = s.store_id
+                    and m.module_id = 'ai_product_recognition' and m.enabled) as ai_recognition
+        from shopping_sessions s
+        join stores st on st.id = s.store_id
+        join customers c on c.id = s.customer_id
+        where s.id = ${sessionId}`,
+  );
+  return row;
+}
+
+/** The checks in the order a shopper would hear them: whose visit, then where the visit stands. */
+async function openSession(db: Db | Tx, actor: CartActor, sessionId: string): Promise<SessionRow> {
+  const session = await loadSession(db, sessionId);
+  if (!session) throw notFound("Sessionen finns inte.", "unknown_session");
+  if (actor.kind === "shopper" && session.customer_id !== actor.customerId)
+    throw forbidden("Det här är inte din session.");
+  if (actor.kind === "device" && session.store_id !== actor.storeId)
+    throw forbidden("The session belongs to another store", "wrong_store");
+  if (!session.door_opened_at)
+    throw conflict("Du har inte gått in i butiken än. Visa QR-koden vid dörren först.", "not_entered");
+  if (session.checked_out_at)
+    throw conflict("Besöket är avslutat. Starta ett nytt besök för att handla.", "checked_out");
+  if (!session.store_active) throw conflict("Butiken är stängd just nu.", "store_inactive");
+  return session;
+}
+
+/** Today in the store's own time zone, for age checks at the birthday boundary. */
+function todayIn(timezone: string, now = new Date()): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: timezone, year: "numeric", month: "2-digit", day: "2-digit" })
+    .format(now)
+    .slice(0, 10);
+}
+
+/**
+ * Age-limited goods are sold only in stores with the age_verification module,
+ * and only to shoppers of that age on the store's calendar day. Checked again
+ * at payment.
+ */
+export function checkAgeLimit(
+  session: Pick<SessionRow, "age_verification" | "birth_date" | "timezone">,
+  product: { name: string; age_limit: number | null },
+  now = new Date(),
+): void {
+  const limit = product.age_limit;
+  if (!limit) return;
+  if (!session.age_verification)
+    throw forbidden(
+      `${product.name} har åldersgräns (${limit} år) och säljs inte i den här butiken.`,
+      "age_limited_not_sold",
+    );
+  if (ageOn(session.birth_date, todayIn(session.timezone, now)) < limit)
+    throw forbidden(`Du måste vara minst ${limit} år för att köpa ${product.name}.`, "under_age");
+}
+
+async function findProduct(db: Db | Tx, barcode: string): Promise<ProductLookup> {
+  try {
+    return await lookupProduct({ db, code: barcode });
+  } catch (err) {
+    if (err instanceof AppError && err.code === "unknown_barcode")
+      throw notFound("Produkt inte hittad", "unknown_barcode");
+    if (err instanceof AppError && err.code === "invalid_barcode")
+      throw new AppError(422, "invalid_barcode", "Streckkoden gick inte att läsa. Försök igen.");
+    throw err;
+  }
+}
+
+type ItemRow = {
+  id: string;
+  quantity: number;
+  unit_price_ore: number;
+  weight_grams: number | null;
+  product_id: string;
+  name: string;
+  image_url: string | null;
+};
+
+const itemSelect = sql`select i.id, i.quantity, i.unit_price_ore, i.weight_grams, p.id as product_id, p.name, p.image_url
+  from cart_items i join products p on p.id = i.product_id`;
+
+function toItem(row: ItemRow): CartItem {
+  return {
+    id: row.id,
+    quantity: row.quantity,
+    unit_price: fromOre(row.unit_price_ore),
+    total_price: fromOre(row.unit_price_ore * row.quantity),
+    weight_grams: row.weight_grams,
+    product: { id: row.product_id, name: row.name, image_url: row.image_url },
+  };
+}
+
+async function readItem(db: Db | Tx, itemId: string): Promise<CartItem | null> {
+  const [row] = await queryRows<ItemRow>(db, sql`${itemSelect} where i.id = ${itemId}`);
+  return row ? toItem(row) : null;
+}
+
+export async function readCart(db: Db | Tx, sessionId: string): Promise<Cart> {
+  const rows = await queryRows<ItemRow>(
+    db,
+    sql`${itemSelect} where i.session_id = ${sessionId} order by i.created_at, i.id`,
+  );
+  const items = rows.map(toItem);
+  const totalOre = rows.reduce((sum, r) => sum + r.unit_price_ore * r.quantity, 0);
+  return { session_id: sessionId, items, total: fromOre(totalOre) };
+}
+
+/**
+ * Adds one of a product to the line it belongs on, in one statement: 100
+ * parallel scans of one product end at quantity 100. With a scan id the scan
+ * counts once however often it is sent; the same id again answers the line
+ * it went to.
+ */
+async function addOne(
+  db: Db,
+  opts: {
+    sessionId: string;
+    productId: string;
+    lineKey: string;
+    unitOre: number;
+    grams: number | null;
+    scanId?: string;
+  },
+): Promise<CartItem> {
+  const { sessionId, productId, lineKey, unitOre, grams, scanId } = opts;
+  const upsert = sql`insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams)
+    values (${sessionId}, ${productId}, ${lineKey}, 1, ${unitOre}, ${grams})
+    on conflict (session_id, line_key) do update set quantity = cart_items.quantity + 1, updated_at = now()
+    returning id`;
+  if (!scanId) {
+    const [row] = await queryRows<{ id: string }>(db, upsert);
+    return (await readItem(db, row!.id))!;
+  }
+  const previous = await scannedItem(db, scanId, sessionId);
+  if (previous !== undefined) return previous;
+  try {
+    const [row] = await queryRows<{ id: string }>(
+      db,
+      sql`with item as (${upsert})
+        insert into cart_scans (scan_id, session_id, item_id) select ${scanId}, ${sessionId}, id from item
+        returning item_id as id`,
+    );
+    return (await readItem(db, row!.id))!;
+  } catch (err) {
+    // The same scan id arrived twice at once: the other one counted it.
+    if (!isUniqueViolation(err)) throw err;
+    const counted = await scannedItem(db, scanId, sessionId);
+    if (counted === undefined) throw err;
+    return counted;
+  }
+}
+
+/** The line a scan id went to, or undefined if the id is new. */
+async function scannedItem(db: Db | Tx, scanId: string, sessionId: string): Promise<CartItem | undefined> {
+  const [scan] = await queryRows<{ session_id: string; item_id: string }>(
+    db,
+    sql`select session_id, item_id from cart_scans where scan_id = ${scanId}`,
+  );
+  if (!scan) return undefined;
+  if (scan.session_id !== sessionId) throw conflict("Skanningen hör till ett annat besök.", "scan_id_reused");
+  const item = await readItem(db, scan.item_id);
+  // The line was removed since; the scan counted once and is not counted again.
+  if (!item) throw conflict("Skanningen är redan registrerad.", "scan_already_counted");
+  return item;
+}
+
+export async function scanIntoCart(opts: {
+  db: Db;
+  actor: CartActor;
+  sessionId: string;
+  barcode: string;
+  scanId?: string | undefined;
+}): Promise<{ product: CartItem["product"]; item: CartItem }> {
+  const session = await openSession(opts.db, opts.actor, opts.sessionId);
+  const found = await findProduct(opts.db, opts.barcode);
+  const product = found.product;
+  if (!product.is_active) throw conflict(`${product.name} säljs inte just nu.`, "product_inactive");
+  checkAgeLimit(session, product);
+  const variable = found.measure !== null;
+  const item = await addOne(opts.db, {
+    sessionId: session.id,
+    productId: product.id,
+    // Each printed label is its own line: two packs of mince weigh differently.
+    lineKey: variable ? `label:${found.code}` : product.id,
+    unitOre: Math.round(found.line_price * 100),
+    grams: found.measure?.kind === "weight" ? found.measure.weight_grams : null,
+    ...(opts.scanId ? { scanId: opts.scanId } : {}),
+  });
+  return { product: item.product, item };
+}
+
+/** The line with its visit, checked for the actor; the visit must still be open. */
+async function ownedItem(db: Db | Tx, actor: CartActor, itemId: string): Promise<{ sessionId: string }> {
+  const [row] = await queryRows<{ session_id: string }>(
+    db,
+    sql`select session_id from cart_items where id = ${itemId}`,
+  );
+  if (!row) throw notFound("Varan finns inte i kundvagnen.", "unknown_item");
+  await openSession(db, actor, row.session_id);
+  return { sessionId: row.session_id };
+}
+
+/** Sets a line's quantity; 0 removes the line. Answers the cart as it now is. */
+export async function setQuantity(opts: {
+  db: Db;
+  actor: CartActor;
+  itemId: string;
+  quantity: number;
+}): Promise<{ cart: Cart; removed: { product_id: string } | null }> {
+  const { sessionId } = await ownedItem(opts.db, opts.actor, opts.itemId);
+  if (opts.quantity === 0) return removeLine(opts.db, sessionId, opts.itemId);
+  await opts.db.execute(
+    sql`update cart_items set quantity = ${opts.quantity}, updated_at = now() where id = ${opts.itemId}`,
+  );
+  return { cart: await readCart(opts.db, sessionId), removed: null };
+}
+
+export async function removeItem(opts: {
+  db: Db;
+  actor: CartActor;
+  itemId: string;
+}): Promise<{ cart: Cart; removed: { product_id: string } | null }> {
+  const { sessionId } = await ownedItem(opts.db, opts.actor, opts.itemId);
+  return removeLine(opts.db, sessionId, opts.itemId);
+}
+
+async function removeLine(db: Db, sessionId: string, itemId: string) {
+  const [gone] = await queryRows<{ product_id: string }>(
+    db,
+    sql`delete from cart_items where id = ${itemId} returning product_id`,
+  );
+  return { cart: await readCart(db, sessionId), removed: gone ? { product_id: gone.product_id } : null };
+}
+
+export async function getCart(opts: { db: Db; customerId: string; sessionId: string }): Promise<Cart> {
+  const session = await loadSession(opts.db, opts.sessionId);
+  if (!session) throw notFound("Sessionen finns inte.", "unknown_session");
+  if (session.customer_id !== opts.customerId) throw forbidden("Det här är inte din session.");
+  return readCart(opts.db, opts.sessionId);
+}
+
+/**
+ * The store's recognition worker saw a shopper take (add) or put back
+ * (remove) one product. Only in stores with ai_product_recognition; age
+ * limits apply as they do to a scan.
+ */
+export async function workerChange(opts: {
+  db: Db;
+  storeId: string;
+  sessionId: string;
+  productId: string;
+  action: "add" | "remove";
+  eventId?: string | undefined;
+}): Promise<{ cart: Cart; item: CartItem | null; product: CartItem["product"] }> {
+  const actor: CartActor = { kind: "device", storeId: opts.storeId };
+  const session = await openSession(opts.db, actor, opts.sessionId);
+  if (!session.ai_recognition)
+    throw forbidden("The store does not have the ai_product_recognition module", "module_disabled");
+  const [product] = await queryRows<{
+    id: string;
+    name: string;
+    image_url: string | null;
+    price_ore: number;
+    is_active: boolean;
+    age_limit: number | null;
+  }>(
+    opts.db,
+    sql`select id, name, image_url, price_ore, is_active, age_limit from products where id = ${opts.productId}`,
+  );
+  if (!product) throw notFound("Unknown product", "unknown_product");
+  const summary = { id: product.id, name: product.name, image_url: product.image_url };
+  if (opts.action === "add") {
+    if (!product.is_active) throw conflict(`${product.name} säljs inte just nu.`, "product_inactive");
+    checkAgeLimit(session, product);
+    const item = await addOne(opts.db, {
+      sessionId: session.id,
+      productId: product.id,
+      lineKey: product.id,
+      unitOre: product.price_ore,
+      grams: null,
+      ...(opts.eventId ? { scanId: opts.eventId } : {}),
+    });
+    return { cart: await readCart(opts.db, session.id), item, product: summary };
+  }
+  // One fewer on the product's ordinary line; the last one removes the line. The row lock
+  // makes two removals at once take two, not one.
+  const left = await opts.db.transaction(async (tx) => {
+    const [line] = await queryRows<{ id: string; quantity: number }>(
+      tx,
+      sql`select id, quantity from cart_items where session_id = ${session.id} and line_key = ${product.id} for update`,
+    );
+    if (!line) return null;
+    if (line.quantity <= 1) await tx.execute(sql`delete from cart_items where id = ${line.id}`);
+    else await tx.execute(sql`update cart_items set quantity = quantity - 1, updated_at = now() where id = ${line.id}`);
+    return { id: line.id, quantity: line.quantity - 1 };
+  });
+  if (!left) throw notFound(`${product.name} finns inte i kundvagnen.`, "not_in_cart");
+  const item = left.quantity > 0 ? await readItem(opts.db, left.id) : null;
+  return { cart: await readCart(opts.db, session.id), item, product: summary };
+}
