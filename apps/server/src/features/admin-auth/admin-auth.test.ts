@@ -253,3 +253,68 @@ describe("sessions", () => {
     expect(ok.statusCode).toBe(201);
   });
 });
+
+describe("the answers a refused sign-in gets", () => {
+  it("says invalid_credentials for a wrong password, and how many minutes to wait once locked", async () => {
+    await createAdmin({ db: ctx.app.db, email: "wait@example.se", password: TEST_PASSWORD, role: "platform_admin" });
+    const wrong = await login("wait@example.se", "not the password", "10.9.9.1");
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json().code).toBe("invalid_credentials");
+    for (let i = 1; i < LOGIN_LIMITS.perAccount; i++) await login("wait@example.se", "not the password", "10.9.9.1");
+    const locked = await login("wait@example.se", TEST_PASSWORD, "10.9.9.1");
+    expect(locked.statusCode).toBe(429);
+    const minutes = Math.ceil(LOGIN_LIMITS.windowMs / 60_000);
+    expect(locked.json().detail).toBe(`Too many sign-in attempts. Try again in ${minutes} minutes.`);
+  });
+
+  it("keeps only the first 300 characters of the browser's name", async () => {
+    await createAdmin({ db: ctx.app.db, email: "ua@example.se", password: TEST_PASSWORD, role: "platform_admin" });
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: "/api/v1/admin/login",
+      payload: { email: "ua@example.se", password: TEST_PASSWORD },
+      headers: { "user-agent": "x".repeat(400) },
+    });
+    expect(res.statusCode).toBe(200);
+    const [row] = await ctx.app.db
+      .select({ userAgent: adminSessions.userAgent })
+      .from(adminSessions)
+      .orderBy(sql`${adminSessions.createdAt} desc`)
+      .limit(1);
+    expect(row?.userAgent).toHaveLength(300);
+  });
+});
+
+describe("creating admins", () => {
+  const create = (fields: Partial<Parameters<typeof createAdmin>[0]>) =>
+    createAdmin({
+      db: ctx.app.db,
+      email: "new@example.se",
+      password: TEST_PASSWORD,
+      role: "platform_admin",
+      ...fields,
+    });
+
+  it("refuses a bad e-mail, a password under 12 characters, a taken e-mail and an unknown store", async () => {
+    await expect(create({ email: "not-an-address" })).rejects.toMatchObject({ status: 422 });
+    await expect(create({ email: "short@example.se", password: "x".repeat(11) })).rejects.toMatchObject({
+      status: 422,
+      message: "password: must be at least 12 characters",
+    });
+    await expect(create({ email: "twelve@example.se", password: "x".repeat(12) })).resolves.toMatchObject({
+      email: "twelve@example.se",
+    });
+    await expect(create({ email: "TWELVE@example.se" })).rejects.toMatchObject({ status: 409 });
+    await expect(
+      create({ email: "lost@example.se", role: "store_admin", storeIds: ["00000000-0000-4000-8000-000000000000"] }),
+    ).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("gives a store admin their stores, and tells them at sign-in", async () => {
+    const store = (await as(ctx.app, (await signIn(ctx.app)).cookie).post("/api/v1/stores/", { name: "Min" })).json()
+      .id as string;
+    await create({ email: "mine@example.se", role: "store_admin", storeIds: [store, store] });
+    const res = await login("mine@example.se", TEST_PASSWORD, "10.9.9.2");
+    expect(res.json()).toMatchObject({ role: "store_admin", store_ids: [store] });
+  });
+});

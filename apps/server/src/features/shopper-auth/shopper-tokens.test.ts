@@ -2,6 +2,7 @@ import { tokensSchema } from "@glide/contracts";
 import { eq, sql } from "drizzle-orm";
 import { decodeJwt, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../db/client.ts";
 import { customers } from "../../db/schema/index.ts";
 import { sha256 } from "../../platform/crypto.ts";
 import { createTestContext, signInShopper, type TestContext } from "../../test/harness.ts";
@@ -61,6 +62,43 @@ describe("the access token", () => {
     expect(await probe(await sign({}, "5m"))).toBe(401);
     expect(await probe(await sign({ sid: "not-a-uuid" }, "5m"))).toBe(401);
     expect(await probe(await sign({ sid }, "5m", Buffer.alloc(32, 1)))).toBe(401);
+  });
+
+  it("is refused from another issuer or audience, or naming a subject that is not a customer id", async () => {
+    const s = await signInShopper(ctx.app);
+    const { sid } = decodeJwt(s.accessToken);
+    const sign = (iss: string, aud: string, sub: string) =>
+      new SignJWT({ sid })
+        .setProtectedHeader({ alg: "HS256" })
+        .setSubject(sub)
+        .setIssuer(iss)
+        .setAudience(aud)
+        .setIssuedAt()
+        .setExpirationTime("5m")
+        .sign(ctx.app.shopperKeys.jwt);
+    expect(await probe(await sign("glide", "shopper", s.customerId))).toBe(accepted);
+    expect(await probe(await sign("someone-else", "shopper", s.customerId))).toBe(401);
+    expect(await probe(await sign("glide", "admin", s.customerId))).toBe(401);
+    for (const sub of ["x", `${s.customerId}x`, "42"])
+      expect(await probe(await sign("glide", "shopper", sub))).toBe(401);
+  });
+
+  it("lasts 15 minutes, and its refresh token 30 days", async () => {
+    const s = await signInShopper(ctx.app);
+    const pair = tokensSchema.parse((await refresh(s.refreshToken)).json());
+    expect(pair.expires_in).toBe(900);
+    const [row] = await queryRows<{ seconds: number }>(
+      ctx.app.db,
+      sql`select extract(epoch from expires_at - now())::int as seconds from shopper_refresh_tokens
+          where token_hash = ${sha256(pair.refresh_token)}`,
+    );
+    const seconds = row?.seconds ?? 0;
+    expect(seconds).toBeGreaterThan(30 * 24 * 3600 - 60);
+    expect(seconds).toBeLessThanOrEqual(30 * 24 * 3600);
+  });
+
+  it("signing out with a token the server does not know still answers 204", async () => {
+    expect((await post("/api/v1/auth/logout", { refresh_token: "not-a-token-we-issued" })).statusCode).toBe(204);
   });
 
   it("stops working at sign-out, and only for that sign-in", async () => {
