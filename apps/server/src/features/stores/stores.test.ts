@@ -323,3 +323,45 @@ describe("who may do what", () => {
     expect(otherNow.find((s) => s.id === mine.id)?.is_active).toBe(true);
   });
 });
+
+describe("searching and the edges of permission", () => {
+  it("matches % and _ literally and ignores surrounding spaces", async () => {
+    const hundred = await create({ name: "Hundra 100% Ekologiskt" });
+    const under = await create({ name: "Butik_Understreck" });
+    await create({ name: "Hundra 1000 Ekologiskt" });
+    const names = async (search: string) =>
+      ((await admin.get(`/api/v1/stores/?search=${encodeURIComponent(search)}`)).json() as Store[]).map((s) => s.id);
+    expect(await names("100%")).toEqual([hundred.id]);
+    expect(await names("k_U")).toEqual([under.id]);
+    expect(await names("  k_U  ")).toEqual([under.id]);
+  });
+
+  it("finds an organisation number across its hyphen from three digits on", async () => {
+    const store = await create({ name: "Orgnummer", organization_number: "556677-8899", country: "SE" });
+    const ids = async (search: string) =>
+      ((await admin.get(`/api/v1/stores/?search=${search}`)).json() as Store[]).map((s) => s.id);
+    expect(await ids("7788")).toContain(store.id);
+    expect(await ids("778")).toContain(store.id);
+  });
+
+  it("shows a store admin without stores an empty list", async () => {
+    const lonely = as(ctx.app, (await signIn(ctx.app, "store_admin", [])).cookie);
+    const res = await lonely.get("/api/v1/stores/");
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([]);
+    expect(res.headers["x-total-count"]).toBe("0");
+  });
+
+  it("answers 404 for an unknown store or module, and tells a store admin what only platform admins may do", async () => {
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    expect((await admin.get(`/api/v1/stores/${unknown}`)).statusCode).toBe(404);
+    expect((await admin.put(`/api/v1/stores/${unknown}`, { name: "x" })).statusCode).toBe(404);
+    const store = await create({ name: "Moduler" });
+    const noModule = await admin.post(`/api/v1/stores/${store.id}/modules/no_such_module`, { enabled: true });
+    expect(noModule.statusCode).toBe(404);
+    const storeAdmin = as(ctx.app, (await signIn(ctx.app, "store_admin", [store.id])).cookie);
+    const refused = await storeAdmin.post("/api/v1/stores/", { name: "Egen" });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().detail).toMatch(/^Only platform admins may /);
+  });
+});
