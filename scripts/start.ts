@@ -6,7 +6,10 @@
  * listens where the server does (HOST), so that a phone that reaches the
  * server reaches the simulator's "BankID app" page too: BANKID_APP_URL points
  * there, and the server gives a phone that address under the host name the
- * phone used (a loopback name would mean the phone itself).
+ * phone used (a loopback name would mean the phone itself). Unless
+ * STRIPE_SECRET_KEY is set, the payment simulator runs too, and the server
+ * is given its address and key (STRIPE_API_BASE, STRIPE_SECRET_KEY); its card
+ * page also listens on HOST.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -74,7 +77,37 @@ async function startBankIdSimulator(): Promise<void> {
   process.on("exit", () => child.kill());
 }
 
+/** The payment simulator, the same way: its own process, its settings read from what it prints. */
+async function startPaymentSimulator(): Promise<void> {
+  const port = process.env.PAYMENT_SIMULATOR_PORT;
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(root, "tools/payment-simulator/main.ts"),
+      ...(port ? ["--port", port] : []),
+      "--host",
+      process.env.HOST ?? "127.0.0.1",
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const settings = await new Promise<Record<string, string>>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk;
+      if (!out.includes("STRIPE_SECRET_KEY=") || !out.endsWith("\n")) return;
+      process.stdout.write(out);
+      resolve(Object.fromEntries([...out.matchAll(/^\s+(STRIPE_\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!])));
+    });
+    child.on("exit", (code) => reject(new Error(`The payment simulator stopped (exit ${code})`)));
+  });
+  Object.assign(process.env, settings);
+  // Its hosted card page, where the shopper's "Lägg till kort" leads.
+  if (settings.STRIPE_API_BASE) process.env.CARD_PAGE_URL ??= `${settings.STRIPE_API_BASE}/card`;
+  process.on("exit", () => child.kill());
+}
+
 if (!process.env.BANKID_URL) await startBankIdSimulator();
+if (!process.env.STRIPE_SECRET_KEY) await startPaymentSimulator();
 
 process.env.DEMO_DATA ??= "true";
 process.env.DEV_TOOLS ??= "true";

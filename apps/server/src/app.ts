@@ -22,10 +22,16 @@ import { adminAuthRoutes } from "./features/admin-auth/admin-auth.routes.ts";
 import { adminSessionExpiry } from "./features/admin-auth/admin-auth.service.ts";
 import { cartRoutes } from "./features/cart/cart.routes.ts";
 import { registerCartSocket } from "./features/cart/cart.socket.ts";
+import { checkoutRoutes } from "./features/checkout/checkout.routes.ts";
+import { receiptMailExpiry } from "./features/checkout/receipt-mail.outbox.ts";
+import { startReceiptMails } from "./features/checkout/receipt-mail.sender.ts";
 import { dashboardRoutes } from "./features/dashboard/dashboard.routes.ts";
 import { deviceRoutes } from "./features/devices/devices.routes.ts";
+import { exitRoutes } from "./features/exit/exit.routes.ts";
+import { faceRoutes } from "./features/face/face.routes.ts";
 import { healthRoutes } from "./features/health/health.routes.ts";
 import { productRoutes } from "./features/products/products.routes.ts";
+import { profileRoutes } from "./features/profile/profile.routes.ts";
 import { publicRoutes } from "./features/public/public.routes.ts";
 import { sessionRoutes } from "./features/sessions/sessions.routes.ts";
 import { settingsRoutes } from "./features/settings/settings.routes.ts";
@@ -37,6 +43,7 @@ import { createBankIdClient } from "./platform/bankid/client.ts";
 import { deriveKey } from "./platform/crypto.ts";
 import { simulatedDoor, webhookDoor } from "./platform/door.ts";
 import { openEventBus } from "./platform/event-transports.ts";
+import { type FaceVerifier, noFaceVerifier } from "./platform/face.ts";
 import { type ExpiryJob, scheduleHousekeeping } from "./platform/housekeeping.ts";
 import {
   clientErrorHandler,
@@ -46,12 +53,16 @@ import {
   logSerializers,
 } from "./platform/http-errors.ts";
 import { refuseControlCharacters } from "./platform/input-guard.ts";
+import { createSmtpMailer } from "./platform/mail.ts";
 import { registerMetrics } from "./platform/metrics.ts";
+import { createStripeProvider } from "./platform/payments/stripe-provider.ts";
 import { rateLimitExpiry } from "./platform/rate-limit.ts";
 
 export type BuildOptions = {
   /** Use this database instead of opening the configured one (tests share one per file). */
   database?: Database;
+  /** The exit's face verifier (platform/face.ts); without one nobody is verified and the exit QR code is used. */
+  faceVerifier?: FaceVerifier;
 };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -67,7 +78,12 @@ It pings every 25 s and drops a peer that does not answer within 60 s; reconnect
 Details: docs/live-cart.md.`;
 
 /** Every table whose rows expire, with the delete that clears them; housekeeping runs them on a timer. */
-export const EXPIRY_JOBS: readonly ExpiryJob[] = [rateLimitExpiry, adminSessionExpiry, ...shopperAuthExpiry];
+export const EXPIRY_JOBS: readonly ExpiryJob[] = [
+  rateLimitExpiry,
+  adminSessionExpiry,
+  ...shopperAuthExpiry,
+  receiptMailExpiry,
+];
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -107,6 +123,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate("db", database.db);
   app.decorate("bankid", config.bankid ? createBankIdClient(config.bankid) : null);
   app.decorate("door", config.doorWebhook ? webhookDoor(config.doorWebhook) : simulatedDoor(app.log));
+  app.decorate("faceVerifier", options.faceVerifier ?? noFaceVerifier);
+  app.decorate(
+    "payments",
+    config.stripe ? createStripeProvider({ secretKey: config.stripe.secretKey, apiBase: config.stripe.apiBase }) : null,
+  );
   app.decorate("shopperKeys", {
     personalNumberHash: deriveKey(config.secretKey, "personal-number-hash"),
     personalNumberSeal: deriveKey(config.secretKey, "personal-number-seal"),
@@ -126,6 +147,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate("bus", bus);
   app.addHook("onClose", () => bus.close());
   scheduleHousekeeping(app, EXPIRY_JOBS);
+  startReceiptMails(app, config.smtpUrl ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom }) : null);
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
@@ -139,7 +161,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // 'wasm-unsafe-eval' lets our own barcode decoder (WebAssembly from our origin) compile; it allows no eval().
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         // Radix and Sonner set inline styles; no other origin is allowed.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "blob:"],
@@ -185,6 +208,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(sessionRoutes);
   await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
   await app.register(cartRoutes);
+  await app.register(checkoutRoutes);
+  await app.register(profileRoutes);
+  await app.register(exitRoutes);
+  await app.register(faceRoutes);
   await app.register(async (scope) => registerCartSocket(scope));
 
   const indexHtml = path.join(config.webDist, "index.html");

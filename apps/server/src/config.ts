@@ -12,6 +12,12 @@ const bool = z
   .optional()
   .transform((v) => v === "true" || v === "1");
 
+/** "kvitto@example.se" or "Name <kvitto@example.se>": one sender, nothing an SMTP header could be split on. */
+function isMailbox(value: string): boolean {
+  const address = /^[^<>\r\n]*<([^<>\s]+)>$/.exec(value.trim())?.[1] ?? value.trim();
+  return z.email().safeParse(address).success;
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -42,6 +48,17 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   API_DOCS: z.enum(["true", "false", "1", "0"]).optional(),
   BANKID_APP_URL: z.url().optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_[0-9A-Za-z]+$/, "must be a Stripe secret key (sk_test_… or sk_live_…)")
+    .optional(),
+  CARD_PAGE_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  MAIL_FROM: z
+    .string()
+    .refine(isMailbox, "must be an e-mail address, or a name and one: Glide <kvitto@example.se>")
+    .default("Glide <kvitto@glide.local>"),
 });
 
 export type Config = {
@@ -76,6 +93,14 @@ export type Config = {
   apiDocs: boolean;
   /** Where the shopper's "open the BankID app" goes: BankID's universal link, or the simulator's app page. */
   bankidAppUrl: string;
+  /** Stripe's API for saved cards and payment; apiBase null means Stripe's own. null when no key is set. */
+  stripe: { secretKey: string; apiBase: string | null } | null;
+  /** The hosted page where a shopper types a card; it sends them back with ?payment_method=pm_…. null: none. */
+  cardPageUrl: string | null;
+  /** The SMTP server for receipt e-mails (may hold its user and password); null: no mail is sent. */
+  smtpUrl: string | null;
+  /** The sender of receipt e-mails. */
+  mailFrom: string;
 };
 
 export class ConfigError extends Error {}
@@ -117,6 +142,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN ?? null,
     apiDocs: e.API_DOCS === undefined ? e.NODE_ENV !== "production" : e.API_DOCS === "true" || e.API_DOCS === "1",
     bankidAppUrl: e.BANKID_APP_URL ?? "https://app.bankid.com/",
+    stripe: stripeConfig(e),
+    cardPageUrl: e.CARD_PAGE_URL ?? null,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
   };
 }
 
@@ -159,6 +188,23 @@ function doorWebhookConfig(e: z.output<typeof envSchema>): Config["doorWebhook"]
   if (!e.DOOR_WEBHOOK_SECRET)
     throw new ConfigError("Invalid configuration:\n  DOOR_WEBHOOK_SECRET: required with DOOR_WEBHOOK_URL");
   return { url: e.DOOR_WEBHOOK_URL, secret: e.DOOR_WEBHOOK_SECRET };
+}
+
+function stripeConfig(e: z.output<typeof envSchema>): Config["stripe"] {
+  const fail = (line: string) => new ConfigError(`Invalid configuration:\n  ${line}`);
+  if (!e.STRIPE_SECRET_KEY) {
+    if (e.STRIPE_API_BASE) throw fail("STRIPE_SECRET_KEY: required with STRIPE_API_BASE");
+    return null;
+  }
+  if (!e.STRIPE_API_BASE) return { secretKey: e.STRIPE_SECRET_KEY, apiBase: null };
+  const base = new URL(e.STRIPE_API_BASE);
+  // The package puts /v1/… after the host itself, so a path here would be lost.
+  if (base.pathname !== "/" || base.search || base.hash || base.username || base.password)
+    throw fail("STRIPE_API_BASE: scheme, host and port only (e.g. http://127.0.0.1:8445)");
+  // A live key is a credential for real money: never sent unencrypted.
+  if (/^(sk|rk)_live_/.test(e.STRIPE_SECRET_KEY) && base.protocol !== "https:")
+    throw fail("STRIPE_API_BASE: a live key is sent over https only");
+  return { secretKey: e.STRIPE_SECRET_KEY, apiBase: base.origin };
 }
 
 function parseTrustProxy(v: string | undefined): boolean | string {

@@ -109,7 +109,11 @@ describe("answers keep every field", () => {
       publicStoreSchema,
       { id: uuid, name: "B", address: null, postal_code: "90325", city: "Umeå", is_active: true },
     ],
-    ["public config", publicConfigSchema, { dev_tools: false, bankid_app_url: "https://app.bankid.com/" }],
+    [
+      "public config",
+      publicConfigSchema,
+      { dev_tools: false, bankid_app_url: "https://app.bankid.com/", card_page_url: null },
+    ],
   ])("%s", (_name, schema, value) => keeps(schema, value));
 
   it("take only the states and kinds they name", () => {

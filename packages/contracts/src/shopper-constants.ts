@@ -24,6 +24,19 @@ export const SHOPPER_TIMING = {
   qrRefreshMs: 1_000,
   afterLoginRedirectMs: 1_000,
   afterDoorRedirectMs: 1_500,
+  /** The scanner reads this many frames a second. */
+  scanFramesPerSecond: 10,
+  /** How long '✓ … tillagd!' stays. */
+  scanMessageMs: 2_000,
+  /** The shopping page's scanner tries 2× zoom this long after it starts. */
+  zoomAfterMs: 1_000,
+  afterCheckoutRedirectMs: 5_000,
+} as const;
+
+/** The scan box (shopper-app.md §9): a share of the smaller video side on the shopping page, CSS pixels on manual scan. */
+export const SCAN_BOX = {
+  shopShare: 0.7,
+  manualPx: 250,
 } as const;
 
 /**

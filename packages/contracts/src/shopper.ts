@@ -58,5 +58,7 @@ export const publicConfigSchema = z.object({
   dev_tools: z.boolean(),
   /** Where "open the BankID app" on this device goes: BankID's universal link, or the simulator's app page. */
   bankid_app_url: z.string(),
+  /** The hosted card page ("Lägg till kort"); it returns to the page with ?payment_method=pm_…. null: none. */
+  card_page_url: z.string().nullable(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;

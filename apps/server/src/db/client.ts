@@ -3,7 +3,7 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { SQL } from "drizzle-orm";
 import { sql } from "drizzle-orm";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { PgDatabase, PgDialect, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { FastifyBaseLogger } from "fastify";
 import type { PoolClient } from "pg";
 import { isDatabaseUnavailable, safeError } from "../platform/errors.ts";
@@ -271,5 +271,20 @@ export { sql };
 /** Rows of a raw SQL query; both drivers answer with `{ rows }`. */
 export async function queryRows<T>(db: Db | Tx, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+/**
+ * Rows of a raw SQL query sent as a named prepared statement: PostgreSQL
+ * parses and plans it once per pooled connection instead of on every call,
+ * which for a statement on a hot path can cost more than running it. Each
+ * `name` must always carry the same SQL text (its parameters may differ).
+ * PGlite runs it as an ordinary query.
+ */
+export async function queryPrepared<T>(db: Db | Tx, name: string, query: SQL): Promise<T[]> {
+  // What db.execute does, with a name: Drizzle exposes naming only on its query builders.
+  const { dialect } = db as unknown as { dialect: PgDialect };
+  const prepared = db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
+  const result = (await prepared.execute()) as { rows: T[] };
   return result.rows;
 }

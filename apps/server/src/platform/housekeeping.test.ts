@@ -61,7 +61,13 @@ describe("housekeeping", () => {
       ]);
 
     const deleted = await clearExpired(ctx.app.db, EXPIRY_JOBS);
-    expect(deleted).toEqual({ rate_limits: 1, admin_sessions: 1, bankid_orders: 1, shopper_refresh_tokens: 1 });
+    expect(deleted).toEqual({
+      rate_limits: 1,
+      admin_sessions: 1,
+      bankid_orders: 1,
+      shopper_refresh_tokens: 1,
+      receipt_mails: 0,
+    });
     const left = await queryRows<{ key: string }>(
       ctx.app.db,
       sql`select order_ref as key from bankid_orders union all select token_hash from shopper_refresh_tokens`,

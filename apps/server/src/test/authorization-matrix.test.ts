@@ -168,6 +168,26 @@ const MATRIX: Record<string, Row> = {
     expect: "401 401 401 401 401",
     body: (f) => ({ session_id: f.visit, product_id: f.product, action: "add", event_id: randomUUID() }),
   },
+  // Someone else's user_id: the shopper may pay only for themselves.
+  "POST /api/v1/checkout": { expect: "401 403 401 401 401", body: () => ({ user_id: randomUUID() }) },
+  "GET /api/v1/receipts": { expect: "401 2xx 401 401 401" },
+  "GET /api/v1/receipts/:id": { expect: "401 404 401 401 401", params: () => ({ id: randomUUID() }) },
+  "GET /api/v1/payment-method": { expect: "401 2xx 401 401 401" },
+  // The matrix's server has no payment provider: the shopper is told so (503), nobody else gets that far.
+  "PUT /api/v1/payment-method": { expect: "401 503 401 401 401", body: () => ({ payment_method: "pm_card_visa" }) },
+  "DELETE /api/v1/payment-method": { expect: "401 503 401 401 401" },
+  // The shopper caller has no visit of their own.
+  "GET /api/v1/exit/token": { expect: "401 404 401 401 401" },
+  "GET /api/v1/exit/status": { expect: "401 404 401 401 401" },
+  // Only an exit_gate key; the device caller is a door scanner.
+  "POST /api/v1/exit/scan": { expect: "401 401 401 401 401", body: () => ({ token: "GLIDEX1.a.b" }) },
+  // The shopper's own profile: no visit needed.
+  "GET /api/v1/profile": { expect: "401 2xx 401 401 401" },
+  "PUT /api/v1/profile/email": { expect: "401 2xx 401 401 401", body: () => ({ email: "matris@example.se" }) },
+  "GET /api/v1/face/consent": { expect: "401 2xx 401 401 401" },
+  "PUT /api/v1/face/consent": { expect: "401 2xx 401 401 401", body: () => ({ consent: false }) },
+  // Someone else's user_id.
+  "POST /api/v1/face/verify": { expect: "401 403 401 401 401", body: () => ({ user_id: randomUUID() }) },
   // The cart's WebSocket: a plain GET is no upgrade.
   "GET /ws/cart": { expect: "404 404 404 404 404", query: `?session_id=${randomUUID()}` },
   "GET /api/v1/sessions/:session_id/door-status": {

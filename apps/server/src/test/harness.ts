@@ -6,7 +6,7 @@ import type { AdminRole } from "@glide/contracts";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import pg from "pg";
 import pino from "pino";
-import { buildApp } from "../app.ts";
+import { type BuildOptions, buildApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import { type Database, openDatabase } from "../db/client.ts";
 import { customers, storeDeviceKeys } from "../db/schema/index.ts";
@@ -54,7 +54,10 @@ export async function freshDatabase(): Promise<{ database: Database; url?: strin
   };
 }
 
-export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+export async function createTestContext(
+  env: Record<string, string> = {},
+  options: Omit<BuildOptions, "database"> = {},
+): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "glide-test-"));
   // A stand-in page so the SPA fallback can be tested without building the web app.
   writeFileSync(path.join(dataDir, "index.html"), "<!doctype html><title>Glide test page</title>");
@@ -67,7 +70,7 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     WEB_DIST: dataDir,
     ...env,
   });
-  const app = await buildApp(config, { database });
+  const app = await buildApp(config, { ...options, database });
   await app.ready();
   return {
     app,

@@ -15,6 +15,13 @@ export const customers = pgTable("customers", {
   /** From the personal number, for age checks at scan and payment. */
   birthDate: date("birth_date").notNull(),
   email: text("email"),
+  /** The payment provider's customer, and the card on file (only its brand and last four are known here). */
+  paymentCustomerId: text("payment_customer_id"),
+  paymentMethodId: text("payment_method_id"),
+  cardBrand: text("card_brand"),
+  cardLast4: text("card_last4"),
+  /** The shopper agreed to the face check at the exit; null when never given or withdrawn. */
+  faceConsentAt: timestamp("face_consent_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }).notNull().defaultNow(),
 });

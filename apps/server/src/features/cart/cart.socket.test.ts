@@ -179,37 +179,79 @@ describe("/ws/cart", () => {
   });
 });
 
-describe.skipIf(!TEST_DATABASE_URL)("two instances on one PostgreSQL", () => {
-  it("a scan served by instance A reaches a socket held by instance B", async () => {
-    const logger = pino({ level: "silent" });
-    const database = await openDatabase({ databaseUrl: ctx.databaseUrl, logger, poolSize: 3 });
-    const b = await buildApp(
-      loadConfig({
-        NODE_ENV: "test",
-        LOG_LEVEL: "silent",
-        SECRET_KEY: secret,
-        DATA_DIR: ctx.dataDir,
-        WEB_DIST: ctx.dataDir,
-      }),
-      { database },
-    );
-    try {
-      await b.listen({ port: 0, host: "127.0.0.1" });
-      await b.bus.ready();
-      const token = await shopper(ctx.app);
-      const s = await enteredVisit(ctx.app, token);
-      const onB = await connect(`ws://127.0.0.1:${(b.server.address() as AddressInfo).port}/ws/cart?session_id=${s}`, {
-        type: "auth",
-        access_token: token,
-      });
-      expect((await onB.until(1))[0]?.type).toBe("ready");
-      expect((await scan(ctx.app, token, s)).statusCode).toBe(200);
-      const messages = await onB.until(3);
-      expect(messages.map((m) => m.type)).toEqual(["ready", "product_added", "cart_updated"]);
-      onB.socket.close();
-    } finally {
-      await b.close();
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+async function redisAvailable(): Promise<boolean> {
+  const { Redis } = await import("ioredis");
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await probe.connect();
+    return (await probe.ping()) === "PONG";
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+/** Another instance of the server on the test database, as a second process behind a load balancer would be. */
+async function instance(env: Record<string, string>) {
+  const logger = pino({ level: "silent" });
+  const database = await openDatabase({ databaseUrl: ctx.databaseUrl, logger, poolSize: 3 });
+  const app = await buildApp(
+    loadConfig({
+      NODE_ENV: "test",
+      LOG_LEVEL: "silent",
+      SECRET_KEY: secret,
+      DATA_DIR: ctx.dataDir,
+      WEB_DIST: ctx.dataDir,
+      ...env,
+    }),
+    { database },
+  );
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  await app.bus.ready();
+  return {
+    app,
+    url: `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws/cart`,
+    close: async () => {
+      await app.close();
       await database.close();
-    }
+    },
+  };
+}
+
+const buses: { name: string; env: Record<string, string>; available: boolean }[] = [
+  { name: "PostgreSQL LISTEN/NOTIFY", env: {}, available: !!TEST_DATABASE_URL },
+  { name: "Redis pub/sub", env: { REDIS_URL }, available: !!TEST_DATABASE_URL && (await redisAvailable()) },
+];
+
+for (const bus of buses) {
+  describe.skipIf(!bus.available)(`two instances on one PostgreSQL, events over ${bus.name}`, () => {
+    it("a scan served by instance A reaches a socket held by instance B, and only that visit's", async () => {
+      const a = await instance(bus.env);
+      const b = await instance(bus.env);
+      try {
+        const token = await shopper(a.app);
+        const s = await enteredVisit(a.app, token);
+        const other = await enteredVisit(a.app, token);
+        const onB = await connect(`${b.url}?session_id=${s}`, { type: "auth", access_token: token });
+        const otherOnB = await connect(`${b.url}?session_id=${other}`, { type: "auth", access_token: token });
+        expect((await onB.until(1))[0]?.type).toBe("ready");
+        expect((await otherOnB.until(1))[0]?.type).toBe("ready");
+        expect((await scan(a.app, token, s)).statusCode).toBe(200);
+        const messages = await onB.until(3);
+        expect(messages.map((m) => m.type)).toEqual(["ready", "product_added", "cart_updated"]);
+        expect((messages[2]?.cart as { total: number } | undefined)?.total).toBe(17.9);
+        // The other visit's socket on B heard nothing of it (its event would have come with these).
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(otherOnB.messages.map((m) => m.type)).toEqual(["ready"]);
+        onB.socket.close();
+        otherOnB.socket.close();
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
   });
-});
+}

@@ -54,6 +54,16 @@ export async function dashboardStats(opts: { db: Db; actor: AdminActor }): Promi
     `,
   );
 
+  // Paid orders of the stores in view; an order whose store was deleted stays in the platform's figures.
+  const [sales] = await queryRows<{ n: number; revenue_ore: string | number }>(
+    db,
+    everyStore
+      ? sql`select count(*)::int as n, coalesce(sum(total_ore), 0) as revenue_ore from orders where state = 'paid'`
+      : sql`select count(*)::int as n, coalesce(sum(o.total_ore), 0) as revenue_ore
+            from orders o join stores s on s.id = o.store_id
+            where o.state = 'paid' and ${storeFilter}`,
+  );
+
   const total = counts?.total ?? 0;
   const active = counts?.active ?? 0;
   return {
@@ -63,11 +73,11 @@ export async function dashboardStats(opts: { db: Db; actor: AdminActor }): Promi
     // The product database is global: every admin sees its size.
     total_products: await countProducts(db),
     total_users: everyStore ? await countCustomers(db) : await countVisitors(db, storeFilter),
-    // Cameras and transactions arrive with their own features.
+    // Cameras arrive with their own feature.
     total_cameras: 0,
     mrr: fromOre(Number(counts?.mrr_ore ?? 0)),
-    total_transactions: 0,
-    total_revenue: 0,
+    total_transactions: sales?.n ?? 0,
+    total_revenue: fromOre(Number(sales?.revenue_ore ?? 0)),
     active_modules: Object.fromEntries(moduleRows.map((r) => [r.name, r.stores])),
   };
 }

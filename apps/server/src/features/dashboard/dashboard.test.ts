@@ -1,6 +1,6 @@
 import { dashboardStatsSchema, type Store } from "@glide/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customers, shoppingSessions } from "../../db/schema/index.ts";
+import { customers, orders, shoppingSessions } from "../../db/schema/index.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
 
 let ctx: TestContext;
@@ -102,6 +102,25 @@ describe("dashboard statistics", () => {
     expect((await stats(both)).total_users).toBe(3);
     const none = as(ctx.app, (await signIn(ctx.app, "store_admin", [])).cookie);
     expect((await stats(none)).total_users).toBe(0);
+  });
+
+  it("counts paid orders and their revenue: every store's for a platform admin, their own for a store admin", async () => {
+    const before = await stats();
+    const [mine, theirs] = [await create("Sold here"), await create("Sold there")];
+    const order = (storeId: string, totalOre: number, state: "paid" | "declined" | "charging") =>
+      ctx.app.db.insert(orders).values({ storeId, state, totalOre, vatOre: 0, storeName: "x" });
+    await order(mine.id, 12_350, "paid");
+    await order(mine.id, 4_990, "paid");
+    await order(theirs.id, 10_000, "paid");
+    // Not paid: neither a transaction nor revenue.
+    await order(mine.id, 99_900, "declined");
+    await order(mine.id, 55_500, "charging");
+
+    const all = await stats();
+    expect(all.total_transactions).toBe(before.total_transactions + 3);
+    expect(all.total_revenue).toBeCloseTo(before.total_revenue + 273.4, 2);
+    const storeAdmin = as(ctx.app, (await signIn(ctx.app, "store_admin", [mine.id])).cookie);
+    expect(await stats(storeAdmin)).toMatchObject({ total_transactions: 2, total_revenue: 173.4 });
   });
 
   it("answers 401 when signed out", async () => {

@@ -31,6 +31,8 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         dev_tools: app.config.devTools,
         bankid_app_url: bankIdAppUrlFor(app.config.bankidAppUrl, request.hostname),
+        // A simulator on loopback is reached under the host the phone used, as the BankID app page is.
+        card_page_url: app.config.cardPageUrl ? bankIdAppUrlFor(app.config.cardPageUrl, request.hostname) : null,
       };
     },
   );

@@ -40,7 +40,7 @@ describe("the shopper app's config", () => {
       headers: { host: "10.0.0.5:3000" },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ dev_tools: false, bankid_app_url: "https://app.bankid.com/" });
+    expect(res.json()).toEqual({ dev_tools: false, bankid_app_url: "https://app.bankid.com/", card_page_url: null });
     expect(res.headers.vary).toMatch(/host/i);
   });
 });

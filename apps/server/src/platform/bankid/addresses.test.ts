@@ -63,7 +63,12 @@ describe("over HTTP", () => {
   let ctx: TestContext;
   beforeAll(async () => {
     sim = await startBankIdSimulator();
-    ctx = await createTestContext({ ...sim.env, PUBLIC_URL, BANKID_APP_URL: "http://127.0.0.1:8444/app" });
+    ctx = await createTestContext({
+      ...sim.env,
+      PUBLIC_URL,
+      BANKID_APP_URL: "http://127.0.0.1:8444/app",
+      CARD_PAGE_URL: "http://127.0.0.1:8445/card",
+    });
   });
   afterAll(async () => {
     await ctx.close();
@@ -92,13 +97,15 @@ describe("over HTTP", () => {
     expect(order?.returnUrl).toBe("http://localhost:3000/customer/login?store_id=demo");
   });
 
-  it("the public config names the BankID app under the host name asked for", async () => {
+  it("the public config names the BankID app and the card page under the host name asked for", async () => {
     const config = (host: string) =>
       ctx.app.inject({ method: "GET", url: "/api/v1/public/config", headers: { host } }).then((r) => r.json());
     expect(await config("192.168.1.20:3000")).toEqual({
       dev_tools: false,
       bankid_app_url: "http://192.168.1.20:8444/app",
+      card_page_url: "http://192.168.1.20:8445/card",
     });
     expect((await config("localhost:3000")).bankid_app_url).toBe("http://localhost:8444/app");
+    expect((await config("localhost:3000")).card_page_url).toBe("http://localhost:8445/card");
   });
 });

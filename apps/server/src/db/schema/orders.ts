@@ -1,0 +1,88 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { products } from "./products.ts";
+import { customers, shoppingSessions } from "./shoppers.ts";
+import { stores } from "./stores.ts";
+
+/**
+ * A visit's purchase: made from the cart at the exit, charged once, and kept
+ * as the receipt (bokföringslagen: seven years), so it keeps what the receipt
+ * shows even when the shopper, the visit or the store is later deleted.
+ */
+export const orders = pgTable(
+  "orders",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    sessionId: uuid("session_id").references(() => shoppingSessions.id, { onDelete: "set null" }),
+    customerId: uuid("customer_id").references(() => customers.id, { onDelete: "set null" }),
+    storeId: uuid("store_id").references(() => stores.id, { onDelete: "set null" }),
+    /**
+     * awaiting_payment: made, not yet charged; charging: the provider has been asked;
+     * unsettled: the provider did not answer (settled later with the same key);
+     * declined: refused, the cart stays open; paid: charged and captured.
+     */
+    state: text("state", { enum: ["awaiting_payment", "charging", "unsettled", "declined", "paid"] })
+      .notNull()
+      .default("awaiting_payment"),
+    /** Per store, from 1, given when the order is paid: no gaps. */
+    receiptNumber: integer("receipt_number"),
+    /** Bumped after a definite decline, so the next try is a new charge with a new idempotency key. */
+    attempt: integer("attempt").notNull().default(1),
+    totalOre: integer("total_ore").notNull(),
+    vatOre: integer("vat_ore").notNull(),
+    currency: text("currency").notNull().default("SEK"),
+    storeName: text("store_name").notNull(),
+    storeLegalName: text("store_legal_name"),
+    storeOrganizationNumber: text("store_organization_number"),
+    storeAddress: text("store_address"),
+    paymentIntentId: text("payment_intent_id"),
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
+    failureCode: text("failure_code"),
+    /** When a request began asking the provider; others wait for it, and take over only after a lease. */
+    chargeStartedAt: timestamp("charge_started_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("orders_session_idx").on(t.sessionId),
+    uniqueIndex("orders_store_receipt_idx").on(t.storeId, t.receiptNumber),
+    index("orders_customer_idx").on(t.customerId, t.createdAt),
+    check("orders_total_check", sql`${t.totalOre} >= 0`),
+  ],
+);
+
+export const orderLines = pgTable(
+  "order_lines",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    productId: uuid("product_id").references(() => products.id, { onDelete: "set null" }),
+    name: text("name").notNull(),
+    quantity: integer("quantity").notNull(),
+    unitPriceOre: integer("unit_price_ore").notNull(),
+    /** Hundredths of a percent: 25 % is 2500. Prices include VAT. */
+    vatRateBp: integer("vat_rate_bp").notNull(),
+    totalOre: integer("total_ore").notNull(),
+    weightGrams: integer("weight_grams"),
+  },
+  (t) => [index("order_lines_order_idx").on(t.orderId, t.position)],
+);
+
+/** The last receipt number each store gave; taken under a row lock in the paying transaction. */
+export const storeReceiptCounters = pgTable("store_receipt_counters", {
+  storeId: uuid("store_id")
+    .primaryKey()
+    .references(() => stores.id, { onDelete: "cascade" }),
+  lastNumber: integer("last_number").notNull().default(0),
+});
+
+/** Exit codes already read at a gate: each opens it once. */
+export const exitTokenUses = pgTable("exit_token_uses", {
+  nonce: text("nonce").primaryKey(),
+  sessionId: uuid("session_id").references(() => shoppingSessions.id, { onDelete: "cascade" }),
+  usedAt: timestamp("used_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,107 @@
+import type { Receipt } from "@glide/contracts";
+import { type Db, queryRows, sql } from "../../db/client.ts";
+import { AppError, conflict, forbidden, isUniqueViolation, notFound } from "../../platform/errors.ts";
+import { type ChargePort, checkout, readReceipt } from "../checkout/checkout.service.ts";
+import { signExitToken, verifyExitToken } from "./exit-token.ts";
+
+type OpenVisit = { id: string; store_id: string; customer_id: string; checked_out_at: Date | null };
+
+async function latestVisit(db: Db, customerId: string): Promise<OpenVisit | undefined> {
+  const [row] = await queryRows<OpenVisit>(
+    db,
+    sql`select id, store_id, customer_id, checked_out_at from shopping_sessions
+        where customer_id = ${customerId} and door_opened_at is not null
+        order by door_opened_at desc limit 1`,
+  );
+  return row;
+}
+
+/** The exit QR code for the shopper's visit in the store. */
+export async function issueExitToken(db: Db, key: Buffer, customerId: string, now = new Date()) {
+  const visit = await latestVisit(db, customerId);
+  if (!visit || visit.checked_out_at) throw notFound("Du har inget pågående besök.", "no_visit");
+  const { token, claims } = signExitToken(key, { sessionId: visit.id, storeId: visit.store_id }, now);
+  return { token, session_id: visit.id, expires_at: new Date(claims.expiresAt * 1000).toISOString() };
+}
+
+export type GateAnswer = {
+  gate_opened: boolean;
+  /** paid: charged; empty: nothing to pay; pending: the provider did not answer, the charge is settled later. */
+  status: "paid" | "empty" | "pending";
+  receipt_number: number | null;
+};
+
+/**
+ * The exit gate read a shopper's exit code: the code must be this store's,
+ * unexpired and unspent; the visit is paid (once, however many gates or
+ * phones ask), and the gate opens. A declined card keeps it shut.
+ */
+export async function scanAtGate(opts: {
+  db: Db;
+  key: Buffer;
+  payments: ChargePort;
+  gateStoreId: string;
+  token: string;
+  openGate: (visit: { storeId: string; sessionId: string }) => Promise<void>;
+  now?: Date;
+}): Promise<GateAnswer> {
+  const checked = verifyExitToken(opts.key, opts.token, opts.now);
+  if (!checked.ok) {
+    if (checked.reason === "expired") throw new AppError(410, "exit_code_expired", "The exit code has expired");
+    throw new AppError(400, "invalid_exit_code", "Not an exit code of this system");
+  }
+  const { claims } = checked;
+  if (claims.storeId !== opts.gateStoreId) throw forbidden("The exit code is for another store", "wrong_store");
+  const [visit] = await queryRows<OpenVisit>(
+    opts.db,
+    sql`select id, store_id, customer_id, checked_out_at from shopping_sessions where id = ${claims.sessionId}`,
+  );
+  if (!visit) throw notFound("The visit no longer exists", "unknown_session");
+  const latest = await latestVisit(opts.db, visit.customer_id);
+  if (latest?.id !== visit.id) throw conflict("The exit code is for an earlier visit", "stale_exit_code");
+  try {
+    await opts.db.execute(sql`insert into exit_token_uses (nonce, session_id) values (${claims.nonce}, ${visit.id})`);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict("The exit code has already been used", "exit_code_used");
+    throw err;
+  }
+
+  let answer: GateAnswer;
+  try {
+    const paid = await checkout({
+      db: opts.db,
+      payments: opts.payments,
+      customerId: visit.customer_id,
+      userId: visit.customer_id,
+    });
+    answer = { gate_opened: true, status: paid.status, receipt_number: paid.receipt?.number ?? null };
+  } catch (err) {
+    // No answer from the provider: the shopper has a card on file and the charge is settled with the same key later.
+    if (err instanceof AppError && err.code === "payment_unavailable")
+      answer = { gate_opened: true, status: "pending", receipt_number: null };
+    else throw err;
+  }
+  await opts.openGate({ storeId: visit.store_id, sessionId: visit.id });
+  return answer;
+}
+
+export type ExitStatus = {
+  /** shopping: not paid yet; pending: being charged; declined: the card was refused; paid; empty. */
+  state: "shopping" | "pending" | "declined" | "paid" | "empty";
+  receipt: Receipt | null;
+};
+
+/** What the exit page shows while it waits at the gate. */
+export async function exitStatus(db: Db, customerId: string): Promise<ExitStatus> {
+  const visit = await latestVisit(db, customerId);
+  if (!visit) throw notFound("Du har inget pågående besök.", "no_visit");
+  const [order] = await queryRows<{ id: string; state: string }>(
+    db,
+    sql`select id, state from orders where session_id = ${visit.id}`,
+  );
+  if (order?.state === "paid") return { state: "paid", receipt: await readReceipt(db, order.id) };
+  if (visit.checked_out_at) return { state: "empty", receipt: null };
+  if (order?.state === "declined") return { state: "declined", receipt: null };
+  if (order && (order.state === "charging" || order.state === "unsettled")) return { state: "pending", receipt: null };
+  return { state: "shopping", receipt: null };
+}

@@ -1,0 +1,154 @@
+import { randomBytes } from "node:crypto";
+import { errorSchema, gtinCheckDigit } from "@glide/contracts";
+import { sql } from "drizzle-orm";
+import type { InjectOptions } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { customers } from "../../db/schema/index.ts";
+import { deriveKey } from "../../platform/crypto.ts";
+import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
+import { as, createDeviceKey, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
+import { issueTokens } from "../shopper-auth/shopper-tokens.ts";
+import { signExitToken } from "./exit-token.ts";
+
+const SECRET = randomBytes(32).toString("hex");
+let ctx: TestContext;
+let pay: PaymentHarness;
+let store: string;
+let otherStore: string;
+let gateKey: string;
+let otherGateKey: string;
+let doorKey: string;
+const juice = `731000000501${gtinCheckDigit("731000000501")}`;
+
+type Reply = Awaited<ReturnType<TestContext["app"]["inject"]>>;
+type Shopper = { id: string; call: (opts: Omit<InjectOptions, "headers">) => Promise<Reply> };
+
+async function shopperInStore(card = "pm_card_visa", storeId = store): Promise<Shopper & { visit: string }> {
+  const tag = randomBytes(6).toString("hex");
+  const [customer] = await ctx.app.db
+    .insert(customers)
+    .values({
+      personalNumberHash: `ex-${tag}`,
+      personalNumberSealed: `ex-${tag}`,
+      name: "Ada",
+      birthDate: "1980-01-01",
+    })
+    .returning();
+  const { access_token } = await issueTokens(ctx.app.db, ctx.app.shopperKeys.jwt, customer!);
+  const call = async (opts: Omit<InjectOptions, "headers">) =>
+    await ctx.app.inject({ ...opts, headers: { authorization: `Bearer ${access_token}` } } as InjectOptions);
+  expect(
+    (await call({ method: "PUT", url: "/api/v1/payment-method", payload: { payment_method: card } })).statusCode,
+  ).toBe(200);
+  const entry = await call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: storeId } });
+  const visit = entry.json().session_id as string;
+  await ctx.app.db.execute(sql`update shopping_sessions set door_opened_at = now() where id = ${visit}`);
+  const scanned = await call({
+    method: "POST",
+    url: "/api/v1/cart/scan",
+    payload: { session_id: visit, barcode: juice },
+  });
+  expect(scanned.statusCode, scanned.body).toBe(200);
+  return { id: customer!.id, call, visit };
+}
+
+const gate = (token: string, key = gateKey) =>
+  ctx.app.inject({
+    method: "POST",
+    url: "/api/v1/exit/scan",
+    headers: { authorization: `Device ${key}` },
+    payload: { token },
+  });
+const exitCode = async (who: Shopper) => {
+  const res = await who.call({ method: "GET", url: "/api/v1/exit/token" });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { token: string; session_id: string; expires_at: string };
+};
+
+beforeAll(async () => {
+  pay = await startPaymentHarness();
+  ctx = await createTestContext({
+    SECRET_KEY: SECRET,
+    STRIPE_SECRET_KEY: pay.simulator.secretKey,
+    STRIPE_API_BASE: pay.apiBase,
+  });
+  const admin = as(ctx.app, (await signIn(ctx.app)).cookie);
+  store = (await admin.post("/api/v1/stores/", { name: "Utgångsbutiken" })).json().id;
+  otherStore = (await admin.post("/api/v1/stores/", { name: "Grannbutiken" })).json().id;
+  gateKey = (await createDeviceKey(ctx.app, store, "exit_gate")).key;
+  otherGateKey = (await createDeviceKey(ctx.app, otherStore, "exit_gate")).key;
+  doorKey = (await createDeviceKey(ctx.app, store, "door_scanner")).key;
+  const res = await admin.post("/api/v1/products/", {
+    sku: "ex-juice",
+    name: "Apelsinjuice",
+    price: 24.9,
+    barcode: juice,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+});
+afterAll(async () => {
+  await ctx?.close();
+  await pay?.close();
+});
+
+describe("the exit", () => {
+  it("the gate reads the phone's code: the visit is paid once, the gate opens, the phone sees the receipt", async () => {
+    const ada = await shopperInStore();
+    expect((await ada.call({ method: "GET", url: "/api/v1/exit/status" })).json()).toEqual({
+      state: "shopping",
+      receipt: null,
+    });
+    const code = await exitCode(ada);
+    expect(code.session_id).toBe(ada.visit);
+    expect(code.token).not.toContain(ada.visit);
+    expect(code.token).not.toContain(ada.id);
+    const opened = await gate(code.token);
+    expect(opened.statusCode, opened.body).toBe(200);
+    expect(opened.json()).toMatchObject({ gate_opened: true, status: "paid" });
+    const status = (await ada.call({ method: "GET", url: "/api/v1/exit/status" })).json();
+    expect(status.state).toBe("paid");
+    expect(status.receipt.total).toBe(24.9);
+    expect(status.receipt.number).toBe(opened.json().receipt_number);
+
+    // The same code again is spent; the visit is over, so no new code either.
+    const again = await gate(code.token);
+    expect([again.statusCode, errorSchema.parse(again.json()).code]).toEqual([409, "exit_code_used"]);
+    expect((await ada.call({ method: "GET", url: "/api/v1/exit/token" })).statusCode).toBe(404);
+  });
+
+  it("refuses an expired code (410), another store's gate (403), a forged code, and keys that are not a gate's", async () => {
+    const ada = await shopperInStore();
+    const key = deriveKey(SECRET, "exit-token");
+    const old = signExitToken(key, { sessionId: ada.visit, storeId: store }, new Date(Date.now() - 121_000)).token;
+    expect((await gate(old)).statusCode).toBe(410);
+    const forged = signExitToken(randomBytes(32), { sessionId: ada.visit, storeId: store }).token;
+    expect((await gate(forged)).statusCode).toBe(400);
+    const code = await exitCode(ada);
+    const elsewhere = await gate(code.token, otherGateKey);
+    expect([elsewhere.statusCode, errorSchema.parse(elsewhere.json()).code]).toEqual([403, "wrong_store"]);
+    expect((await gate(code.token, doorKey)).statusCode).toBe(401);
+    expect((await gate(code.token, "gd_not_a_key")).statusCode).toBe(401);
+    // None of that spent the code or charged anything: it still opens this store's gate.
+    expect((await gate(code.token)).json()).toMatchObject({ gate_opened: true, status: "paid" });
+  });
+
+  it("a declined card keeps the gate shut and the visit open; a new code after a new card opens it", async () => {
+    const ada = await shopperInStore("pm_card_chargeDeclined");
+    const refused = await gate((await exitCode(ada)).token);
+    expect(refused.statusCode).toBe(402);
+    expect((await ada.call({ method: "GET", url: "/api/v1/exit/status" })).json().state).toBe("declined");
+    await ada.call({ method: "PUT", url: "/api/v1/payment-method", payload: { payment_method: "pm_card_visa" } });
+    expect((await gate((await exitCode(ada)).token)).json()).toMatchObject({ gate_opened: true, status: "paid" });
+  });
+
+  it("a code of an earlier visit opens nothing once the shopper has entered again", async () => {
+    const ada = await shopperInStore();
+    const first = await exitCode(ada);
+    const entry = await ada.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
+    await ctx.app.db.execute(
+      sql`update shopping_sessions set door_opened_at = now() + interval '1 second' where id = ${entry.json().session_id}`,
+    );
+    const stale = await gate(first.token);
+    expect([stale.statusCode, errorSchema.parse(stale.json()).code]).toEqual([409, "stale_exit_code"]);
+  });
+});

@@ -1,0 +1,78 @@
+import { z } from "zod";
+
+/** POST /api/v1/checkout: the spec's body; it must name the signed-in shopper. */
+export const checkoutSchema = z.object({
+  user_id: z.uuid("user_id must be a UUID"),
+});
+
+export const receiptLineSchema = z.object({
+  name: z.string(),
+  quantity: z.number().int(),
+  /** Kronor for one, VAT included. */
+  unit_price: z.number(),
+  /** Kronor for the line, VAT included. */
+  total: z.number(),
+  /** Fraction: 0.12 is 12 %. */
+  vat_rate: z.number(),
+  weight_grams: z.number().int().nullable(),
+});
+
+export const receiptVatSchema = z.object({
+  /** Fraction: 0.25 is 25 %. */
+  rate: z.number(),
+  /** Kronor of VAT at this rate. */
+  amount: z.number(),
+  /** Kronor before VAT at this rate. */
+  net: z.number(),
+  /** Kronor paid at this rate, VAT included. */
+  gross: z.number(),
+});
+
+/** A kvitto: what the shop, the number, the time, each line, VAT per rate, the total and the card. */
+export const receiptSchema = z.object({
+  id: z.string(),
+  number: z.number().int(),
+  store: z.object({
+    name: z.string(),
+    legal_name: z.string().nullable(),
+    organization_number: z.string().nullable(),
+    address: z.string().nullable(),
+  }),
+  paid_at: z.string(),
+  items: z.array(receiptLineSchema),
+  total: z.number(),
+  vat: z.array(receiptVatSchema),
+  currency: z.string(),
+  payment: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+});
+export type Receipt = z.infer<typeof receiptSchema>;
+
+/**
+ * The checkout's answer: the receipt once paid; null when the cart was empty
+ * (the visit ends, nothing is charged).
+ */
+export const checkoutResponseSchema = z.object({
+  status: z.enum(["paid", "empty"]),
+  receipt: receiptSchema.nullable(),
+});
+export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
+
+/** PUT /api/v1/payment-method: the PaymentMethod id the card page gave (or a test id such as pm_card_visa). */
+export const paymentMethodSchema = z.object({
+  payment_method: z
+    .string()
+    .trim()
+    .regex(/^pm_[A-Za-z0-9_]{1,100}$/, "payment_method must be a PaymentMethod id (pm_…)"),
+});
+
+export const savedCardSchema = z.object({ brand: z.string(), last4: z.string() });
+export const paymentMethodResponseSchema = z.object({ card: savedCardSchema.nullable() });
+
+export const receiptSummarySchema = z.object({
+  id: z.string(),
+  number: z.number().int(),
+  store_name: z.string(),
+  paid_at: z.string(),
+  total: z.number(),
+});
+export const receiptIdParams = z.object({ id: z.uuid("id must be a UUID") });
