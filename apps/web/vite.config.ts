@@ -60,7 +60,7 @@ function shopperPage(): Plugin[] {
  */
 function precompress(dir: string): void {
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !/\.(?:js|css|html|svg|json)$/.test(entry.name)) continue;
+    if (!entry.isFile() || !/\.(?:js|css|html|svg|json|wasm)$/.test(entry.name)) continue;
     const file = path.join(entry.parentPath, entry.name);
     const raw = readFileSync(file);
     const copies = {

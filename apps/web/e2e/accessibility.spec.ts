@@ -1,6 +1,7 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createStore, expect, isPhone, openNav, signIn, test } from "./fixtures.ts";
+import { createProduct, enterStore, scanThroughApi } from "./support/shopping.ts";
 
 /** WCAG 2.1 A and AA, and axe's best practices: labels, names, contrast, landmarks, headings. */
 const RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
@@ -35,6 +36,58 @@ test("the shopper's pages pass the accessibility checks in both themes", async (
     await expectAccessible(page, `the entry QR page, ${theme}`);
     await page.getByRole("button", { name: "Avbryt" }).click();
     await expect(page).toHaveURL(/\/customer(\?|$)/);
+  }
+});
+
+test("the shopping pages pass the accessibility checks in both themes, with lines, a status and the sheet", async ({
+  page,
+}) => {
+  const visit = await enterStore(page);
+  const product = await createProduct(page.request, { price: 24.95, name: "Kaffe mellanrost" });
+  expect((await scanThroughApi(page, visit, product.barcode)).ok()).toBe(true);
+  for (const theme of ["dark", "light"] as const) {
+    await page.goto("/customer/shop");
+    await expect(page.getByRole("listitem").filter({ hasText: product.name })).toBeVisible();
+    if (theme === "light") await page.getByRole("button", { name: "Byt till ljust tema" }).click();
+    await expect(page.locator("html")).toHaveAttribute("data-shopper-theme", theme);
+    await expectAccessible(page, `the shopping page, ${theme}`);
+    await page.getByRole("button", { name: /^Kundvagn/ }).click();
+    await expect(page.getByRole("dialog", { name: "Kundvagn" })).toBeVisible();
+    await expectAccessible(page, `the cart sheet, ${theme}`);
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog", { name: "Kundvagn" })).toBeHidden();
+
+    await page.goto("/customer/manual-scan");
+    // The red message of a scanner that could not start.
+    await page.getByRole("button", { name: "Starta Scanning" }).click();
+    await expect(page.getByText("Kunde inte starta kameran")).toBeVisible();
+    await expectAccessible(page, `the manual scan page, ${theme}`);
+  }
+});
+
+test("the exit, the card page and the receipts pass the accessibility checks in both themes", async ({ page }) => {
+  const visit = await enterStore(page);
+  const product = await createProduct(page.request, { price: 9.9, name: "Tuggummi" });
+  const card = await page.request.put("/api/v1/payment-method", {
+    data: { payment_method: "pm_card_visa" },
+    headers: { Authorization: `Bearer ${visit.accessToken}` },
+  });
+  expect(card.ok()).toBe(true);
+  expect((await scanThroughApi(page, visit, product.barcode)).ok()).toBe(true);
+  await page.goto("/customer/exit");
+  await expect(page.getByRole("img", { name: "QR-kod för utgången" })).toBeVisible();
+  await expectAccessible(page, "the exit QR code, dark");
+  await page.getByRole("button", { name: "Kunde inte scanna? Tryck här" }).click();
+  await expect(page.getByRole("region", { name: "Kvitto" })).toBeVisible();
+  await expectAccessible(page, "the receipt after payment, dark");
+  for (const theme of ["dark", "light"] as const) {
+    await page.goto("/customer/betalkort");
+    await expect(page.getByTestId("card-on-file")).toBeVisible();
+    if (theme === "light") await page.getByRole("button", { name: "Byt till ljust tema" }).click();
+    await expectAccessible(page, `the card page, ${theme}`);
+    await page.goto("/customer/receipts");
+    await expect(page.getByRole("link", { name: new RegExp(visit.store.name) })).toBeVisible();
+    await expectAccessible(page, `the receipts, ${theme}`);
   }
 });
 

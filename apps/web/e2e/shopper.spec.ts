@@ -224,7 +224,7 @@ test("the development aids show only when the server has them on", async ({ page
   await expect(bankId).toBeVisible();
 
   await page.route("**/api/v1/public/config", (route) =>
-    route.fulfill({ json: { dev_tools: false, bankid_app_url: "https://app.bankid.com/" } }),
+    route.fulfill({ json: { dev_tools: false, bankid_app_url: "https://app.bankid.com/", card_page_url: null } }),
   );
   await page.reload();
   // BankID goes on as before, without the aid.

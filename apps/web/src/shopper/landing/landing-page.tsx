@@ -3,6 +3,7 @@ import { Link, useSearchParams } from "react-router";
 import { buttonClass } from "../components/button.ts";
 import { Message } from "../components/message.tsx";
 import { PageShell } from "../components/page-shell.tsx";
+import { tokenStore } from "../lib/storage.ts";
 import { sv } from "../sv.ts";
 import { type StoreLookup, storeAddress, usePublicStore } from "./use-public-store.ts";
 
@@ -73,13 +74,23 @@ export function LandingPage() {
         </ol>
       </section>
 
-      <div className="mt-auto pt-2">
+      <div className="mt-auto flex flex-col gap-2 pt-2">
         <Link
           to={`/customer/login?store_id=${encodeURIComponent(storeId || "demo")}`}
           className={buttonClass("primary")}
         >
           {sv.landing.demo}
         </Link>
+        {tokenStore.access() && (
+          <div className="flex gap-2">
+            <Link to="/customer/betalkort" className={buttonClass("ghost", "flex-1")}>
+              {sv.card.title}
+            </Link>
+            <Link to="/customer/receipts" className={buttonClass("ghost", "flex-1")}>
+              {sv.receipts.title}
+            </Link>
+          </div>
+        )}
       </div>
     </PageShell>
   );

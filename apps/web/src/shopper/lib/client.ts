@@ -1,4 +1,14 @@
-import type { CollectResponse, EntrySession, PublicConfig, PublicStore, ShopperTokens } from "@glide/contracts";
+import type {
+  Cart,
+  CartItem,
+  CheckoutResponse,
+  CollectResponse,
+  EntrySession,
+  PublicConfig,
+  PublicStore,
+  Receipt,
+  ShopperTokens,
+} from "@glide/contracts";
 import { tokenStore } from "./storage.ts";
 
 /*
@@ -69,7 +79,7 @@ function send(method: string, path: string, options: CallOptions, token: string 
 let refreshing: Promise<boolean> | null = null;
 
 /** Trades the refresh token for a new pair, once however many calls found the access token expired. */
-function refreshTokens(): Promise<boolean> {
+export function refreshTokens(): Promise<boolean> {
   refreshing ??= (async () => {
     const refresh_token = tokenStore.refresh();
     if (!refresh_token) return false;
@@ -150,4 +160,64 @@ export const shopperApi = {
   /** The 'Test: Öppna Dörr' button: the server lets the shopper play the door scanner only with DEV_TOOLS on. */
   openDoorForTest: (entry: { session_id: string; session_token: string; store_id: string }) =>
     json<{ door_opened: boolean }>("POST", "/api/v1/sessions/door/scan", { body: entry, auth: true }),
+
+  /** One scan; `scan_id` makes a retry of the same scan add once. */
+  scan: (body: { session_id: string; barcode: string; scan_id: string }) =>
+    json<ScanAnswer>("POST", "/api/v1/cart/scan", { body, auth: true }),
+  cart: (sessionId: string, signal?: AbortSignal) =>
+    json<Cart>("GET", `/api/v1/cart/${encodeURIComponent(sessionId)}`, { auth: true, signal }),
+  setQuantity: (itemId: string, quantity: number) =>
+    json<Cart>("PUT", `/api/v1/cart/item/${encodeURIComponent(itemId)}`, { body: { quantity }, auth: true }),
+  removeItem: (itemId: string) =>
+    json<Cart>("DELETE", `/api/v1/cart/item/${encodeURIComponent(itemId)}`, { auth: true }),
+
+  card: (signal?: AbortSignal) =>
+    json<{ card: { brand: string; last4: string } | null }>("GET", "/api/v1/payment-method", { auth: true, signal }),
+  saveCard: (paymentMethod: string) =>
+    json<{ card: { brand: string; last4: string } | null }>("PUT", "/api/v1/payment-method", {
+      body: { payment_method: paymentMethod },
+      auth: true,
+    }),
+  removeCard: () => json<void>("DELETE", "/api/v1/payment-method", { auth: true }),
+  receipts: (signal?: AbortSignal) =>
+    json<{ id: string; number: number; store_name: string; paid_at: string; total: number }[]>(
+      "GET",
+      "/api/v1/receipts",
+      { auth: true, signal },
+    ),
+  receipt: (id: string, signal?: AbortSignal) =>
+    json<Receipt>("GET", `/api/v1/receipts/${encodeURIComponent(id)}`, { auth: true, signal }),
+  profile: (signal?: AbortSignal) =>
+    json<{ name: string; email: string | null }>("GET", "/api/v1/profile", { auth: true, signal }),
+  setEmail: (email: string | null) =>
+    json<{ name: string; email: string | null }>("PUT", "/api/v1/profile/email", { body: { email }, auth: true }),
+  faceConsent: (signal?: AbortSignal) =>
+    json<{ consent: boolean; given_at: string | null }>("GET", "/api/v1/face/consent", { auth: true, signal }),
+  setFaceConsent: (consent: boolean) =>
+    json<{ consent: boolean; given_at: string | null }>("PUT", "/api/v1/face/consent", {
+      body: { consent },
+      auth: true,
+    }),
+  faceVerify: (userId: string, signal?: AbortSignal) =>
+    json<{ status: "ok" | "not_verified" }>("POST", "/api/v1/face/verify", {
+      body: { user_id: userId },
+      auth: true,
+      signal,
+    }),
+  checkout: (userId: string) =>
+    json<CheckoutResponse>("POST", "/api/v1/checkout", { body: { user_id: userId }, auth: true }),
+  exitToken: (signal?: AbortSignal) =>
+    json<{ token: string; session_id: string; expires_at: string }>("GET", "/api/v1/exit/token", {
+      auth: true,
+      signal,
+    }),
+  exitStatus: (signal?: AbortSignal) =>
+    json<{ state: ExitState; receipt: Receipt | null }>("GET", "/api/v1/exit/status", { auth: true, signal }),
 };
+
+export type ExitState = "shopping" | "pending" | "declined" | "paid" | "empty";
+
+export interface ScanAnswer {
+  product: CartItem["product"];
+  item: CartItem;
+}

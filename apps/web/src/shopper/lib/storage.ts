@@ -35,6 +35,7 @@ export interface Tokens {
 }
 
 export const tokenStore = {
+  userId: () => read(KEYS.userId),
   access: () => read(KEYS.accessToken),
   refresh: () => read(KEYS.refreshToken),
   save(tokens: Tokens): void {
@@ -60,6 +61,11 @@ export interface StoredEntry {
   store_id: string;
   /** Local-clock deadline of the entry QR code, ms since epoch. */
   deadline: number;
+}
+
+/** After a paid exit: the visit and its offline cart copy are over (spec §3: glide_cart is cleared). */
+export function forgetVisit(): void {
+  for (const key of [KEYS.sessionId, KEYS.sessionToken, KEYS.storeId, ENTRY_DEADLINE_KEY, KEYS.cart]) write(key, null);
 }
 
 export const entryStore = {

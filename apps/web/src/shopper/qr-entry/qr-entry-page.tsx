@@ -2,6 +2,7 @@ import { encodeEntryQr, SHOPPER_TIMING } from "@glide/contracts/shopper";
 import { DoorOpen, Timer } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
+import { CardNotice } from "../card/card-notice.tsx";
 import { buttonClass } from "../components/button.ts";
 import { Message } from "../components/message.tsx";
 import { PageShell } from "../components/page-shell.tsx";
@@ -115,6 +116,7 @@ export function QrEntryPage() {
       {view === "waiting" && entry && (
         <>
           <div className="flex flex-col items-center gap-4">
+            <CardNotice text={sv.card.missing} />
             <QrImage value={encodeEntryQr(entry)} label={sv.entry.qrLabel} />
             <p className="flex items-center gap-2 text-lg">
               <Timer aria-hidden="true" className="size-5 text-muted-foreground" />

@@ -1,0 +1,89 @@
+import type { CartItem } from "@glide/contracts";
+import { X } from "lucide-react";
+import { useEffect, useRef } from "react";
+import { Link } from "react-router";
+import { buttonClass } from "../components/button.ts";
+import { formatKr } from "../lib/money.ts";
+import { sv } from "../sv.ts";
+
+/**
+ * The 'Kundvagn' bottom sheet: each line's name, unit price, quantity and
+ * total, the sum and 'Betala'. A native modal dialog: focus moves in and
+ * back, Escape and a tap on the backdrop close it.
+ */
+export function CartSheet({
+  open,
+  onClose,
+  items,
+  total,
+}: {
+  open: boolean;
+  onClose(): void;
+  items: CartItem[];
+  total: number;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) element.showModal();
+    if (!open && element.open) element.close();
+  }, [open]);
+
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: Escape closes a modal dialog by itself; the click is the backdrop tap.
+    <dialog
+      ref={dialog}
+      aria-labelledby="cart-sheet-title"
+      onClose={onClose}
+      // A click on the dialog element itself, outside its panel, is a click on the backdrop.
+      onClick={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
+      className="sheet mx-auto mt-auto mb-0 w-full max-w-md rounded-t-3xl bg-card p-0 text-card-foreground"
+    >
+      {open && (
+        <div className="flex max-h-[80svh] flex-col gap-4 p-5 pb-[max(1.25rem,env(safe-area-inset-bottom))]">
+          <div className="flex items-center justify-between">
+            <h2 id="cart-sheet-title" className="text-xl font-bold">
+              {sv.cart.sheetTitle}
+            </h2>
+            <button
+              type="button"
+              onClick={onClose}
+              aria-label={sv.cart.close}
+              className="flex size-11 items-center justify-center rounded-full hover:bg-muted"
+            >
+              <X aria-hidden="true" className="size-6" />
+            </button>
+          </div>
+          {items.length === 0 ? (
+            <p className="text-muted-foreground">{sv.shop.empty}</p>
+          ) : (
+            <ul className="flex flex-col divide-y overflow-y-auto">
+              {items.map((item) => (
+                <li key={item.id} className="flex items-center justify-between gap-3 py-3">
+                  <div className="min-w-0">
+                    <p className="truncate font-semibold">{item.product.name}</p>
+                    <p className="text-sm text-muted-foreground">
+                      {formatKr(item.unit_price)} · {sv.cart.quantity(item.quantity)}
+                    </p>
+                  </div>
+                  <p className="shrink-0 font-bold tabular-nums">{formatKr(item.total_price)}</p>
+                </li>
+              ))}
+            </ul>
+          )}
+          <div className="flex items-center justify-between border-t pt-4 text-lg font-bold">
+            <span>{sv.cart.total}</span>
+            <span className="tabular-nums">{formatKr(total)}</span>
+          </div>
+          <Link to="/customer/exit" className={buttonClass("primary")}>
+            {sv.cart.pay}
+          </Link>
+        </div>
+      )}
+    </dialog>
+  );
+}

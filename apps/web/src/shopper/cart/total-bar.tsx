@@ -1,0 +1,23 @@
+import { Link } from "react-router";
+import { buttonClass } from "../components/button.ts";
+import { formatAmount } from "../lib/money.ts";
+import { sv } from "../sv.ts";
+
+/** The fixed bar at the bottom: 'Totalt' to two decimals and the way to the exit. */
+export function TotalBar({ total }: { total: number }) {
+  return (
+    <div className="fixed inset-x-0 bottom-0 z-10 border-t bg-card/95 backdrop-blur">
+      <div className="mx-auto flex w-full max-w-md items-center gap-4 px-4 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))]">
+        <div className="shrink-0">
+          <p className="text-sm text-muted-foreground">{sv.cart.total}</p>
+          <p className="text-2xl font-extrabold tabular-nums" data-testid="cart-total">
+            {formatAmount(total)} kr
+          </p>
+        </div>
+        <Link to="/customer/exit" className={buttonClass("primary", "flex-1")}>
+          {sv.cart.checkout}
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,238 @@
+import type { Cart, CartItem } from "@glide/contracts";
+import { SHOPPER_STORAGE_KEYS, SHOPPER_TIMING } from "@glide/contracts/shopper";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { ShopperApiError, shopperApi } from "../lib/client.ts";
+import { log } from "../lib/log.ts";
+import { sumKronor } from "../lib/money.ts";
+import { sv } from "../sv.ts";
+import { backoffDelay, connectLiveCart } from "./live-cart.ts";
+import { newScanId, type PendingScan, scanQueue } from "./scan-queue.ts";
+
+export interface StatusMessage {
+  tone: "success" | "error";
+  text: string;
+}
+
+export interface ShoppingCart {
+  sessionId: string | null;
+  /** The server's cart; before it answers, the last copy this phone saw (`stale`). */
+  items: CartItem[];
+  /** Sum of the line totals (spec §4), kronor. */
+  total: number;
+  /** Pieces in the cart, for the header badge. */
+  count: number;
+  loaded: boolean;
+  /** The lines are this phone's last copy, not the server's answer. */
+  stale: boolean;
+  /** The live connection is up. */
+  connected: boolean;
+  /** The visit is not this shopper's (or is over): the page sends them to the start. */
+  forbidden: boolean;
+  /** Scans kept on the phone until the connection is back. */
+  pending: PendingScan[];
+  message: StatusMessage | null;
+  scan(barcode: string): Promise<void>;
+  setQuantity(item: CartItem, quantity: number): Promise<void>;
+  remove(item: CartItem): Promise<void>;
+  say(message: StatusMessage | null): void;
+}
+
+function readOfflineCopy(sessionId: string): Cart | null {
+  try {
+    const cart = JSON.parse(localStorage.getItem(SHOPPER_STORAGE_KEYS.cart) ?? "null") as Cart | null;
+    return cart && cart.session_id === sessionId && Array.isArray(cart.items) ? cart : null;
+  } catch {
+    return null;
+  }
+}
+
+function saveOfflineCopy(cart: Cart): void {
+  try {
+    localStorage.setItem(SHOPPER_STORAGE_KEYS.cart, JSON.stringify(cart));
+  } catch {
+    // No storage: there is simply no offline copy.
+  }
+}
+
+/** A 4xx other than 408/429 means this scan will never succeed as it is: say why and drop it. */
+const isFinal = (error: unknown) =>
+  error instanceof ShopperApiError && error.status < 500 && error.status !== 408 && error.status !== 429;
+
+/**
+ * The visit's cart as both shopping pages show it: the server's cart is the
+ * truth, pushed over the live cart socket and reloaded after every change;
+ * `glide_cart` is only a copy to show while the phone has no connection.
+ */
+export function useCart(sessionId: string | null): ShoppingCart {
+  const [cart, setCartState] = useState<Cart | null>(() => (sessionId ? readOfflineCopy(sessionId) : null));
+  const [loaded, setLoaded] = useState(false);
+  const [connected, setConnected] = useState(false);
+  const [forbidden, setForbidden] = useState(false);
+  const [pending, setPending] = useState<PendingScan[]>(() => (sessionId ? scanQueue.list(sessionId) : []));
+  const [message, setMessage] = useState<StatusMessage | null>(null);
+  const messageTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const retryTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const retryAttempt = useRef(0);
+  const flushing = useRef<Promise<void> | null>(null);
+  const live = useRef(true);
+
+  const setCart = useCallback((next: Cart) => {
+    if (!live.current) return;
+    setCartState(next);
+    setLoaded(true);
+    saveOfflineCopy(next);
+  }, []);
+
+  const say = useCallback((next: StatusMessage | null) => {
+    clearTimeout(messageTimer.current);
+    setMessage(next);
+    // Spec §4: a success shows for 2 s, then clears; an error stays until the next scan.
+    if (next?.tone === "success")
+      messageTimer.current = setTimeout(() => setMessage(null), SHOPPER_TIMING.scanMessageMs);
+  }, []);
+
+  const reload = useCallback(async () => {
+    if (!sessionId) return;
+    try {
+      setCart(await shopperApi.cart(sessionId));
+    } catch (error) {
+      if (error instanceof ShopperApiError && (error.status === 403 || error.status === 404)) setForbidden(true);
+      log.warn("Could not load the cart", error);
+    }
+  }, [sessionId, setCart]);
+
+  /** Sends waiting scans in the order they were made; stops at the first that cannot get through. */
+  const flush = useCallback((): Promise<void> => {
+    if (!sessionId) return Promise.resolve();
+    flushing.current ??= (async () => {
+      clearTimeout(retryTimer.current);
+      let blocked = false;
+      for (const scan of scanQueue.list(sessionId)) {
+        try {
+          const answer = await shopperApi.scan({
+            session_id: scan.session_id,
+            barcode: scan.barcode,
+            scan_id: scan.scan_id,
+          });
+          scanQueue.remove(scan.scan_id);
+          say({ tone: "success", text: sv.scan.added(answer.product.name) });
+        } catch (error) {
+          if (!isFinal(error)) {
+            blocked = true;
+            break;
+          }
+          scanQueue.remove(scan.scan_id);
+          say({ tone: "error", text: messageOfScan(error) });
+        }
+      }
+      if (!live.current) return;
+      setPending(scanQueue.list(sessionId));
+      if (blocked) {
+        retryTimer.current = setTimeout(() => void flush(), backoffDelay(retryAttempt.current++));
+      } else {
+        retryAttempt.current = 0;
+        await reload();
+      }
+    })().finally(() => {
+      flushing.current = null;
+    });
+    return flushing.current;
+  }, [sessionId, reload, say]);
+
+  useEffect(() => {
+    live.current = true;
+    if (!sessionId) return;
+    void reload();
+    void flush();
+    const stop = connectLiveCart(sessionId, (event) => {
+      if (event.type === "cart") setCart(event.cart);
+      else if (event.type === "forbidden") setForbidden(true);
+      else {
+        setConnected(event.connected);
+        // Back in touch: whatever waited on the phone goes now.
+        if (event.connected && scanQueue.list(sessionId).length) {
+          retryAttempt.current = 0;
+          void flush();
+        }
+      }
+    });
+    const online = () => {
+      retryAttempt.current = 0;
+      void flush();
+    };
+    window.addEventListener("online", online);
+    return () => {
+      live.current = false;
+      stop();
+      window.removeEventListener("online", online);
+      clearTimeout(retryTimer.current);
+      clearTimeout(messageTimer.current);
+    };
+  }, [sessionId, reload, flush, setCart]);
+
+  const scan = useCallback(
+    async (barcode: string) => {
+      if (!sessionId) {
+        say({ tone: "error", text: sv.scan.noSession });
+        return;
+      }
+      const queued: PendingScan = { scan_id: newScanId(), session_id: sessionId, barcode, at: Date.now() };
+      scanQueue.add(queued);
+      setPending(scanQueue.list(sessionId));
+      // A flush already under way may have passed this scan by: wait for it, then send again.
+      if (flushing.current) await flushing.current;
+      await flush();
+      if (scanQueue.list(sessionId).some((waiting) => waiting.scan_id === queued.scan_id)) {
+        say({ tone: "error", text: sv.scan.network });
+      }
+    },
+    [sessionId, flush, say],
+  );
+
+  const setQuantity = useCallback(
+    async (item: CartItem, quantity: number) => {
+      try {
+        setCart(quantity > 0 ? await shopperApi.setQuantity(item.id, quantity) : await shopperApi.removeItem(item.id));
+      } catch (error) {
+        // Spec §8: cart update failures are only logged.
+        log.warn("Could not change the quantity", error);
+        await reload();
+      }
+    },
+    [setCart, reload],
+  );
+
+  const remove = useCallback(
+    async (item: CartItem) => {
+      try {
+        setCart(await shopperApi.removeItem(item.id));
+      } catch (error) {
+        log.warn("Could not remove the line", error);
+        await reload();
+      }
+    },
+    [setCart, reload],
+  );
+
+  const items = cart?.items ?? [];
+  return {
+    sessionId,
+    items,
+    total: sumKronor(items.map((item) => item.total_price)),
+    count: items.reduce((sum, item) => sum + item.quantity, 0),
+    loaded,
+    stale: !loaded && cart !== null,
+    connected,
+    forbidden,
+    pending,
+    message,
+    scan,
+    setQuantity,
+    remove,
+    say,
+  };
+}
+
+function messageOfScan(error: unknown): string {
+  return error instanceof ShopperApiError && error.detail ? sv.scan.failed(error.detail) : sv.scan.notFound;
+}
