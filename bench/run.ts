@@ -2,15 +2,24 @@
  * `npm run bench`: every benchmark in one run, written to bench/results.md.
  * GET /api/v1/stores/ on PGlite and on PostgreSQL against a bare Fastify
  * route serving the same JSON; then product search and CSV import
- * (bench/products.ts); then the weight of each page's first render
- * (bench/bundle.ts). Each server is its own child process on 127.0.0.1 so
- * it has its own event loop; autocannon runs in this process.
+ * (bench/products.ts); cart scans (bench/cart.ts) and the live cart's
+ * fan-out over WebSockets (bench/cart-fanout.ts); the shopper scanner's
+ * barcode decoder in Chromium (bench/decoder.ts); then the weight of each
+ * page's first render (bench/bundle.ts). Each server is its own child
+ * process on 127.0.0.1 so it has its own event loop; autocannon runs in
+ * this process. BENCH_ONLY=cart,fanout (section names: bench/sections.ts)
+ * measures only those sections and replaces only them in results.md.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import pg from "pg";
 import { bundleBench } from "./bundle.ts";
+import { cartBench, cartTimeLimit } from "./cart.ts";
+import { fanoutBench, fanoutTimeLimit } from "./cart-fanout.ts";
+import { checkoutBench, checkoutTimeLimit } from "./checkout.ts";
+import { decoderBench, decoderTimeLimit } from "./decoder.ts";
 import {
   autocannon,
   autocannonVersion,
@@ -23,6 +32,7 @@ import {
   loadAverage,
   machine,
   PAUSE_MS,
+  POSTGRES_URL,
   type Result,
   root,
   type Server,
@@ -35,6 +45,14 @@ import {
   withServer,
 } from "./lib.ts";
 import { productsBench, productsTimeLimit } from "./products.ts";
+import {
+  chosenSections,
+  FULL_RUN_SENTENCE,
+  markPartial,
+  mergeResults,
+  SECTIONS,
+  type SectionName,
+} from "./sections.ts";
 
 const ROUTE = "/api/v1/stores/";
 const CITIES = ["Stockholm", "Göteborg", "Malmö", "Uppsala"];
@@ -58,14 +76,70 @@ async function measure(port: number, cookie?: string): Promise<Case> {
   return { busy, result: await autocannon({ url, connections, duration, headers }) };
 }
 
+/** One section of results.md: how long it may take at most (s), and what measures it. */
+type SectionRun = { limit: number; run: () => Promise<string> };
+
 async function main(): Promise<void> {
+  let chosen: SectionName[];
+  try {
+    chosen = chosenSections(process.env.BENCH_ONLY);
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  const partial = chosen.length < SECTIONS.length;
+  let postgresVersion: string | undefined;
+  const runs: Record<SectionName, SectionRun> = {
+    stores: {
+      limit: 3 * (duration + warmup + PAUSE_MS / 1000) + 240,
+      run: async () => {
+        const { markdown, version } = await storesSection();
+        postgresVersion ??= version;
+        return markdown;
+      },
+    },
+    products: { limit: productsTimeLimit, run: productsBench },
+    cart: { limit: cartTimeLimit, run: cartBench },
+    fanout: { limit: fanoutTimeLimit, run: fanoutBench },
+    checkout: { limit: checkoutTimeLimit, run: checkoutBench },
+    decoder: { limit: decoderTimeLimit, run: decoderBench },
+    bundle: { limit: 300, run: bundleBench },
+  };
   // Startup, seeding and the measured cases must never run away.
-  setTimeout(
-    () => fail("bench exceeded its time limit"),
-    (3 * (duration + warmup + PAUSE_MS / 1000) + 240 + productsTimeLimit) * 1000,
-  ).unref();
+  const limit = chosen.reduce((sum, name) => sum + runs[name].limit, 0);
+  setTimeout(() => fail("bench exceeded its time limit"), limit * 1000).unref();
   const started = new Date();
   const startLoad = loadAverage();
+  const fresh = new Map<SectionName, string>();
+  for (const name of chosen) fresh.set(name, await runs[name].run());
+  postgresVersion ??= await serverVersion();
+  const finished = new Date();
+  const when = `started ${started.toISOString()}, finished ${finished.toISOString()}`;
+  const load = `load average (1 min) before it started ${startLoad}, at the end ${loadAverage()}`;
+  const file = path.join(root, "bench/results.md");
+  const earlier = partial && existsSync(file) ? readFileSync(file, "utf8") : null;
+  const only = `\`BENCH_ONLY=${chosen.join(",")}\``;
+  let markdown: string;
+  if (earlier) {
+    const note = `Measured on its own by ${only} npm run bench, ${when}; ${load}. Machine: ${machine()}; PostgreSQL ${postgresVersion ?? "not reached"}.`;
+    for (const [name, text] of fresh) fresh.set(name, markPartial(text, note));
+    markdown = mergeResults(earlier, fresh);
+  } else {
+    markdown = `# Benchmarks
+
+Written by \`npm run bench\` (bench/run.ts), ${when}. ${partial ? `Only these sections were measured (${only}).` : FULL_RUN_SENTENCE}
+
+Machine: ${machine()}; PostgreSQL ${postgresVersion ?? "not reached"}. Load average (1 min) before the bench started ${startLoad}, at the end ${loadAverage()}; a load above the CPU count before the start means other processes were using the CPUs, and the figures below are then pessimistic.
+
+Mutation testing scores per file are kept in [mutation.md](mutation.md) (\`npm run mutate\`, run on its own).
+
+${[...fresh.values()].join("\n")}`;
+  }
+  writeFileSync(file, markdown);
+  console.log(markdown);
+}
+
+/** GET /api/v1/stores/ on PGlite, on PostgreSQL and on the bare route. */
+async function storesSection(): Promise<{ markdown: string; version?: string }> {
   const pglite = await storesCase({});
   const postgres = await withPostgres(async (url, version) => ({
     version,
@@ -78,20 +152,21 @@ async function main(): Promise<void> {
     { name: "Glide server, PGlite (embedded)", ...pglite },
     { name: "Glide server, PostgreSQL", ...postgres },
   ];
-  const stores = report(rows, body ? Buffer.byteLength(body) : 0);
-  const products = await productsBench();
-  const bundle = await bundleBench();
-  const markdown = `# Benchmarks
+  const markdown = report(rows, body ? Buffer.byteLength(body) : 0);
+  return "version" in postgres && postgres.version ? { markdown, version: postgres.version } : { markdown };
+}
 
-Written by \`npm run bench\` (bench/run.ts), started ${started.toISOString()}, finished ${new Date().toISOString()}. All figures below come from this one run.
-
-Machine: ${machine()}; PostgreSQL ${"version" in postgres ? postgres.version : "not reached"}. Load average (1 min) before the bench started ${startLoad}, at the end ${loadAverage()}; a load above the CPU count before the start means other processes were using the CPUs, and the figures below are then pessimistic.
-
-${stores}
-${products}
-${bundle}`;
-  writeFileSync(path.join(root, "bench/results.md"), markdown);
-  console.log(markdown);
+/** The PostgreSQL server's version for the header, when no section reported it. */
+async function serverVersion(): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: `${POSTGRES_URL}/postgres`, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    return (await client.query<{ server_version: string }>("show server_version")).rows[0]!.server_version;
+  } catch {
+    return undefined;
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 async function bareCase(body: string): Promise<Case> {

@@ -1,9 +1,9 @@
-import type { Cart, CartItem, ProductLookup } from "@glide/contracts";
-import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
+import type { Cart, CartItem } from "@glide/contracts";
+import { parseBarcode, parseVariableMeasure } from "@glide/contracts";
+import { type Db, queryPrepared, queryRows, sql, type Tx } from "../../db/client.ts";
 import { AppError, conflict, forbidden, isUniqueViolation, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import { ageOn } from "../../platform/personal-number.ts";
-import { lookupProduct } from "../products/products.service.ts";
 
 /** Who changes a cart: the shopper's phone, or a store's device on their behalf. */
 export type CartActor = { kind: "shopper"; customerId: string } | { kind: "device"; storeId: string };
@@ -21,27 +21,30 @@ type SessionRow = {
   ai_recognition: boolean;
 };
 
-/** The visit with what every cart rule needs, in one query. */
+/** The visit with what every cart rule needs. */
+const sessionSelect = (sessionId: string) =>
+  sql`select s.id, s.customer_id, s.store_id, s.door_opened_at, s.checked_out_at,
+        st.is_active as store_active, st.timezone, c.birth_date::text as birth_date,
+        exists (select 1 from store_modules m where m.store_id = s.store_id
+                  and m.module_id = 'age_verification' and m.enabled) as age_verification,
+        exists (select 1 from store_modules m where m.store_id = s.store_id
+                  and m.module_id = 'ai_product_recognition' and m.enabled) as ai_recognition
+      from shopping_sessions s
+      join stores st on st.id = s.store_id
+      join customers c on c.id = s.customer_id
+      where s.id = ${sessionId}`;
+
 async function loadSession(db: Db | Tx, sessionId: string): Promise<SessionRow | undefined> {
-  const [row] = await queryRows<SessionRow>(
-    db,
-    sql`select s.id, s.customer_id, s.store_id, s.door_opened_at, s.checked_out_at,
-          st.is_active as store_active, st.timezone, c.birth_date::text as birth_date,
-          exists (select 1 from store_modules m where m.store_id = s.store_id
-                    and m.module_id = 'age_verification' and m.enabled) as age_verification,
-          exists (select 1 from store_modules m where m.store_id = s.store_id
-                    and m.module_id = 'ai_product_recognition' and m.enabled) as ai_recognition
-        from shopping_sessions s
-        join stores st on st.id = s.store_id
-        join customers c on c.id = s.customer_id
-        where s.id = ${sessionId}`,
-  );
+  const [row] = await queryRows<SessionRow>(db, sessionSelect(sessionId));
   return row;
 }
 
-/** The checks in the order a shopper would hear them: whose visit, then where the visit stands. */
 async function openSession(db: Db | Tx, actor: CartActor, sessionId: string): Promise<SessionRow> {
-  const session = await loadSession(db, sessionId);
+  return checkSession(actor, await loadSession(db, sessionId));
+}
+
+/** The checks in the order a shopper would hear them: whose visit, then where the visit stands. */
+function checkSession(actor: CartActor, session: SessionRow | undefined): SessionRow {
   if (!session) throw notFound("Sessionen finns inte.", "unknown_session");
   if (actor.kind === "shopper" && session.customer_id !== actor.customerId)
     throw forbidden("Det här är inte din session.");
@@ -81,18 +84,6 @@ export function checkAgeLimit(
     );
   if (ageOn(session.birth_date, todayIn(session.timezone, now)) < limit)
     throw forbidden(`Du måste vara minst ${limit} år för att köpa ${product.name}.`, "under_age");
-}
-
-async function findProduct(db: Db | Tx, barcode: string): Promise<ProductLookup> {
-  try {
-    return await lookupProduct({ db, code: barcode });
-  } catch (err) {
-    if (err instanceof AppError && err.code === "unknown_barcode")
-      throw notFound("Produkt inte hittad", "unknown_barcode");
-    if (err instanceof AppError && err.code === "invalid_barcode")
-      throw new AppError(422, "invalid_barcode", "Streckkoden gick inte att läsa. Försök igen.");
-    throw err;
-  }
 }
 
 type ItemRow = {
@@ -193,6 +184,120 @@ async function scannedItem(db: Db | Tx, scanId: string, sessionId: string): Prom
   return item;
 }
 
+/**
+ * How a scanned code is looked up, as the products lookup does it: the
+ * code's own GTIN first; failing that, for a GS1 price or weight label
+ * (EAN-13, prefix 20–25), the item the label was printed for, priced by the
+ * label. Null for a code that is not a valid barcode. Each printed label
+ * is a line of its own (two packs of mince weigh differently), so its line
+ * key is the whole code.
+ */
+function planCode(barcode: string) {
+  const parsed = parseBarcode(barcode);
+  if (!parsed) return null;
+  const variable = parsed.kind === "EAN-13" ? parseVariableMeasure(parsed.raw) : null;
+  const item = variable ? parseBarcode(variable.itemCode) : null;
+  const measure = variable?.measure;
+  return {
+    raw: parsed.raw,
+    gtin14: parsed.gtin14,
+    labelGtin14: item?.gtin14 ?? null,
+    priceOre: measure?.kind === "price" ? measure.priceOre : null,
+    grams: measure?.kind === "weight" ? measure.grams : null,
+  };
+}
+
+type FoundProduct = {
+  id: string;
+  name: string;
+  image_url: string | null;
+  price_ore: number;
+  is_active: boolean;
+  age_limit: number | null;
+};
+
+type ScanRow = {
+  session: SessionRow | null;
+  product: FoundProduct | null;
+  /** The scan_id's earlier scan: its visit, and the line it went to (null fields once the line is gone). */
+  previous: ({ session_id: string } & { [K in keyof ItemRow]: ItemRow[K] | null }) | null;
+  /** The line as it is after this scan; null when the scan added nothing. */
+  item: ItemRow | null;
+};
+
+/**
+ * One round trip: the visit, the product, the scan_id's earlier scan, and,
+ * when nothing stands in the way, one more on the product's line and the
+ * scan_id recorded. Whether something stood in the way is decided here in
+ * SQL only to keep the write from happening; which error the shopper hears
+ * is decided by the same checks in TypeScript as for every other cart call.
+ * Age-limited goods are never added here unless `ageChecked`: the age rule
+ * lives in checkAgeLimit alone.
+ */
+async function scanStatement(
+  db: Db,
+  opts: { actor: CartActor; sessionId: string; scanId: string | null; ageChecked: boolean },
+  code: NonNullable<ReturnType<typeof planCode>> | null,
+): Promise<ScanRow> {
+  const { actor, sessionId, scanId, ageChecked } = opts;
+  const owner =
+    actor.kind === "shopper" ? sql`v.customer_id = ${actor.customerId}` : sql`v.store_id = ${actor.storeId}`;
+  const grams = code?.grams ?? null;
+  const priceOre = code?.priceOre ?? null;
+  // Prepared: planning this statement cost PostgreSQL more than running it (bench/results.md, Cart).
+  const [row] = await queryPrepared<ScanRow>(
+    db,
+    `cart_scan_by_${actor.kind}`,
+    sql`with visit as (${sessionSelect(sessionId)}),
+      found as (
+        select p.id, p.name, p.image_url, p.price_ore, p.is_active, p.age_limit, b.gtin14 = ${code?.gtin14 ?? null} as exact
+        from product_barcodes b join products p on p.id = b.product_id
+        where b.gtin14 in (${code?.gtin14 ?? null}, ${code?.labelGtin14 ?? null})
+        order by exact desc
+        limit 1
+      ),
+      previous as (
+        select c.session_id, i.id, i.quantity, i.unit_price_ore, i.weight_grams, p.id as product_id, p.name, p.image_url
+        from cart_scans c
+        left join cart_items i on i.id = c.item_id
+        left join products p on p.id = i.product_id
+        where c.scan_id = ${scanId}::uuid
+      ),
+      item as (
+        insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams)
+        select v.id, f.id,
+          case when f.exact then f.id::text else ${code ? `label:${code.raw}` : null}::text end,
+          1,
+          case when f.exact then f.price_ore
+               when ${priceOre}::int is not null then ${priceOre}::int
+               else round(f.price_ore * ${grams}::int / 1000.0)::int end,
+          case when f.exact then null else ${grams}::int end
+        from visit v, found f
+        where ${owner} and v.door_opened_at is not null and v.checked_out_at is null and v.store_active
+          and f.is_active and (${ageChecked}::boolean or coalesce(f.age_limit, 0) = 0)
+          and not exists (select 1 from previous)
+        on conflict (session_id, line_key) do update set quantity = cart_items.quantity + 1, updated_at = now()
+        returning id, quantity, unit_price_ore, weight_grams, product_id
+      ),
+      scan as (
+        insert into cart_scans (scan_id, session_id, item_id)
+        select ${scanId}::uuid, ${sessionId}::uuid, id from item where ${scanId}::uuid is not null
+      )
+      select (select row_to_json(visit) from visit) as session,
+        (select row_to_json(found) from found) as product,
+        (select row_to_json(previous) from previous) as previous,
+        (select row_to_json(x) from (select item.*, found.name, found.image_url from item, found) x) as item`,
+  );
+  return row!;
+}
+
+/**
+ * Adds one of the scanned product to the visit's cart: the checks in the
+ * order a shopper would hear them, in one round trip to the database (two
+ * for age-limited goods, whose age check runs between them). With a scan id
+ * the scan counts once however often it is sent; the same id again answers
+ * the line it went to.
+ */
 export async function scanIntoCart(opts: {
   db: Db;
   actor: CartActor;
@@ -200,22 +305,45 @@ export async function scanIntoCart(opts: {
   barcode: string;
   scanId?: string | undefined;
 }): Promise<{ product: CartItem["product"]; item: CartItem }> {
-  const session = await openSession(opts.db, opts.actor, opts.sessionId);
-  const found = await findProduct(opts.db, opts.barcode);
-  const product = found.product;
-  if (!product.is_active) throw conflict(`${product.name} säljs inte just nu.`, "product_inactive");
-  checkAgeLimit(session, product);
-  const variable = found.measure !== null;
-  const item = await addOne(opts.db, {
-    sessionId: session.id,
-    productId: product.id,
-    // Each printed label is its own line: two packs of mince weigh differently.
-    lineKey: variable ? `label:${found.code}` : product.id,
-    unitOre: Math.round(found.line_price * 100),
-    grams: found.measure?.kind === "weight" ? found.measure.weight_grams : null,
-    ...(opts.scanId ? { scanId: opts.scanId } : {}),
-  });
-  return { product: item.product, item };
+  const code = planCode(opts.barcode);
+  const scanId = opts.scanId ?? null;
+  for (const ageChecked of [false, true]) {
+    let row: ScanRow;
+    try {
+      row = await scanStatement(opts.db, { actor: opts.actor, sessionId: opts.sessionId, scanId, ageChecked }, code);
+    } catch (err) {
+      // The same scan id arrived twice at once: the other one counted it.
+      if (!scanId || !isUniqueViolation(err)) throw err;
+      const counted = await scannedItem(opts.db, scanId, opts.sessionId);
+      if (counted === undefined) throw err;
+      return { product: counted.product, item: counted };
+    }
+    const session = checkSession(opts.actor, row.session ?? undefined);
+    if (!code) throw new AppError(422, "invalid_barcode", "Streckkoden gick inte att läsa. Försök igen.");
+    const product = row.product;
+    if (!product) throw notFound("Produkt inte hittad", "unknown_barcode");
+    if (!product.is_active) throw conflict(`${product.name} säljs inte just nu.`, "product_inactive");
+    checkAgeLimit(session, product);
+    if (row.item) {
+      const item = toItem(row.item);
+      return { product: item.product, item };
+    }
+    if (row.previous) {
+      const item = previousItem(row.previous, opts.sessionId);
+      return { product: item.product, item };
+    }
+    // Only the age limit held the scan back, and the shopper is of age: add it now.
+    if (!product.age_limit) break;
+  }
+  throw new Error("the scan passed every check but was not added");
+}
+
+/** The line an earlier scan with the same id went to. */
+function previousItem(previous: NonNullable<ScanRow["previous"]>, sessionId: string): CartItem {
+  if (previous.session_id !== sessionId) throw conflict("Skanningen hör till ett annat besök.", "scan_id_reused");
+  // The line was removed since; the scan counted once and is not counted again.
+  if (previous.id === null) throw conflict("Skanningen är redan registrerad.", "scan_already_counted");
+  return toItem(previous as ItemRow);
 }
 
 /** The line with its visit, checked for the actor; the visit must still be open. */

@@ -1,0 +1,118 @@
+/**
+ * What the cart benchmarks need before the first scan, made through the
+ * API as a shopper's phone and a store's door would: a store with a door
+ * scanner key, a range of products, a signed-in shopper (DEV_TOOLS
+ * dev-login) and visits whose door has opened.
+ */
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import { catalogueCsv, product } from "./catalogue.ts";
+import { call, cpuBusy, type Server } from "./lib.ts";
+
+export type Shop = { storeId: string; doorKey: string; barcodes: string[] };
+
+export const SCAN_PATH = "/api/v1/cart/scan";
+
+/** POST with JSON and an Authorization header; throws on a non-2xx answer, with its text. */
+export async function post(url: string, json: unknown, authorization?: string): Promise<unknown> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (authorization) headers.authorization = authorization;
+  const res = await fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(json),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`POST ${url} answered ${res.status}: ${text.slice(0, 500)}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** A store, its door scanner's key and `products` products (imported as CSV). */
+export async function prepareShop(server: Server, products: number): Promise<Shop> {
+  const cookie = server.session;
+  const store = await call(`${server.base}/api/v1/stores/`, {
+    method: "POST",
+    json: { name: "Bench cart store" },
+    cookie,
+  });
+  const storeId = ((await store.json()) as { id: string }).id;
+  await call(`${server.base}/api/v1/products/import?dry_run=false`, {
+    method: "POST",
+    csv: catalogueCsv(1, products),
+    cookie,
+    timeoutMs: 300_000,
+  });
+  const key = await call(`${server.base}/api/v1/stores/${storeId}/device-keys`, {
+    method: "POST",
+    json: { kind: "door_scanner" },
+    cookie,
+  });
+  const doorKey = ((await key.json()) as { key: string }).key;
+  const barcodes = Array.from({ length: products }, (_, i) => product(i + 1).barcode);
+  return { storeId, doorKey, barcodes };
+}
+
+/** A fresh access token of the development shopper (the same shopper every time). */
+export async function shopperToken(base: string): Promise<string> {
+  return ((await post(`${base}/api/v1/auth/dev-login`, {})) as { access_token: string }).access_token;
+}
+
+/**
+ * `count` visits of the shopper, each through the door. One at a time: a
+ * new entry code revokes the shopper's unused ones, so a visit must pass
+ * the door before the next is asked for.
+ */
+export async function openVisits(base: string, shop: Shop, token: string, count: number): Promise<string[]> {
+  const visits: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const entry = (await post(`${base}/api/v1/sessions/entry`, { store_id: shop.storeId }, `Bearer ${token}`)) as {
+      session_id: string;
+      session_token: string;
+      store_id: string;
+    };
+    await post(`${base}/api/v1/sessions/door/scan`, entry, `Device ${shop.doorKey}`);
+    visits.push(entry.session_id);
+  }
+  return visits;
+}
+
+/** Busy share of the CPUs (%) at or under which a measured run may start. */
+export const QUIET_CPU = 15;
+
+/**
+ * Waits, up to a minute, for the machine's CPUs to be at most QUIET_CPU %
+ * busy (other processes: the bench and its servers are idle here), so a
+ * measured run does not start while something else is using the CPUs.
+ * Answers the last reading: the "CPU busy before" of the report.
+ */
+export async function quietCpu(): Promise<number | null> {
+  const deadline = Date.now() + 60_000;
+  let busy = await cpuBusy();
+  while (busy !== null && busy > QUIET_CPU && Date.now() < deadline) busy = await cpuBusy();
+  return busy;
+}
+
+/**
+ * How many cores the whole machine kept busy from now until the returned
+ * function is called, from /proc/stat (null elsewhere).
+ */
+export function machineCpu(): () => number | null {
+  const sample = () => {
+    try {
+      const fields = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+      // user nice system idle iowait irq softirq steal: idle and iowait are not busy.
+      const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+      return { total, idle: fields[3]! + fields[4]! };
+    } catch {
+      return null;
+    }
+  };
+  const first = sample();
+  return () => {
+    const last = sample();
+    if (!first || !last || last.total === first.total) return null;
+    const share = 1 - (last.idle - first.idle) / (last.total - first.total);
+    return share * os.availableParallelism();
+  };
+}

@@ -1,0 +1,352 @@
+/**
+ * `POST /api/v1/cart/scan` on PostgreSQL beside a bare Fastify route: the
+ * most it serves at BENCH_CONNECTIONS connections, its latency at a steady
+ * BENCH_CART_RATE scans per second, and where a scan's time goes (the
+ * statements it sends, counted, timed and EXPLAINed). Returns its section
+ * of bench/results.md (bench/cart-report.ts).
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import pg from "pg";
+import { type CartFigures, type CartRun, cartReport } from "./cart-report.ts";
+import { machineCpu, openVisits, post, prepareShop, quietCpu, SCAN_PATH, shopperToken } from "./cart-setup.ts";
+import {
+  autocannon,
+  failure,
+  freePort,
+  HOST,
+  PAUSE_MS,
+  type Server,
+  type Skipped,
+  setting,
+  start,
+  stop,
+  waitIdle,
+  waitReady,
+  withPostgres,
+  withServer,
+} from "./lib.ts";
+import { quantile, steadyLoad } from "./steady.ts";
+
+const duration = setting("BENCH_DURATION", 10);
+const warmup = Math.min(3, duration);
+const connections = setting("BENCH_CONNECTIONS", 100);
+const rate = setting("BENCH_CART_RATE", 500);
+const visitCount = setting("BENCH_CART_VISITS", 200);
+const productCount = setting("BENCH_CART_PRODUCTS", 1000);
+/** Measured runs at the steady rate; the budget is judged on the median one. */
+export const STEADY_RUNS = 3;
+/** Scans one at a time whose database transactions are counted. */
+const COUNTED_SCANS = 300;
+
+/** Seconds the cart section may take before the bench gives up: a safety net, far above a normal run. */
+// Six measured runs may each wait a minute for quiet CPUs.
+export const cartTimeLimit = 8 * (warmup + PAUSE_MS / 1000 + duration) + 2 * duration + 6 * 60 + 300;
+
+type Pick = () => { session_id: string; barcode: string };
+
+export async function cartBench(): Promise<string> {
+  const settings = { duration, warmup, connections, rate, visitCount, productCount, countedScans: COUNTED_SCANS };
+  const measured = await withPostgres((url, version) =>
+    withServer({ DATABASE_URL: url, DEV_TOOLS: "true" }, (server) => cartCases(server, url, version)),
+  ).catch((err: Error): Skipped => ({ skipped: err.message }));
+  return cartReport(measured, settings);
+}
+
+async function cartCases(server: Server, url: string, version: string): Promise<CartFigures> {
+  const shop = await prepareShop(server, productCount);
+  const setupStarted = performance.now();
+  const token = await shopperToken(server.base);
+  const visits = await openVisits(server.base, shop, token, visitCount);
+  const setupSeconds = (performance.now() - setupStarted) / 1000;
+  const auth = `Bearer ${token}`;
+  // Spread: visit after visit, a product at random. Hot: one visit's one line, every time.
+  let turn = 0;
+  const spread: Pick = () => ({
+    session_id: visits[turn++ % visits.length]!,
+    barcode: shop.barcodes[Math.floor(Math.random() * shop.barcodes.length)]!,
+  });
+  const hot: Pick = () => ({ session_id: visits[0]!, barcode: shop.barcodes[0]! });
+  const sample = JSON.stringify(await post(`${server.base}${SCAN_PATH}`, { ...spread(), scan_id: randomUUID() }, auth));
+
+  let answered = 1;
+  const count = (status: number) => {
+    if (status >= 200 && status < 300) answered++;
+  };
+  const counted = await countTransactions(url, server.base, auth, spread);
+  answered += COUNTED_SCANS;
+  // Imported here: it loads the whole server, which the bare child started from this file does not need.
+  const { traceScan } = await import("./cart-trace.ts");
+  const trace = await traceScan(url, shop);
+  // The traced scans, and the one before them, are recorded too.
+  answered += trace.scans + 1;
+
+  const runs: CartRun[] = [];
+  const bare = await bareCase(sample, auth, spread);
+  runs.push({ name: "Bare Fastify route, same body and answer", kind: "max", ...bare });
+  for (const [name, pick] of [
+    [`Scan, ${visitCount} visits × ${productCount} products`, spread],
+    ["Scan, one visit's one line (hot row)", hot],
+  ] as const) {
+    const figures = await maxCase(server.base, auth, pick, count, url).catch((err: Error) => ({
+      skipped: `${err.message}\n${server.log()}`,
+    }));
+    runs.push({ name, kind: "max", ...figures });
+  }
+  await waitIdle(server.base);
+  const steady = await steadyCase(server.base, url, auth, spread, count).catch((err: Error) => [
+    { skipped: `${err.message}\n${server.log()}` },
+  ]);
+  for (const [i, figures] of steady.entries()) {
+    const name = `Scan, ${visitCount} visits × ${productCount} products, steady, run ${i + 1} of ${steady.length}`;
+    runs.push({ name, kind: "steady", ...figures });
+  }
+
+  const recorded = await scansRecorded(url);
+  // Each autocannon run against the server (two cases, a warm-up and a measured run each) may stop with a scan per connection in flight.
+  const inFlight = 2 * 2 * connections;
+  return { version, runs, trace, counted, setupSeconds, check: { answered, recorded, inFlight } };
+}
+
+function scanRequest(auth: string, pick: Pick) {
+  return {
+    method: "POST",
+    path: SCAN_PATH,
+    headers: { authorization: auth, "content-type": "application/json" },
+    // Called for every request: each scan carries a scan_id of its own, as a phone sends.
+    setupRequest: (req: Record<string, unknown>) => ({
+      ...req,
+      body: JSON.stringify({ ...pick(), scan_id: randomUUID() }),
+    }),
+  };
+}
+
+/** autocannon at `connections` connections as fast as it is answered: warm-up, pause, measured run. */
+async function maxCase(base: string, auth: string, pick: Pick, onStatus?: (status: number) => void, url?: string) {
+  const opts = { url: base, connections, requests: [scanRequest(auth, pick)] };
+  const idle = url !== undefined;
+  await autocannon({ ...opts, duration: warmup }).on("response", (_c, status) => onStatus?.(status));
+  await sleep(PAUSE_MS);
+  if (idle) await waitIdle(base);
+  const busy = await quietCpu();
+  const latencies: number[] = [];
+  const cpu = cpuMeter();
+  const before = url ? await checkpoints(url) : null;
+  const result = await autocannon({ ...opts, duration }).on("response", (_c, status, _b, ms) => {
+    onStatus?.(status);
+    if (status >= 200 && status < 300) latencies.push(ms);
+  });
+  const cores = cpu.cores();
+  const checkpointed = url && before !== null ? (await checkpoints(url)) - before : undefined;
+  if (idle) await waitIdle(base);
+  latencies.sort((a, b) => a - b);
+  return {
+    busy,
+    rps: result.requests.average,
+    p50: quantile(latencies, 0.5),
+    p95: quantile(latencies, 0.95),
+    p99: quantile(latencies, 0.99),
+    max: quantile(latencies, 1),
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    cores,
+    checkpoints: checkpointed,
+  };
+}
+
+/**
+ * `rate` scans per second, sent on time whatever the answers (bench/steady.ts):
+ * a warm-up at that rate, then STEADY_RUNS measured runs, each on an idle
+ * server and quiet CPUs. Several, because on a shared machine one stall of
+ * the CPUs or the disk (another database's checkpoint, say) decides a p99.
+ */
+async function steadyCase(base: string, url: string, auth: string, pick: Pick, onStatus: (status: number) => void) {
+  const next = () => ({
+    path: SCAN_PATH,
+    headers: { authorization: auth },
+    body: JSON.stringify({ ...pick(), scan_id: randomUUID() }),
+  });
+  const onAnswer = (_i: number, status: number) => onStatus(status);
+  await steadyLoad({ base, rate, seconds: warmup, next, onAnswer });
+  const runs = [];
+  for (let i = 0; i < STEADY_RUNS; i++) {
+    await sleep(PAUSE_MS);
+    await waitIdle(base);
+    const busy = await quietCpu();
+    const cpu = cpuMeter();
+    const before = await checkpoints(url);
+    const r = await steadyLoad({ base, rate, seconds: duration, next, onAnswer });
+    const cores = cpu.cores();
+    runs.push({
+      busy,
+      rps: r.achieved,
+      p50: quantile(r.latencies, 0.5),
+      p95: quantile(r.latencies, 0.95),
+      p99: quantile(r.latencies, 0.99),
+      max: quantile(r.latencies, 1),
+      requests: r.sent,
+      non2xx: r.non2xx,
+      errors: r.errors,
+      sendLag: r.maxSendLag,
+      cores,
+      checkpoints: (await checkpoints(url)) - before,
+    });
+  }
+  return runs;
+}
+
+/** Checkpoints PostgreSQL has made so far, in every database of the server (pg_stat_bgwriter). */
+async function checkpoints(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(
+      "select (checkpoints_timed + checkpoints_req)::int as n from pg_stat_bgwriter",
+    );
+    return rows[0]!.n;
+  } finally {
+    await client.end();
+  }
+}
+
+/** CPU ticks of a process from /proc (user + system), 0 if it is gone or there is no /proc. */
+function ticks(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** This process's children running the server or the bare route, and every PostgreSQL process. */
+function processes(): { server: number[]; postgres: number[] } {
+  const found = { server: [] as number[], postgres: [] as number[] };
+  let pids: number[] = [];
+  try {
+    pids = readdirSync("/proc")
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number);
+  } catch {
+    return found;
+  }
+  for (const pid of pids) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") found.postgres.push(pid);
+      else if (readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[1] === String(process.pid)) {
+        found.server.push(pid);
+      }
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+/**
+ * CPU used from now until cores() by the server (or bare route), by every
+ * PostgreSQL process (other databases' work included), by this process
+ * (the load generator), and by everything else on the machine, in cores.
+ * Null without /proc.
+ */
+function cpuMeter() {
+  const before = processes();
+  const ticksOf = (pids: number[]) => new Map(pids.map((pid) => [pid, ticks(pid)]));
+  const start = { server: ticksOf(before.server), postgres: ticksOf(before.postgres) };
+  // A process that ended during the run takes its ticks with it; one that started counts from zero.
+  const used = (pids: number[], from: Map<number, number>) =>
+    pids.reduce((total, pid) => total + Math.max(0, ticks(pid) - (from.get(pid) ?? 0)), 0);
+  const machine = machineCpu();
+  const at = performance.now();
+  const self = process.cpuUsage();
+  return {
+    cores: (): { server: number; postgres: number; bench: number; others: number } | null => {
+      const busy = machine();
+      const after = processes();
+      if (after.server.length === 0 || busy === null) return null;
+      const seconds = (performance.now() - at) / 1000;
+      const mine = process.cpuUsage(self);
+      // Clock ticks are hundredths of a second on Linux.
+      const server = used(after.server, start.server) / 100 / seconds;
+      const postgres = used(after.postgres, start.postgres) / 100 / seconds;
+      const bench = (mine.user + mine.system) / 1e6 / seconds;
+      return { server, postgres, bench, others: Math.max(0, busy - server - postgres - bench) };
+    },
+  };
+}
+
+/** The bare route, a child process of its own, measured as the server is. */
+async function bareCase(body: string, auth: string, pick: Pick) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "glide-bench-"));
+  const file = path.join(dir, "answer.json");
+  writeFileSync(file, body);
+  const port = await freePort();
+  const child = start(["bench/cart.ts", "--bare-scan", String(port), file], {});
+  try {
+    await waitReady(child, `http://${HOST}:${port}/health`);
+    return await maxCase(`http://${HOST}:${port}`, auth, pick);
+  } catch (err) {
+    return { skipped: failure(err, child) };
+  } finally {
+    await stop(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Scans one at a time, with the database's count of transactions before and
+ * after: each statement the server sends outside a transaction is one. A
+ * backend reports its counts within about 10 s of going idle, hence the waits.
+ */
+async function countTransactions(url: string, base: string, auth: string, pick: Pick) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const read = async () => {
+    await sleep(11_000);
+    await client.query("select pg_stat_clear_snapshot()");
+    const { rows } = await client.query<{ n: string }>(
+      "select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()",
+    );
+    return Number(rows[0]!.n);
+  };
+  try {
+    const before = await read();
+    const ms: number[] = [];
+    for (let i = 0; i < COUNTED_SCANS; i++) {
+      const started = performance.now();
+      await post(`${base}${SCAN_PATH}`, { ...pick(), scan_id: randomUUID() }, auth);
+      ms.push(performance.now() - started);
+    }
+    const after = await read();
+    ms.sort((a, b) => a - b);
+    // This client's own statements between the two readings: the clear and the read.
+    return { scans: COUNTED_SCANS, perScan: (after - before - 2) / COUNTED_SCANS, p50: quantile(ms, 0.5) };
+  } finally {
+    await client.end();
+  }
+}
+
+async function scansRecorded(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>("select count(*)::int as n from cart_scans");
+    return rows[0]!.n;
+  } finally {
+    await client.end();
+  }
+}
+
+// Bare mode: this file re-run as a child, answering every scan with one fixed body.
+if (process.argv[2] === "--bare-scan" && process.argv[1] === import.meta.filename) {
+  const { default: Fastify } = await import("fastify");
+  const answer: unknown = JSON.parse(readFileSync(process.argv[4]!, "utf8"));
+  const app = Fastify({ logger: false });
+  app.get("/health", async () => ({ ok: true }));
+  app.post(SCAN_PATH, async () => answer);
+  await app.listen({ port: Number(process.argv[3]), host: HOST });
+}
