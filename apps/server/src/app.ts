@@ -34,6 +34,7 @@ import { productRoutes } from "./features/products/products.routes.ts";
 import { profileRoutes } from "./features/profile/profile.routes.ts";
 import { publicRoutes } from "./features/public/public.routes.ts";
 import { sessionRoutes } from "./features/sessions/sessions.routes.ts";
+import { createSettingsReader } from "./features/settings/effective-settings.ts";
 import { settingsRoutes } from "./features/settings/settings.routes.ts";
 import { shopperAuthExpiry } from "./features/shopper-auth/shopper-auth.expiry.ts";
 import { shopperAuthRoutes } from "./features/shopper-auth/shopper-auth.routes.ts";
@@ -146,6 +147,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorate("bus", bus);
   app.addHook("onClose", () => bus.close());
+  const settingsReader = createSettingsReader({ db: database.db, bus, logger: app.log });
+  app.decorate("settings", settingsReader);
+  app.addHook("onClose", async () => settingsReader.close());
   scheduleHousekeeping(app, EXPIRY_JOBS);
   startReceiptMails(app, config.smtpUrl ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom }) : null);
 

@@ -1,8 +1,226 @@
 import { z } from "zod";
+import {
+  COUNTRIES,
+  COUNTRY_CODES,
+  CURRENCIES,
+  CURRENCIES_BY_COUNTRY,
+  LANGUAGES,
+  RESOLUTIONS,
+  STORE_DEFAULTS,
+  STORE_TYPES,
+  TIMEZONES,
+} from "./constants.ts";
 
 export const SETTING_CATEGORIES = ["camera", "product", "store", "ai", "ui"] as const;
 export const settingCategorySchema = z.enum(SETTING_CATEGORIES);
 export type SettingCategory = z.infer<typeof settingCategorySchema>;
+
+/** Camera facts the settings and the camera screen share (admin-console.md §9). */
+export const CAMERA_SYSTEM_TYPES = ["nvr", "dvr", "standalone"] as const;
+export const CAMERA_BRANDS = ["hikvision", "dahua", "axis", "generic"] as const;
+export const CONNECTION_TYPES = ["rtsp", "http", "onvif"] as const;
+export const SYSTEM_STATUSES = ["online", "active", "offline", "inactive"] as const;
+export const LOCATION_ZONES = ["entrance", "exit", "aisle", "checkout", "storage", "other"] as const;
+export const AI_MODELS = ["yolov8n", "yolov8s", "yolov8m", "yolov8l", "yolov8x"] as const;
+export const FPS_RANGE = { min: 15, max: 60, step: 5 } as const;
+export const DATE_FORMATS = ["YYYY-MM-DD", "DD/MM/YYYY", "MM/DD/YYYY", "DD.MM.YYYY", "D MMM YYYY"] as const;
+export const TIME_FORMATS = ["HH:mm", "HH:mm:ss", "h:mm A"] as const;
+export const VIEW_MODES = ["list", "grid"] as const;
+/** The largest page the console asks for; the spec's page sizes are 10, 20, 50 and 100. */
+export const MAX_PAGE_SIZE = 100;
+
+const fraction = (what: string) =>
+  z
+    .number({ error: `${what} must be a number from 0 to 1 (a fraction: 0.25 is 25 %)` })
+    .min(0, `${what} must be from 0 to 1 (a fraction: 0.25 is 25 %)`)
+    .max(1, `${what} must be from 0 to 1 (a fraction: 0.25 is 25 %)`);
+
+/** A VAT rate kept in basis points, as stores and products keep it: at most two decimals of a percent. */
+const vatFraction = fraction("A VAT rate").refine((v) => Math.abs(v * 10000 - Math.round(v * 10000)) < 1e-6, {
+  message: "A VAT rate allows at most two decimals of a percent (0.125 is 12.5 %)",
+});
+
+const countryCode = z.enum(COUNTRY_CODES as [string, ...string[]]);
+/** A map keyed by country code; an unknown code is named at its own path ("value.XX"). */
+const byCountry = <T extends z.ZodType>(entry: T) =>
+  z.record(z.string(), entry).superRefine((map, ctx) => {
+    for (const code of Object.keys(map)) {
+      if (!(COUNTRY_CODES as string[]).includes(code)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [code],
+          message: `Unknown country code; use one of ${COUNTRY_CODES.join(", ")}`,
+        });
+      }
+    }
+  });
+const port = z
+  .number({ error: "A port must be a whole number from 1 to 65535" })
+  .int("A port must be a whole number from 1 to 65535")
+  .min(1, "A port must be a whole number from 1 to 65535")
+  .max(65535, "A port must be a whole number from 1 to 65535");
+const label = z.string().trim().min(1).max(100);
+const option = z.strictObject({ value: z.string().trim().min(1).max(100), label });
+/** Stream paths are relative to the camera: they start with "/" and may hold {channel}. */
+const streamFormat = z
+  .string()
+  .trim()
+  .min(1)
+  .max(300)
+  .regex(/^\/[^\s]*$/, 'A stream path starts with "/" and has no spaces, e.g. /Streaming/Channels/{channel}01');
+
+/** What each known setting may hold; the server refuses anything else with the path inside the value. */
+export const SETTING_VALUE_SCHEMAS = {
+  camera: {
+    brand_presets: z.record(
+      z.enum(CAMERA_BRANDS),
+      z.strictObject({ port, stream_format: streamFormat }),
+      "Brand presets map each of hikvision, dahua, axis, generic to { port, stream_format }",
+    ),
+    system_defaults: z.strictObject({
+      connection_type: z.enum(CONNECTION_TYPES),
+      type: z.enum(CAMERA_SYSTEM_TYPES),
+      brand: z.enum(CAMERA_BRANDS),
+      port,
+    }),
+    camera_defaults: z.strictObject({
+      fps: z
+        .number({ error: `Frames per second must be a whole number from ${FPS_RANGE.min} to ${FPS_RANGE.max}` })
+        .int(`Frames per second must be a whole number from ${FPS_RANGE.min} to ${FPS_RANGE.max}`)
+        .min(FPS_RANGE.min, `Frames per second must be from ${FPS_RANGE.min} to ${FPS_RANGE.max}`)
+        .max(FPS_RANGE.max, `Frames per second must be from ${FPS_RANGE.min} to ${FPS_RANGE.max}`),
+      resolution: z.enum(RESOLUTIONS),
+      location_zone: z.enum(LOCATION_ZONES),
+    }),
+    resolutions: z.array(z.enum(RESOLUTIONS)).min(1),
+  },
+  product: {
+    default_vat_rate: vatFraction,
+    vat_rates_by_country: byCountry(vatFraction),
+    currencies_by_country: byCountry(
+      z.strictObject({
+        code: z.enum(CURRENCIES),
+        symbol: z.string().trim().min(1).max(5),
+        position: z.enum(["before", "after"]),
+      }),
+    ),
+    default_currency: z.enum(CURRENCIES),
+    currency_symbol: z.string().trim().min(1, "A currency symbol cannot be empty").max(5),
+  },
+  store: {
+    types: z.strictObject({ types: z.array(option).min(1) }),
+    countries: byCountry(label),
+    timezones: z.partialRecord(z.enum(Object.keys(TIMEZONES) as [keyof typeof TIMEZONES]), label),
+    languages: z.partialRecord(z.enum(Object.keys(LANGUAGES) as [keyof typeof LANGUAGES]), label),
+    default_country: countryCode,
+    default_timezone: z.enum(Object.keys(TIMEZONES) as [keyof typeof TIMEZONES]),
+    default_locale: z.enum(Object.keys(LANGUAGES) as [keyof typeof LANGUAGES]),
+  },
+  ai: {
+    confidence_threshold: fraction("The confidence threshold"),
+    iou_threshold: fraction("The IOU threshold"),
+    model_name: z.enum(AI_MODELS),
+  },
+  ui: {
+    defaults: z.strictObject({
+      view_mode: z.enum(VIEW_MODES),
+      page_size: z
+        .number({ error: `The page size must be a whole number from 1 to ${MAX_PAGE_SIZE}` })
+        .int(`The page size must be a whole number from 1 to ${MAX_PAGE_SIZE}`)
+        .min(1, `The page size must be from 1 to ${MAX_PAGE_SIZE}`)
+        .max(MAX_PAGE_SIZE, `The page size must be from 1 to ${MAX_PAGE_SIZE}`),
+      date_format: z.enum(DATE_FORMATS),
+      time_format: z.enum(TIME_FORMATS),
+    }),
+  },
+} as const satisfies Record<SettingCategory, Record<string, z.ZodType>>;
+
+type Schemas = typeof SETTING_VALUE_SCHEMAS;
+/** The value type of each known setting. */
+export type SettingValues = { [C in SettingCategory]: { [K in keyof Schemas[C]]: z.infer<Schemas[C][K]> } };
+export type SettingKey<C extends SettingCategory = SettingCategory> = Extract<keyof Schemas[C], string>;
+
+type Definition = { value: unknown; description: string; is_editable: boolean };
+
+/**
+ * Every known setting's built-in value: what a fresh installation starts
+ * with, and what a feature reads when the database holds nothing for a key.
+ */
+export const SETTING_DEFINITIONS: { [C in SettingCategory]: { [K in keyof Schemas[C]]: Definition } } = {
+  camera: {
+    brand_presets: {
+      value: {
+        hikvision: { port: 554, stream_format: "/Streaming/Channels/{channel}01" },
+        dahua: { port: 554, stream_format: "/cam/realmonitor?channel={channel}&subtype=0" },
+        axis: { port: 554, stream_format: "/axis-media/media.amp?camera={channel}" },
+        generic: { port: 554, stream_format: "/stream{channel}" },
+      },
+      description: "Default port and RTSP path per camera brand",
+      is_editable: true,
+    },
+    system_defaults: {
+      value: { connection_type: "rtsp", type: "nvr", brand: "hikvision", port: 554 },
+      description: "Defaults of a new camera system",
+      is_editable: true,
+    },
+    camera_defaults: {
+      value: { fps: 30, resolution: "1920x1080", location_zone: "entrance" },
+      description: "Defaults of a new camera",
+      is_editable: true,
+    },
+    resolutions: { value: [...RESOLUTIONS], description: "Resolutions offered", is_editable: false },
+  },
+  product: {
+    default_vat_rate: { value: STORE_DEFAULTS.vat_rate, description: "Default VAT rate (fraction)", is_editable: true },
+    vat_rates_by_country: {
+      value: { SE: 0.25, NO: 0.25, DK: 0.25, FI: 0.255, DE: 0.19, UK: 0.2, US: 0, FR: 0.2 },
+      description: "Standard VAT rate per country (fraction)",
+      is_editable: true,
+    },
+    currencies_by_country: {
+      value: CURRENCIES_BY_COUNTRY,
+      description: "Currency code, symbol and symbol position per country",
+      is_editable: true,
+    },
+    default_currency: {
+      value: STORE_DEFAULTS.currency,
+      description: "Currency of new stores and products",
+      is_editable: true,
+    },
+    currency_symbol: { value: "kr", description: "Symbol shown with prices", is_editable: true },
+  },
+  store: {
+    types: { value: { types: STORE_TYPES }, description: "Store types offered in the store form", is_editable: false },
+    countries: { value: COUNTRIES, description: "Countries by code", is_editable: false },
+    timezones: { value: TIMEZONES, description: "Time zones offered for stores", is_editable: false },
+    languages: { value: LANGUAGES, description: "Languages (locales) offered for stores", is_editable: false },
+    default_country: { value: STORE_DEFAULTS.country, description: "Country of a new store", is_editable: true },
+    default_timezone: { value: STORE_DEFAULTS.timezone, description: "Time zone of a new store", is_editable: true },
+    default_locale: { value: STORE_DEFAULTS.language, description: "Language of a new store", is_editable: true },
+  },
+  ai: {
+    confidence_threshold: { value: 0.5, description: "Minimum detection confidence", is_editable: true },
+    iou_threshold: { value: 0.45, description: "Overlap threshold for merging detections", is_editable: true },
+    model_name: { value: "yolov8n", description: "Product detection model", is_editable: true },
+  },
+  ui: {
+    defaults: {
+      value: { view_mode: "list", page_size: 20, date_format: "YYYY-MM-DD", time_format: "HH:mm" },
+      description: "Console display defaults",
+      is_editable: true,
+    },
+  },
+};
+
+/** The schema of a known setting, or null for a key nobody knows. */
+export function settingValueSchema(category: string, key: string): z.ZodType | null {
+  if (!isSettingCategory(category)) return null;
+  const schemas = SETTING_VALUE_SCHEMAS[category] as Record<string, z.ZodType>;
+  return Object.hasOwn(schemas, key) ? schemas[key]! : null;
+}
+
+/** The known keys of a category, in the order the screen lists them. */
+export const settingKeysOf = (category: SettingCategory): string[] => Object.keys(SETTING_VALUE_SCHEMAS[category]);
 
 export const settingSchema = z.object({
   id: z.string(),
@@ -11,13 +229,73 @@ export const settingSchema = z.object({
   value: z.unknown(),
   description: z.string().nullable(),
   is_editable: z.boolean(),
+  updated_at: z.string().nullable(),
 });
 export type Setting = z.infer<typeof settingSchema>;
 
+/** Any name in the path: an unknown category, like an unknown key, is a 404, not a malformed request. */
 export const settingParams = z.object({
-  category: settingCategorySchema,
+  category: z.string().min(1).max(100),
   key: z.string().min(1).max(100),
 });
+export const isSettingCategory = (c: string): c is SettingCategory =>
+  (SETTING_CATEGORIES as readonly string[]).includes(c);
+
+export const settingUpdateSchema = z.object({ value: z.unknown() });
+
+/** A store's overrides: category → key → value, only known keys. */
+export const customSettingsSchema = z.record(z.string(), z.record(z.string(), z.unknown()));
+export type CustomSettings = z.infer<typeof customSettingsSchema>;
+
+export const storeSettingsParams = z.object({ store_id: z.uuid("Must be a valid id (UUID)") });
+export const storeOverridesUpdateSchema = z.object({ settings: customSettingsSchema });
+export const storeOverridesSchema = z.object({ store_id: z.string(), custom_settings: customSettingsSchema });
+export type StoreOverrides = z.infer<typeof storeOverridesSchema>;
+
+/** Every setting's value as a feature sees it: the store's override, else the global value, else the built-in one. */
+export const effectiveSettingsSchema = z.record(settingCategorySchema, z.record(z.string(), z.unknown()));
+export type EffectiveSettings = SettingValues;
+
+export const settingChangeSchema = z.object({
+  id: z.string(),
+  category: settingCategorySchema,
+  key: z.string(),
+  /** Null for a global value; else the store whose override changed. */
+  store_id: z.string().nullable(),
+  store_name: z.string().nullable(),
+  changed_by: z.string().nullable(),
+  changed_at: z.string(),
+  /** Null when there was none (a new override) or it was removed. */
+  old_value: z.unknown(),
+  new_value: z.unknown(),
+});
+export type SettingChange = z.infer<typeof settingChangeSchema>;
+
+export const settingHistoryQuery = z.object({
+  category: settingCategorySchema.optional(),
+  key: z.string().min(1).max(100).optional(),
+  store_id: z.uuid("Must be a valid id (UUID)").optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export const settingHistorySchema = z.object({ items: z.array(settingChangeSchema), total: z.number().int() });
+
+/** One list of the camera screen's dropdowns: value and label. */
+export const cameraOptionSchema = z.object({ value: z.string(), label: z.string() });
+/** GET /api/v1/settings/camera: named settings, each with its value. */
+export const cameraSettingsSchema = z.object({
+  camera_types: z.object({ value: z.array(cameraOptionSchema) }),
+  camera_brands: z.object({ value: z.array(cameraOptionSchema) }),
+  system_statuses: z.object({ value: z.array(cameraOptionSchema) }),
+  connection_types: z.object({ value: z.array(cameraOptionSchema) }),
+  location_zones: z.object({ value: z.array(cameraOptionSchema) }),
+  resolutions: z.object({ value: z.array(cameraOptionSchema) }),
+  fps_range: z.object({ value: z.object({ min: z.number(), max: z.number(), step: z.number() }) }),
+  brand_presets: z.object({ value: z.unknown() }),
+  system_defaults: z.object({ value: z.unknown() }),
+  camera_defaults: z.object({ value: z.unknown() }),
+});
+export type CameraSettings = z.infer<typeof cameraSettingsSchema>;
 
 export type StoreTypesValue = { types: { value: string; label: string }[] };
 export type CurrenciesByCountryValue = Record<string, { code: string; symbol: string; position: "before" | "after" }>;

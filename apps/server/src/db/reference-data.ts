@@ -1,12 +1,5 @@
-import {
-  COUNTRIES,
-  CURRENCIES_BY_COUNTRY,
-  LANGUAGES,
-  RESOLUTIONS,
-  STORE_DEFAULTS,
-  STORE_TYPES,
-  TIMEZONES,
-} from "@glide/contracts";
+import { SETTING_DEFINITIONS, type SettingCategory } from "@glide/contracts";
+import { sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { modules, settings } from "./schema/index.ts";
 
@@ -59,95 +52,19 @@ export const MODULE_CATALOGUE = [
   },
 ] as const;
 
-type SettingSeed = {
-  category: "camera" | "product" | "store" | "ai" | "ui";
-  key: string;
-  value: unknown;
-  description: string;
-  isEditable?: boolean;
-};
-
-/** Settings defaults from the specification (admin-console.md §3, §9). */
-export const SETTING_DEFAULTS: SettingSeed[] = [
-  {
-    category: "store",
-    key: "types",
-    value: { types: STORE_TYPES },
-    description: "Store types offered in the store form",
-    isEditable: false,
-  },
-  { category: "store", key: "countries", value: COUNTRIES, description: "Countries by code", isEditable: false },
-  {
-    category: "store",
-    key: "timezones",
-    value: TIMEZONES,
-    description: "Time zones offered for stores",
-    isEditable: false,
-  },
-  {
-    category: "store",
-    key: "languages",
-    value: LANGUAGES,
-    description: "Languages (locales) offered for stores",
-    isEditable: false,
-  },
-  { category: "store", key: "default_country", value: STORE_DEFAULTS.country, description: "Country of a new store" },
-  {
-    category: "store",
-    key: "default_timezone",
-    value: STORE_DEFAULTS.timezone,
-    description: "Time zone of a new store",
-  },
-  { category: "store", key: "default_locale", value: STORE_DEFAULTS.language, description: "Language of a new store" },
-  {
-    category: "product",
-    key: "currencies_by_country",
-    value: CURRENCIES_BY_COUNTRY,
-    description: "Currency code, symbol and symbol position per country",
-  },
-  { category: "product", key: "default_currency", value: "SEK", description: "Currency of new stores and products" },
-  { category: "product", key: "currency_symbol", value: "kr", description: "Symbol shown with prices" },
-  { category: "product", key: "default_vat_rate", value: 0.25, description: "Default VAT rate (fraction)" },
-  {
-    category: "product",
-    key: "vat_rates_by_country",
-    value: { SE: 0.25, NO: 0.25, DK: 0.25, FI: 0.255, DE: 0.19, UK: 0.2, US: 0, FR: 0.2 },
-    description: "Standard VAT rate per country (fraction)",
-  },
-  {
-    category: "camera",
-    key: "brand_presets",
-    value: {
-      hikvision: { port: 554, stream_format: "/Streaming/Channels/{channel}01" },
-      dahua: { port: 554, stream_format: "/cam/realmonitor?channel={channel}&subtype=0" },
-      axis: { port: 554, stream_format: "/axis-media/media.amp?camera={channel}" },
-      generic: { port: 554, stream_format: "/stream{channel}" },
-    },
-    description: "Default port and RTSP path per camera brand",
-  },
-  {
-    category: "camera",
-    key: "system_defaults",
-    value: { connection_type: "rtsp", type: "nvr", brand: "hikvision", port: 554 },
-    description: "Defaults of a new camera system",
-  },
-  {
-    category: "camera",
-    key: "camera_defaults",
-    value: { fps: 30, resolution: "1920x1080", location_zone: "entrance" },
-    description: "Defaults of a new camera",
-  },
-  { category: "camera", key: "resolutions", value: RESOLUTIONS, description: "Resolutions offered", isEditable: false },
-  { category: "ai", key: "confidence_threshold", value: 0.5, description: "Minimum detection confidence" },
-  { category: "ai", key: "iou_threshold", value: 0.45, description: "Overlap threshold for merging detections" },
-  { category: "ai", key: "model_name", value: "yolov8n", description: "Product detection model" },
-  {
-    category: "ui",
-    key: "defaults",
-    value: { view_mode: "list", page_size: 20, date_format: "YYYY-MM-DD", time_format: "HH:mm" },
-    description: "Console display defaults",
-  },
-];
+/** Every known setting with its built-in value (packages/contracts, settings.ts). */
+export const SETTING_SEEDS = (
+  Object.entries(SETTING_DEFINITIONS) as [SettingCategory, Record<string, SettingSeedDef>][]
+).flatMap(([category, keys]) =>
+  Object.entries(keys).map(([key, d]) => ({
+    category,
+    key,
+    value: d.value,
+    description: d.description,
+    isEditable: d.is_editable,
+  })),
+);
+type SettingSeedDef = { value: unknown; description: string; is_editable: boolean };
 
 /** Reference data every installation needs; safe to run on every start. */
 export async function seedReferenceData(db: Db): Promise<void> {
@@ -161,9 +78,15 @@ export async function seedReferenceData(db: Db): Promise<void> {
           set: { name: m.name, description: m.description, category: m.category, sortOrder: i },
         });
     }
+    // A value an operator chose is kept; what the code says about a key (its words, whether it may change) wins.
     await tx
       .insert(settings)
-      .values(SETTING_DEFAULTS.map((s) => ({ ...s, isEditable: s.isEditable ?? true })))
-      .onConflictDoNothing();
+      .values(SETTING_SEEDS)
+      .onConflictDoUpdate({
+        target: [settings.category, settings.key],
+        set: { description: sql`excluded.description`, isEditable: sql`excluded.is_editable` },
+        setWhere: sql`${settings.description} is distinct from excluded.description
+          or ${settings.isEditable} is distinct from excluded.is_editable`,
+      });
   });
 }

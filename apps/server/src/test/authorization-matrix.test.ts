@@ -104,6 +104,21 @@ const MATRIX: Record<string, Row> = {
 
   "GET /api/v1/settings": { expect: adminsOnly },
   "GET /api/v1/settings/:category/:key": { expect: adminsOnly, params: () => ({ category: "store", key: "types" }) },
+  "PUT /api/v1/settings/:category/:key": {
+    expect: platformOnly,
+    params: () => ({ category: "ai", key: "model_name" }),
+    body: () => ({ value: "yolov8n" }),
+  },
+  "GET /api/v1/settings/camera": { expect: adminsOnly },
+  "GET /api/v1/settings/effective": { expect: adminsOnly },
+  "GET /api/v1/settings/history": { expect: adminsOnly },
+  // Store A is not the store admin's.
+  "GET /api/v1/settings/stores/:store_id": { expect: platformOnly, params: (f) => ({ store_id: f.storeA }) },
+  "PUT /api/v1/settings/stores/:store_id": {
+    expect: platformOnly,
+    params: (f) => ({ store_id: f.storeA }),
+    body: () => ({ settings: {} }),
+  },
 
   "GET /api/v1/products": { expect: adminsOnly },
   "GET /api/v1/products/categories": { expect: adminsOnly },

@@ -77,6 +77,8 @@ export async function importProductsCsv(opts: {
   csv: string;
   dryRun: boolean;
   skipRejected: boolean;
+  /** A new product's VAT rate (fraction) when its row leaves vat_rate empty: product/default_vat_rate. */
+  defaultVatRate: number;
 }): Promise<ImportReport> {
   assertPlatformAdmin(opts.actor, "change products");
   const { db } = opts;
@@ -182,6 +184,7 @@ export async function importProductsCsv(opts: {
         .insert(products)
         .values(
           chunk.map((p) => ({
+            vatRateBp: Math.round(opts.defaultVatRate * 10_000),
             ...productColumns(p.input!),
             sku: p.input!.sku,
             name: p.input!.name,

@@ -127,13 +127,14 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
           response: { 200: importReportSchema, ...errors },
         },
       },
-      (request) =>
+      async (request) =>
         importProductsCsv({
           db: app.db,
           actor: actorOf(request),
           csv: request.body,
           dryRun: request.query.dry_run,
           skipRejected: request.query.skip_rejected,
+          defaultVatRate: (await app.settings.effective()).product.default_vat_rate,
         }),
     );
 
@@ -156,7 +157,12 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request, reply) => {
-        const product = await createProduct({ db: app.db, actor: actorOf(request), input: request.body });
+        const product = await createProduct({
+          db: app.db,
+          actor: actorOf(request),
+          input: request.body,
+          defaultVatRate: (await app.settings.effective()).product.default_vat_rate,
+        });
         return reply.status(201).send(product);
       },
     );

@@ -127,7 +127,13 @@ function explainConflict(
   };
 }
 
-export async function createProduct(opts: { db: Db; actor: AdminActor; input: CreateInput }): Promise<Product> {
+/** `defaultVatRate` (a fraction, product/default_vat_rate) is the VAT of a product created without one. */
+export async function createProduct(opts: {
+  db: Db;
+  actor: AdminActor;
+  input: CreateInput;
+  defaultVatRate: number;
+}): Promise<Product> {
   assertPlatformAdmin(opts.actor, "change products");
   const { input } = opts;
   const gtins = plannedBarcodes(input, []) ?? [];
@@ -137,7 +143,13 @@ export async function createProduct(opts: { db: Db; actor: AdminActor; input: Cr
       await assertBarcodesFree(tx, gtins);
       const [row] = await tx
         .insert(products)
-        .values({ ...productColumns(input), sku: input.sku, name: input.name, priceOre: Math.round(input.price * 100) })
+        .values({
+          vatRateBp: Math.round(opts.defaultVatRate * 10_000),
+          ...productColumns(input),
+          sku: input.sku,
+          name: input.name,
+          priceOre: Math.round(input.price * 100),
+        })
         .returning();
       await writeBarcodes(tx, row!.id, gtins);
       return toProduct(row!, gtins);

@@ -52,7 +52,12 @@ export const storeRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/v1/stores/",
     { schema: { tags, summary: "Create a store", body: storeCreateSchema, response: { 201: storeSchema, ...errors } } },
     async (request, reply) => {
-      const store = await createStore({ db: app.db, actor: actorOf(request), input: request.body });
+      const store = await createStore({
+        db: app.db,
+        actor: actorOf(request),
+        input: request.body,
+        settings: await app.settings.effective(),
+      });
       return reply.status(201).send(store);
     },
   );

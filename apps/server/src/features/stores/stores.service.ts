@@ -1,5 +1,12 @@
 import type { Store, StoreModule, storeCreateSchema, storeUpdateSchema } from "@glide/contracts";
-import { formatSwedishOrganisationNumber, isValidSwedishOrganisationNumber, STORE_DEFAULTS } from "@glide/contracts";
+import {
+  COUNTRY_TIMEZONES,
+  type CountryCode,
+  formatSwedishOrganisationNumber,
+  isValidSwedishOrganisationNumber,
+  type SettingValues,
+  STORE_DEFAULTS,
+} from "@glide/contracts";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db, Tx } from "../../db/client.ts";
@@ -139,9 +146,33 @@ export async function getStore(db: Db | Tx, id: string): Promise<Store> {
   return toStore(row.store, row.modules);
 }
 
-export async function createStore(opts: { db: Db; actor: AdminActor; input: CreateInput }): Promise<Store> {
+/**
+ * What a new store starts with where the request says nothing: the
+ * `default_*` settings, or, for a store in another country than the default
+ * one, that country's currency, VAT rate and time zone.
+ */
+export function newStoreDefaults(input: CreateInput, s: SettingValues) {
+  const country = input.country ?? s.store.default_country;
+  const home = country === s.store.default_country;
+  const currency = s.product.currencies_by_country[country as CountryCode]?.code;
+  const vat = s.product.vat_rates_by_country[country as CountryCode];
+  return {
+    country,
+    timezone: home ? s.store.default_timezone : (COUNTRY_TIMEZONES[country as CountryCode] ?? s.store.default_timezone),
+    language: s.store.default_locale,
+    currency: home || !currency ? s.product.default_currency : currency,
+    vatRateBp: Math.round((home || vat === undefined ? s.product.default_vat_rate : vat) * 10_000),
+  };
+}
+
+export async function createStore(opts: {
+  db: Db;
+  actor: AdminActor;
+  input: CreateInput;
+  settings: SettingValues;
+}): Promise<Store> {
   assertPlatformAdmin(opts.actor, "create stores");
-  const cols = toColumns(opts.input);
+  const cols = { ...newStoreDefaults(opts.input, opts.settings), ...toColumns(opts.input) };
   checkStore(cols);
   return opts.db.transaction(async (tx) => {
     const [row] = await tx

@@ -1,0 +1,126 @@
+import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "drizzle-orm";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../app.ts";
+import { loadConfig } from "../../config.ts";
+import { openDatabase } from "../../db/client.ts";
+import type { EventBus } from "../../platform/event-bus.ts";
+import { as, createTestContext, signIn, TEST_DATABASE_URL, type TestContext } from "../../test/harness.ts";
+import { createSettingsReader, SETTINGS_CACHE_MS } from "./effective-settings.ts";
+
+let ctx: TestContext;
+const secret = randomBytes(32).toString("hex");
+
+beforeAll(async () => {
+  ctx = await createTestContext({ SECRET_KEY: secret });
+});
+afterAll(() => ctx.close());
+
+const setRaw = (key: string, value: unknown) =>
+  ctx.app.db.execute(
+    sql`update settings set value = ${JSON.stringify(value)}::jsonb where category = 'ai' and key = ${key}`,
+  );
+
+/** A bus that delivers nothing: as an instance that was reconnecting when the change was announced. */
+const deafBus: EventBus = {
+  kind: "postgres",
+  publish: async () => {},
+  subscribe: () => () => {},
+  ready: async () => {},
+  close: async () => {},
+};
+
+describe("the per-instance copy", () => {
+  it("is used until a change is announced; a missed announcement heals after SETTINGS_CACHE_MS", async () => {
+    let clock = 1_000_000;
+    const reader = createSettingsReader({
+      db: ctx.app.db,
+      bus: deafBus,
+      logger: pino({ level: "silent" }),
+      now: () => clock,
+    });
+    await setRaw("model_name", "yolov8n");
+    expect((await reader.effective()).ai.model_name).toBe("yolov8n");
+
+    await setRaw("model_name", "yolov8s");
+    clock += SETTINGS_CACHE_MS - 1;
+    expect((await reader.effective()).ai.model_name).toBe("yolov8n");
+    clock += 1;
+    expect((await reader.effective()).ai.model_name).toBe("yolov8s");
+
+    // A change made through this instance drops its copy at once.
+    await setRaw("model_name", "yolov8m");
+    await reader.changed(null);
+    expect((await reader.effective()).ai.model_name).toBe("yolov8m");
+    reader.close();
+    await setRaw("model_name", "yolov8n");
+  });
+
+  it("a failed read is not kept: the next call reads again", async () => {
+    let fail = true;
+    const db = new Proxy(ctx.app.db, {
+      get(target, prop, receiver) {
+        if (prop === "execute" && fail) return async () => Promise.reject(new Error("connection refused"));
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const reader = createSettingsReader({ db, bus: deafBus, logger: pino({ level: "silent" }) });
+    await expect(reader.effective()).rejects.toThrow("connection refused");
+    fail = false;
+    expect((await reader.effective()).ai.model_name).toBe("yolov8n");
+    reader.close();
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)("two instances on one PostgreSQL", () => {
+  it("a change made on instance A is what instance B reads next, well before its copy would expire", async () => {
+    const database = await openDatabase({
+      databaseUrl: ctx.databaseUrl,
+      logger: pino({ level: "silent" }),
+      poolSize: 3,
+    });
+    const b = await buildApp(
+      loadConfig({
+        NODE_ENV: "test",
+        LOG_LEVEL: "silent",
+        SECRET_KEY: secret,
+        DATA_DIR: ctx.dataDir,
+        WEB_DIST: ctx.dataDir,
+      }),
+      { database },
+    );
+    try {
+      await b.ready();
+      await b.bus.ready();
+      await ctx.app.bus.ready();
+      const a = as(ctx.app, (await signIn(ctx.app)).cookie);
+      const store = (await a.post("/api/v1/stores/", { name: "Två instanser" })).json().id as string;
+
+      // B holds copies of the global values and of the store's overrides.
+      expect((await b.settings.effective(store)).ai.confidence_threshold).toBe(0.5);
+
+      expect((await a.put("/api/v1/settings/ai/confidence_threshold", { value: 0.35 })).statusCode).toBe(200);
+      const started = Date.now();
+      while ((await b.settings.effective()).ai.confidence_threshold !== 0.35) {
+        if (Date.now() - started > 5_000) throw new Error("instance B still reads the old value after 5 s");
+        await sleep(20);
+      }
+
+      const override = await a.put(`/api/v1/settings/stores/${store}`, {
+        settings: { ai: { confidence_threshold: 0.9 } },
+      });
+      expect(override.statusCode).toBe(200);
+      while ((await b.settings.effective(store)).ai.confidence_threshold !== 0.9) {
+        if (Date.now() - started > 10_000) throw new Error("instance B still reads the store's old override");
+        await sleep(20);
+      }
+      expect((await b.settings.effective()).ai.confidence_threshold).toBe(0.35);
+      expect(Date.now() - started).toBeLessThan(SETTINGS_CACHE_MS);
+    } finally {
+      await b.close();
+      await database.close();
+    }
+  });
+});

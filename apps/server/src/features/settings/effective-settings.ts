@@ -1,0 +1,149 @@
+import {
+  type CustomSettings,
+  SETTING_CATEGORIES,
+  SETTING_DEFINITIONS,
+  type SettingCategory,
+  type SettingValues,
+  settingValueSchema,
+} from "@glide/contracts";
+import type { FastifyBaseLogger } from "fastify";
+import { type Db, queryRows, sql } from "../../db/client.ts";
+import type { EventBus } from "../../platform/event-bus.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Settings as every feature reads them (effective-settings.ts). */
+    settings: SettingsReader;
+  }
+}
+
+/** The topic on which an instance that changed a setting tells every instance to drop its copy. */
+export const SETTINGS_TOPIC = "settings.changed";
+/**
+ * How long a copy may be used at most. Events are delivered at most once (an
+ * instance reconnecting to the bus may miss one), so a missed drop heals by
+ * itself within this time.
+ */
+export const SETTINGS_CACHE_MS = 60_000;
+
+export type SettingsChanged = { store_id: string | null };
+
+export interface SettingsReader {
+  /**
+   * Every known setting's value for one store (its override, else the
+   * global value, else the built-in one) or, without a store, globally.
+   * A stored value that no longer fits its schema is passed over, so a
+   * feature always reads a value of the documented shape.
+   */
+  effective(storeId?: string | null): Promise<SettingValues>;
+  /** Drops this instance's copies and tells every other instance to drop theirs. */
+  changed(storeId: string | null): Promise<void>;
+}
+
+type Copy<T> = { at: number; value: Promise<T> };
+type Stored = Map<string, unknown>;
+const keyOf = (category: string, key: string) => `${category}/${key}`;
+
+function fits(category: SettingCategory, key: string, value: unknown): boolean {
+  return settingValueSchema(category, key)?.safeParse(value).success ?? false;
+}
+
+/** Global values over built-in ones, then a store's overrides over those. */
+export function resolveSettings(globals: Stored, overrides: CustomSettings | null): SettingValues {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const category of SETTING_CATEGORIES) {
+    const defs = SETTING_DEFINITIONS[category] as Record<string, { value: unknown }>;
+    const values: Record<string, unknown> = {};
+    for (const [key, def] of Object.entries(defs)) {
+      const override = overrides?.[category]?.[key];
+      const global = globals.get(keyOf(category, key));
+      values[key] =
+        override !== undefined && fits(category, key, override)
+          ? override
+          : global !== undefined && fits(category, key, global)
+            ? global
+            : def.value;
+    }
+    out[category] = values;
+  }
+  return out as SettingValues;
+}
+
+export function createSettingsReader(opts: {
+  db: Db;
+  bus: EventBus;
+  logger: FastifyBaseLogger;
+  now?: () => number;
+}): SettingsReader & { close(): void } {
+  const { db, bus } = opts;
+  const now = opts.now ?? Date.now;
+  let globals: Copy<Stored> | null = null;
+  const stores = new Map<string, Copy<CustomSettings | null>>();
+
+  const fresh = <T>(copy: Copy<T> | null | undefined): copy is Copy<T> =>
+    copy != null && now() - copy.at < SETTINGS_CACHE_MS;
+
+  // A failed read is not kept: the next call tries again.
+  function remember<T>(load: () => Promise<T>, keep: (copy: Copy<T> | null) => void): Promise<T> {
+    const copy: Copy<T> = { at: now(), value: load() };
+    keep(copy);
+    copy.value.catch(() => keep(null));
+    return copy.value;
+  }
+
+  const loadGlobals = async (): Promise<Stored> => {
+    const rows = await queryRows<{ category: string; key: string; value: unknown }>(
+      db,
+      sql`select category, key, value from settings`,
+    );
+    return new Map(rows.map((r) => [keyOf(r.category, r.key), r.value]));
+  };
+  const loadStore = async (storeId: string): Promise<CustomSettings | null> => {
+    const [row] = await queryRows<{ custom_settings: CustomSettings }>(
+      db,
+      sql`select custom_settings from stores where id = ${storeId}`,
+    );
+    return row?.custom_settings ?? null;
+  };
+
+  const drop = (storeId: string | null) => {
+    if (storeId === null) globals = null;
+    else stores.delete(storeId);
+  };
+  const stop = bus.subscribe(SETTINGS_TOPIC, (message) => {
+    const storeId = (message as Partial<SettingsChanged>)?.store_id;
+    drop(typeof storeId === "string" ? storeId : null);
+  });
+
+  return {
+    async effective(storeId) {
+      const g = fresh(globals)
+        ? globals.value
+        : remember(loadGlobals, (c) => {
+            globals = c;
+          });
+      let o: Promise<CustomSettings | null> = Promise.resolve(null);
+      if (storeId) {
+        const copy = stores.get(storeId);
+        o = fresh(copy)
+          ? copy.value
+          : remember(
+              () => loadStore(storeId),
+              (c) => (c ? stores.set(storeId, c) : stores.delete(storeId)),
+            );
+      }
+      const [gv, ov] = await Promise.all([g, o]);
+      return resolveSettings(gv, ov);
+    },
+    async changed(storeId) {
+      drop(storeId);
+      try {
+        await bus.publish(SETTINGS_TOPIC, { store_id: storeId } satisfies SettingsChanged);
+      } catch (err) {
+        // The change is stored; other instances see it within SETTINGS_CACHE_MS at the latest.
+        opts.logger.warn({ err }, "could not tell other instances that a setting changed");
+      }
+    },
+    close: stop,
+  };
+}
