@@ -41,7 +41,10 @@ const GROUPS = {
     mutate: [feature("cart/cart.service.ts")],
     tests: [feature("cart/cart.test.ts"), feature("cart/cart.socket.test.ts")],
   },
-  settings: { mutate: [feature("settings/settings.service.ts")], tests: [] },
+  settings: {
+    mutate: [feature("settings/settings.service.ts"), feature("settings/effective-settings.ts")],
+    tests: [feature("settings/settings.test.ts"), feature("settings/effective-settings.test.ts")],
+  },
 };
 
 const name = process.env.MUTATE ?? "all";

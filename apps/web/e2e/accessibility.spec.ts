@@ -92,7 +92,7 @@ test("the exit, the card page and the receipts pass the accessibility checks in 
 });
 
 test("the console's screens and dialogs pass the accessibility checks in both themes", async ({ page }) => {
-  // Twelve full axe scans: more than the default 30 s on a busy two-core machine.
+  // Sixteen full axe scans: more than the default 30 s on a busy two-core machine.
   test.slow();
   await signIn(page);
   for (const theme of ["light", "dark"] as const) {
@@ -130,6 +130,15 @@ test("the console's screens and dialogs pass the accessibility checks in both th
     await dialog.getByRole("button", { name: "Create Store" }).click();
     await expect(dialog.getByLabel("Size (sqm)")).toHaveAttribute("aria-invalid", "true");
     await expectAccessible(page, `the create store dialog with problems, ${theme}`);
+    await page.keyboard.press("Escape");
+
+    await page.goto("/settings?tab=product");
+    const vat = page.getByRole("article", { name: "default_vat_rate" });
+    await expect(vat).toBeVisible();
+    await expectAccessible(page, `the settings, ${theme}`);
+    await vat.getByRole("button", { name: /^Edit/ }).click();
+    await expect(page.getByRole("slider", { name: "Default VAT rate" })).toBeVisible();
+    await expectAccessible(page, `the edit setting dialog, ${theme}`);
     await page.keyboard.press("Escape");
   }
 });

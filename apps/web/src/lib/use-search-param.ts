@@ -23,9 +23,11 @@ export function useSearchParam(key: string): [string, (value: string) => void, s
   // biome-ignore lint/correctness/useExhaustiveDependencies: written when typing settles, not when history moves the URL.
   useEffect(() => {
     if (settled === urlValue) return;
+    // From the address as it is now: react-router's `prev` can be a render old, and would undo
+    // another parameter (a page, a tab) changed while the typing settled.
     setParams(
-      (prev) => {
-        const copy = new URLSearchParams(prev);
+      () => {
+        const copy = new URLSearchParams(window.location.search);
         if (settled) copy.set(key, settled);
         else copy.delete(key);
         return copy;

@@ -1,9 +1,11 @@
-import type { Product } from "@glide/contracts";
+import { PRODUCT_DEFAULTS, type Product } from "@glide/contracts";
+import { useEffect } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import { useServerErrors } from "../../lib/form-errors.ts";
 import { Button } from "../../ui/button.tsx";
 import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, FormMessage } from "../../ui/dialog.tsx";
+import { effectiveValue, useEffectiveSettings } from "../settings/use-settings.ts";
 import {
   firstProductField,
   hasRequiredFields,
@@ -34,6 +36,11 @@ export function ProductDialog({ open, onOpenChange, product }: ProductDialogProp
 }
 
 function ProductForm({ product, onDone }: { product?: Product; onDone: () => void }) {
+  // A new product's VAT starts at the global default VAT rate (a fraction in settings, a percent here).
+  const effective = useEffectiveSettings();
+  const defaultVatRate = effectiveValue(effective.data, "product", "default_vat_rate");
+  const defaultVat =
+    defaultVatRate === undefined ? PRODUCT_DEFAULTS.vat_rate : Math.round(defaultVatRate * 10_000) / 100;
   const create = useCreateProduct();
   const update = useUpdateProduct();
   const upload = useUploadProductImage();
@@ -49,11 +56,17 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
     setFocus,
     reset,
     formState: { errors },
-  } = useForm<ProductFormValues>({ defaultValues: toFormValues(product) });
+  } = useForm<ProductFormValues>({ defaultValues: toFormValues(product, defaultVat) });
   const server = useServerErrors({ setError, setFocus, fieldOf: productFieldOf, first: firstProductField });
   const [sku, name, price] = useWatch({ control, name: ["sku", "name", "price"] });
   // Add Product waits for the three required fields; Update Product has no such rule.
   const incomplete = !product && !hasRequiredFields({ sku, name, price });
+
+  // Settings that answer after the form opened set the VAT unless the person has already typed one.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the default changes, for a new product only.
+  useEffect(() => {
+    if (!product) reset(toFormValues(undefined, defaultVat), { keepDirtyValues: true });
+  }, [defaultVat]);
 
   const onValid = (values: ProductFormValues) => {
     server.clear();
@@ -74,7 +87,7 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
     } else {
       create.mutate(input, {
         onSuccess: (saved) => {
-          reset(toFormValues());
+          reset(toFormValues(undefined, defaultVat));
           toast.success(`${saved.name} added`);
           onDone();
         },

@@ -54,8 +54,14 @@ export const firstProductField = (fields: readonly (keyof ProductFormValues)[]) 
 
 const numberText = (value: number | null | undefined) => (value == null ? "" : String(value));
 
-/** The draft defaults are VAT 25 and every other field empty; a new product starts active. */
-export function toFormValues(product?: Product): ProductFormValues {
+/**
+ * The draft defaults are VAT 25 (or, once the settings answer, the global
+ * default VAT rate as a percent) and every other field empty; a new product starts active.
+ */
+export function toFormValues(
+  product?: Product,
+  defaultVatPercent: number = PRODUCT_DEFAULTS.vat_rate,
+): ProductFormValues {
   return {
     sku: product?.sku ?? "",
     name: product?.name ?? "",
@@ -63,7 +69,7 @@ export function toFormValues(product?: Product): ProductFormValues {
     category: product?.category ?? "",
     brand: product?.brand ?? "",
     price: numberText(product?.price),
-    vat_rate: numberText(product?.vat_rate ?? PRODUCT_DEFAULTS.vat_rate),
+    vat_rate: numberText(product?.vat_rate ?? defaultVatPercent),
     barcode: product?.barcode ?? "",
     image_url: product?.image_url ?? "",
     weight: numberText(product?.weight),

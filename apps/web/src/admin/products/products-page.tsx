@@ -1,4 +1,4 @@
-import { PAGE_SIZES, PRODUCT_DEFAULTS, type Product } from "@glide/contracts";
+import { PRODUCT_DEFAULTS, type Product } from "@glide/contracts";
 import { Download, Plus, Upload } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { toast } from "sonner";
@@ -110,7 +110,7 @@ export default function ProductsPage() {
             pageCount={pageCount}
             onPageChange={setPage}
             pageSize={params.pageSize}
-            pageSizes={PAGE_SIZES}
+            pageSizes={params.pageSizes}
             onPageSizeChange={params.setPageSize}
           />
         ) : null}

@@ -1,5 +1,6 @@
 import { PRODUCT_DEFAULTS, PRODUCT_SORT_FIELDS } from "@glide/contracts";
 import { useState } from "react";
+import { effectiveValue, useEffectiveSettings } from "../settings/use-settings.ts";
 
 export type ViewMode = "list" | "grid";
 export type SortField = (typeof PRODUCT_SORT_FIELDS)[number];
@@ -12,12 +13,13 @@ export const PRODUCT_STORAGE_KEYS = {
   sortOrder: "products_sort_order",
 } as const;
 
-function readChoice<T extends string>(key: string, allowed: readonly T[], fallback: T): T {
+/** The choice saved in this browser, or null when there is none (or storage is unavailable). */
+function readChoice<T extends string>(key: string, allowed: readonly T[]): T | null {
   try {
     const stored = localStorage.getItem(key);
-    return allowed.find((value) => value === stored) ?? fallback;
+    return allowed.find((value) => value === stored) ?? null;
   } catch {
-    return fallback;
+    return null;
   }
 }
 
@@ -29,13 +31,14 @@ function writeChoice(key: string, value: string): void {
   }
 }
 
+/** A choice saved in this browser; `fallback` while none is saved, so a later default still applies. */
 function useStoredChoice<T extends string>(key: string, allowed: readonly T[], fallback: T) {
-  const [value, setValue] = useState<T>(() => readChoice(key, allowed, fallback));
+  const [value, setValue] = useState<T | null>(() => readChoice(key, allowed));
   const update = (next: T) => {
     setValue(next);
     writeChoice(key, next);
   };
-  return [value, update] as const;
+  return [value ?? fallback, update] as const;
 }
 
 export interface ProductSort {
@@ -43,12 +46,13 @@ export interface ProductSort {
   order: SortOrder;
 }
 
-/** View mode and sort, remembered in this browser. */
+/** View mode and sort, remembered in this browser; until a view is chosen here, the console's default (ui/defaults). */
 export function useProductViewPrefs() {
+  const effective = useEffectiveSettings();
   const [viewMode, setViewMode] = useStoredChoice<ViewMode>(
     PRODUCT_STORAGE_KEYS.viewMode,
     ["list", "grid"],
-    PRODUCT_DEFAULTS.view_mode,
+    effectiveValue(effective.data, "ui", "defaults")?.view_mode ?? PRODUCT_DEFAULTS.view_mode,
   );
   const [field, setField] = useStoredChoice<SortField>(
     PRODUCT_STORAGE_KEYS.sortField,

@@ -1,11 +1,21 @@
-import type { Store } from "@glide/contracts";
+import { STORE_DEFAULTS, type Store } from "@glide/contracts";
+import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { useFormTabs, useServerErrors } from "../../lib/form-errors.ts";
 import { Button } from "../../ui/button.tsx";
 import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, FormMessage } from "../../ui/dialog.tsx";
 import { Tabs, TabsList, TabsTrigger } from "../../ui/tabs.tsx";
-import { STORE_TABS, type StoreFormValues, storeFieldOf, toFormValues, toStoreInput } from "./store-form.ts";
+import { StoreOverrideList } from "../settings/store-override-list.tsx";
+import { effectiveValue, useEffectiveSettings } from "../settings/use-settings.ts";
+import {
+  STORE_TABS,
+  type StoreDraftDefaults,
+  type StoreFormValues,
+  storeFieldOf,
+  toFormValues,
+  toStoreInput,
+} from "./store-form.ts";
 import { StoreFormFields } from "./store-form-fields.tsx";
 import { useCreateStore, useUpdateStore } from "./use-stores.ts";
 
@@ -27,7 +37,21 @@ export function StoreDialog({ open, onOpenChange, store }: StoreDialogProps) {
   );
 }
 
+type Effective = ReturnType<typeof useEffectiveSettings>["data"];
+
+/** A new store's country, time zone, language, currency and VAT: the global settings, else the built-in defaults. */
+function newStoreDefaults(effective: Effective): StoreDraftDefaults {
+  return {
+    country: effectiveValue(effective, "store", "default_country") ?? STORE_DEFAULTS.country,
+    timezone: effectiveValue(effective, "store", "default_timezone") ?? STORE_DEFAULTS.timezone,
+    language: effectiveValue(effective, "store", "default_locale") ?? STORE_DEFAULTS.language,
+    currency: effectiveValue(effective, "product", "default_currency") ?? STORE_DEFAULTS.currency,
+    vat_rate: effectiveValue(effective, "product", "default_vat_rate") ?? STORE_DEFAULTS.vat_rate,
+  };
+}
+
 function StoreForm({ store, onDone }: { store?: Store; onDone: () => void }) {
+  const effective = useEffectiveSettings();
   const create = useCreateStore();
   const update = useUpdateStore();
   const mutation = store ? update : create;
@@ -38,10 +62,18 @@ function StoreForm({ store, onDone }: { store?: Store; onDone: () => void }) {
     setFocus,
     setError,
     setValue,
+    reset,
     formState: { errors },
-  } = useForm<StoreFormValues>({ defaultValues: toFormValues(store) });
+  } = useForm<StoreFormValues>({ defaultValues: toFormValues(store, newStoreDefaults(effective.data)) });
   const tabs = useFormTabs(STORE_TABS, errors);
   const server = useServerErrors({ setError, setFocus, fieldOf: storeFieldOf, first: tabs.first, reveal: tabs.reveal });
+
+  // Settings that answer after the form opened fill the fields the person has not touched yet.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the settings arrive, for a new store only.
+  useEffect(() => {
+    if (store || !effective.data) return;
+    reset(toFormValues(undefined, newStoreDefaults(effective.data)), { keepDirtyValues: true });
+  }, [effective.data]);
 
   const onValid = (values: StoreFormValues) => {
     server.clear();
@@ -77,6 +109,7 @@ function StoreForm({ store, onDone }: { store?: Store; onDone: () => void }) {
             </TabsTrigger>
           </TabsList>
           <StoreFormFields register={register} control={control} errors={errors} setValue={setValue} />
+          {store && tabs.tab === "settings" ? <StoreOverrideList custom={store.custom_settings} /> : null}
         </Tabs>
       </DialogBody>
       <FormMessage message={server.message} />

@@ -46,7 +46,17 @@ function percentText(fraction: number): string {
   return String(Math.round(fraction * 10_000) / 100);
 }
 
-export function toFormValues(store?: Store): StoreFormValues {
+/** What a new store starts with: the effective settings, or STORE_DEFAULTS until they answer. */
+export interface StoreDraftDefaults {
+  country: string;
+  timezone: string;
+  language: string;
+  currency: string;
+  /** A fraction (0.25). */
+  vat_rate: number;
+}
+
+export function toFormValues(store?: Store, defaults: StoreDraftDefaults = STORE_DEFAULTS): StoreFormValues {
   return {
     name: store?.name ?? "",
     legal_name: store?.legal_name ?? "",
@@ -58,16 +68,16 @@ export function toFormValues(store?: Store): StoreFormValues {
     address: store?.address ?? "",
     city: store?.city ?? "",
     postal_code: store?.postal_code ?? "",
-    country: store?.country ?? STORE_DEFAULTS.country,
-    timezone: store?.timezone ?? STORE_DEFAULTS.timezone,
+    country: store?.country ?? defaults.country,
+    timezone: store?.timezone ?? defaults.timezone,
     phone: store?.phone ?? "",
     email: store?.email ?? "",
     website: store?.website ?? "",
     contact_person: store?.contact_person ?? "",
     contact_title: store?.contact_title ?? "",
-    language: store?.settings.language ?? STORE_DEFAULTS.language,
-    currency: store?.settings.currency ?? STORE_DEFAULTS.currency,
-    vat_rate: percentText(store?.settings.vat_rate ?? STORE_DEFAULTS.vat_rate),
+    language: store?.settings.language ?? defaults.language,
+    currency: store?.settings.currency ?? defaults.currency,
+    vat_rate: percentText(store?.settings.vat_rate ?? defaults.vat_rate),
   };
 }
 
