@@ -9,7 +9,8 @@
  * phone used (a loopback name would mean the phone itself). Unless
  * STRIPE_SECRET_KEY is set, the payment simulator runs too, and the server
  * is given its address and key (STRIPE_API_BASE, STRIPE_SECRET_KEY); its card
- * page also listens on HOST.
+ * page also listens on HOST. The camera simulator runs too, and the demo
+ * store's cameras are on it.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -106,7 +107,54 @@ async function startPaymentSimulator(): Promise<void> {
   process.on("exit", () => child.kill());
 }
 
+/**
+ * The camera simulator: an ONVIF recorder with four cameras, RTSP and
+ * snapshots. The demo store's cameras point at it (DEMO_CAMERA_SYSTEM), on
+ * fixed ports so that they still answer after a restart.
+ */
+async function startCameraSimulator(): Promise<void> {
+  const run = (httpPort: string, rtspPort: string) => {
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(root, "tools/camera-simulator/main.ts"),
+        "--http-port",
+        httpPort,
+        "--rtsp-port",
+        rtspPort,
+        "--password",
+        process.env.CAMERA_SIMULATOR_PASSWORD ?? "demo-camera",
+        "--host",
+        process.env.HOST ?? "127.0.0.1",
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    return new Promise<Record<string, string>>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk;
+        if (!out.includes("CAMERA_SIM_CONTROL=") || !out.endsWith("\n")) return;
+        process.stdout.write(out);
+        process.on("exit", () => child.kill());
+        resolve(Object.fromEntries([...out.matchAll(/^\s+(CAMERA_SIM_\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!])));
+      });
+      child.on("exit", (code) => reject(new Error(`The camera simulator stopped (exit ${code})`)));
+    });
+  };
+  const http = process.env.CAMERA_SIMULATOR_HTTP_PORT ?? "8446";
+  const rtsp = process.env.CAMERA_SIMULATOR_RTSP_PORT ?? "8554";
+  const settings = await run(http, rtsp).catch(() => {
+    process.stdout.write(`Ports ${http} and ${rtsp} are taken; the camera simulator takes free ones.\n`);
+    return run("0", "0");
+  });
+  const at = new URL(settings.CAMERA_SIM_HTTP!);
+  at.username = encodeURIComponent(settings.CAMERA_SIM_USER!);
+  at.password = encodeURIComponent(settings.CAMERA_SIM_PASSWORD!);
+  process.env.DEMO_CAMERA_SYSTEM ??= at.toString().replace(/\/$/, "");
+}
+
 if (!process.env.BANKID_URL) await startBankIdSimulator();
+await startCameraSimulator();
 if (!process.env.STRIPE_SECRET_KEY) await startPaymentSimulator();
 
 process.env.DEMO_DATA ??= "true";

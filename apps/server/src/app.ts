@@ -20,6 +20,11 @@ import { type Database, openDatabase } from "./db/client.ts";
 import { seedReferenceData } from "./db/reference-data.ts";
 import { adminAuthRoutes } from "./features/admin-auth/admin-auth.routes.ts";
 import { adminSessionExpiry } from "./features/admin-auth/admin-auth.service.ts";
+import { startCameraHealth } from "./features/cameras/camera-health.ts";
+import { camerasRoutes } from "./features/cameras/cameras.routes.ts";
+import { sealerFor } from "./features/cameras/cameras.service.ts";
+import type { CameraDevices } from "./features/cameras/device-ops.ts";
+import { createCameraDevices } from "./features/cameras/devices.ts";
 import { cartRoutes } from "./features/cart/cart.routes.ts";
 import { registerCartSocket } from "./features/cart/cart.socket.ts";
 import { checkoutRoutes } from "./features/checkout/checkout.routes.ts";
@@ -64,6 +69,8 @@ export type BuildOptions = {
   database?: Database;
   /** The exit's face verifier (platform/face.ts); without one nobody is verified and the exit QR code is used. */
   faceVerifier?: FaceVerifier;
+  /** What talks to cameras; by default the real protocols (platform/cameras). */
+  cameraDevices?: CameraDevices;
 };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -125,6 +132,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate("bankid", config.bankid ? createBankIdClient(config.bankid) : null);
   app.decorate("door", config.doorWebhook ? webhookDoor(config.doorWebhook) : simulatedDoor(app.log));
   app.decorate("faceVerifier", options.faceVerifier ?? noFaceVerifier);
+  app.decorate("cameraDevices", options.cameraDevices ?? createCameraDevices());
+  app.decorate("cameraSealer", sealerFor(deriveKey(config.secretKey, "camera-password-seal")));
   app.decorate(
     "payments",
     config.stripe ? createStripeProvider({ secretKey: config.stripe.secretKey, apiBase: config.stripe.apiBase }) : null,
@@ -150,6 +159,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const settingsReader = createSettingsReader({ db: database.db, bus, logger: app.log });
   app.decorate("settings", settingsReader);
   app.addHook("onClose", async () => settingsReader.close());
+  app.decorate("cameraHealth", startCameraHealth(app));
   scheduleHousekeeping(app, EXPIRY_JOBS);
   startReceiptMails(app, config.smtpUrl ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom }) : null);
 
@@ -205,6 +215,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(dashboardRoutes);
   await app.register(storeRoutes);
   await app.register(settingsRoutes);
+  await app.register(camerasRoutes);
   await app.register(productRoutes);
   await app.register(deviceRoutes);
   await app.register(publicRoutes);

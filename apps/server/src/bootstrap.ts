@@ -10,7 +10,10 @@ import { countAdmins, createAdmin } from "./features/admin-auth/admin-auth.servi
 export async function bootstrap(app: FastifyInstance): Promise<{ email: string; password?: string } | null> {
   const { config, db } = app;
   if ((await countAdmins(db)) > 0) return null;
-  if (config.demoData) await seedDemoData(db);
+  if (config.demoData) {
+    const c = config.demoCameraSystem;
+    await seedDemoData(db, c ? { ...c, passwordSealed: app.cameraSealer.seal(c.password) } : null);
+  }
   const generated = config.adminPassword ? undefined : randomBytes(12).toString("base64url");
   await createAdmin({
     db,

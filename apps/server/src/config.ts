@@ -53,6 +53,9 @@ const envSchema = z.object({
     .regex(/^(sk|rk)_(test|live)_[0-9A-Za-z]+$/, "must be a Stripe secret key (sk_test_… or sk_live_…)")
     .optional(),
   CARD_PAGE_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
+  DEMO_CAMERA_SYSTEM: z
+    .url({ protocol: /^http$/, error: "must be http://user:password@host:port of an ONVIF camera system" })
+    .optional(),
   STRIPE_API_BASE: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
   MAIL_FROM: z
@@ -97,6 +100,8 @@ export type Config = {
   stripe: { secretKey: string; apiBase: string | null } | null;
   /** The hosted page where a shopper types a card; it sends them back with ?payment_method=pm_…. null: none. */
   cardPageUrl: string | null;
+  /** With DEMO_DATA: the ONVIF system (npm start: the camera simulator) the demo store's cameras are on. */
+  demoCameraSystem: { host: string; port: number; username: string; password: string } | null;
   /** The SMTP server for receipt e-mails (may hold its user and password); null: no mail is sent. */
   smtpUrl: string | null;
   /** The sender of receipt e-mails. */
@@ -144,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bankidAppUrl: e.BANKID_APP_URL ?? "https://app.bankid.com/",
     stripe: stripeConfig(e),
     cardPageUrl: e.CARD_PAGE_URL ?? null,
+    demoCameraSystem: e.DEMO_CAMERA_SYSTEM ? demoCamera(new URL(e.DEMO_CAMERA_SYSTEM)) : null,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
   };
@@ -211,4 +217,13 @@ function parseTrustProxy(v: string | undefined): boolean | string {
   if (v === undefined || v === "" || v === "false") return false;
   if (v === "true") return true;
   return v;
+}
+
+function demoCamera(url: URL): NonNullable<Config["demoCameraSystem"]> {
+  return {
+    host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+    port: Number(url.port || 80),
+    username: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+  };
 }

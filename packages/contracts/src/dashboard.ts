@@ -6,6 +6,8 @@ export const dashboardStatsSchema = z.object({
   inactive_stores: z.number().int(),
   total_products: z.number().int(),
   total_cameras: z.number().int(),
+  /** Active cameras the health checker found offline at its last round. */
+  cameras_offline: z.number().int(),
   /** Platform admins: every registered customer. Store admins: customers who have entered one of their stores. */
   total_users: z.number().int(),
   /** Monthly recurring revenue in kronor: enabled modules' monthly prices. */

@@ -1,5 +1,6 @@
 export * from "./admin-auth.ts";
 export * from "./barcodes.ts";
+export * from "./cameras.ts";
 export * from "./cart.ts";
 export * from "./checkout.ts";
 export * from "./constants.ts";

@@ -93,6 +93,11 @@ export const SETTING_VALUE_SCHEMAS = {
       location_zone: z.enum(LOCATION_ZONES),
     }),
     resolutions: z.array(z.enum(RESOLUTIONS)).min(1),
+    health_check_interval: z
+      .number({ error: "The interval must be a whole number of seconds from 10 to 3600" })
+      .int("The interval must be a whole number of seconds from 10 to 3600")
+      .min(10, "The interval must be from 10 to 3600 seconds")
+      .max(3600, "The interval must be from 10 to 3600 seconds"),
   },
   product: {
     default_vat_rate: vatFraction,
@@ -169,6 +174,11 @@ export const SETTING_DEFINITIONS: { [C in SettingCategory]: { [K in keyof Schema
       is_editable: true,
     },
     resolutions: { value: [...RESOLUTIONS], description: "Resolutions offered", is_editable: false },
+    health_check_interval: {
+      value: 60,
+      description: "Seconds between two checks of every camera system and camera",
+      is_editable: true,
+    },
   },
   product: {
     default_vat_rate: { value: STORE_DEFAULTS.vat_rate, description: "Default VAT rate (fraction)", is_editable: true },

@@ -1,6 +1,6 @@
-import type { Db } from "./client.ts";
+import type { Db, Tx } from "./client.ts";
 import { seedDemoProducts } from "./demo-products.ts";
-import { settings, storeModules, stores } from "./schema/index.ts";
+import { cameraSystems, cameras, settings, storeModules, stores } from "./schema/index.ts";
 
 /** A handful of Swedish stores for trying the console; seeded on a first demo start only. */
 const DEMO_STORES = [
@@ -107,7 +107,10 @@ const DEMO_STORES = [
   },
 ];
 
-export async function seedDemoData(db: Db): Promise<void> {
+/** A camera system to put the demo store's cameras on, its password already sealed. */
+export type DemoCameras = { host: string; port: number; username: string; passwordSealed: string };
+
+export async function seedDemoData(db: Db, demoCameras: DemoCameras | null = null): Promise<void> {
   await db.transaction(async (tx) => {
     for (const [i, { store, modules }] of DEMO_STORES.entries()) {
       const [row] = await tx.insert(stores).values(store).returning({ id: stores.id });
@@ -118,10 +121,44 @@ export async function seedDemoData(db: Db): Promise<void> {
           key: "demo_store_id",
           value: row!.id,
           description: "The store the shopper app's demo link opens",
+          isEditable: false,
         });
       }
       await tx.insert(storeModules).values(modules.map((moduleId) => ({ storeId: row!.id, moduleId, enabled: true })));
+      if (i === 0 && demoCameras) await seedDemoCameras(tx, row!.id, demoCameras);
     }
     await seedDemoProducts(tx);
   });
+}
+
+/** An ONVIF recorder with four cameras at the entrance, two aisles and the exit; the fourth has no PTZ. */
+async function seedDemoCameras(tx: Tx, storeId: string, c: DemoCameras): Promise<void> {
+  const [system] = await tx
+    .insert(cameraSystems)
+    .values({
+      name: "Entrance NVR",
+      type: "nvr",
+      brand: "hikvision",
+      connectionType: "onvif",
+      host: c.host,
+      port: c.port,
+      username: c.username,
+      passwordSealed: c.passwordSealed,
+      apiEndpoint: "/onvif/device_service",
+      storeId,
+      notes: "The camera simulator started by npm start",
+    })
+    .returning({ id: cameraSystems.id });
+  const zones = ["entrance", "aisle", "aisle", "exit"] as const;
+  await tx.insert(cameras).values(
+    zones.map((zone, i) => ({
+      name: `Camera ${i + 1}`,
+      cameraIndex: i + 1,
+      locationZone: zone,
+      resolution: "1920x1080",
+      fps: 30,
+      cameraSystemId: system!.id,
+      storeId,
+    })),
+  );
 }

@@ -44,6 +44,12 @@ type Fixtures = {
   visit: string;
   cartItem: string;
   refreshToken: () => Promise<string>;
+  /** A camera system of store A on an address where nothing listens, and its camera; one of each to delete. */
+  system: string;
+  camera: string;
+  systemToDelete: string;
+  cameraToDelete: string;
+  snapshot: string;
 };
 
 type Row = {
@@ -110,6 +116,41 @@ const MATRIX: Record<string, Row> = {
     body: () => ({ value: "yolov8n" }),
   },
   "GET /api/v1/settings/camera": { expect: adminsOnly },
+
+  // Store A's systems and cameras are not the store admin's. The device behind them does not answer: 502.
+  "GET /api/v1/cameras/systems": { expect: adminsOnly },
+  "POST /api/v1/cameras/systems": {
+    expect: platformOnly,
+    body: (f) => ({ name: "Matris-NVR", host: "127.0.0.1", port: 1, store_id: f.storeA }),
+  },
+  "PUT /api/v1/cameras/systems/:id": {
+    expect: platformOnly,
+    params: (f) => ({ id: f.system }),
+    body: () => ({ name: "N" }),
+  },
+  "DELETE /api/v1/cameras/systems/:id": { expect: "401 401 401 403 204", params: (f) => ({ id: f.systemToDelete }) },
+  "POST /api/v1/cameras/systems/:id/test": { expect: platformOnly, params: (f) => ({ id: f.system }) },
+  "GET /api/v1/cameras/cameras": { expect: adminsOnly },
+  "POST /api/v1/cameras/cameras": {
+    expect: platformOnly,
+    body: (f) => ({ name: "Matris-kamera", camera_system_id: f.system }),
+  },
+  "PUT /api/v1/cameras/cameras/:id": {
+    expect: platformOnly,
+    params: (f) => ({ id: f.camera }),
+    body: () => ({ name: "K" }),
+  },
+  "DELETE /api/v1/cameras/cameras/:id": { expect: "401 401 401 403 204", params: (f) => ({ id: f.cameraToDelete }) },
+  "GET /api/v1/cameras/cameras/:id/history": { expect: platformOnly, params: (f) => ({ id: f.camera }) },
+  "GET /api/v1/cameras/cameras/:id/stream": { expect: "401 401 401 403 502", params: (f) => ({ id: f.camera }) },
+  "GET /api/v1/cameras/cameras/:id/snapshot": { expect: "401 401 401 403 502", params: (f) => ({ id: f.camera }) },
+  "GET /api/v1/cameras/snapshots/:id": { expect: platformOnly, params: (f) => ({ id: f.snapshot }) },
+  "GET /api/v1/cameras/cameras/:id/ptz/presets": { expect: "401 401 401 403 502", params: (f) => ({ id: f.camera }) },
+  "POST /api/v1/cameras/cameras/:id/ptz": {
+    expect: "401 401 401 403 502",
+    params: (f) => ({ id: f.camera }),
+    body: () => ({ action: "stop" }),
+  },
   "GET /api/v1/settings/effective": { expect: adminsOnly },
   "GET /api/v1/settings/history": { expect: adminsOnly },
   // Store A is not the store admin's.
@@ -277,7 +318,32 @@ beforeAll(async () => {
     headers: { authorization: `Bearer ${other.accessToken}` },
   });
   if (scanned.statusCode !== 200) throw new Error(`cart scan: ${scanned.statusCode} ${scanned.body}`);
+  const system = (
+    await created("/api/v1/cameras/systems", {
+      name: "NVR A",
+      connection_type: "onvif",
+      host: "127.0.0.1",
+      port: 1,
+      store_id: a,
+    })
+  ).id;
+  const camera = (await created("/api/v1/cameras/cameras", { name: "Kamera A", camera_system_id: system })).id;
+  const systemToDelete = (
+    await created("/api/v1/cameras/systems", { name: "NVR bort", host: "127.0.0.1", port: 1, store_id: a })
+  ).id;
+  const cameraToDelete = (await created("/api/v1/cameras/cameras", { name: "Kamera bort", camera_system_id: system }))
+    .id;
+  const [snapshot] = (
+    (await ctx.app.db.execute(
+      sql`insert into camera_snapshots (camera_id, content_type, image) values (${camera}, 'image/jpeg', ${Buffer.from([0xff, 0xd8, 0xff, 0xd9])}) returning id`,
+    )) as unknown as { rows: { id: string }[] }
+  ).rows;
   fixtures = {
+    system,
+    camera,
+    systemToDelete,
+    cameraToDelete,
+    snapshot: snapshot!.id,
     visit: visitId,
     cartItem: scanned.json().item.id,
     storeA: a,

@@ -64,6 +64,16 @@ export async function dashboardStats(opts: { db: Db; actor: AdminActor }): Promi
             where o.state = 'paid' and ${storeFilter}`,
   );
 
+  // Cameras of the stores in view (a platform admin also sees unassigned ones); offline is what the health checker saw last.
+  const [cameraCounts] = await queryRows<{ n: number; offline: number }>(
+    db,
+    everyStore
+      ? sql`select count(*)::int as n, (count(*) filter (where is_active and status = 'offline'))::int as offline
+            from cameras`
+      : sql`select count(*)::int as n, (count(*) filter (where c.is_active and c.status = 'offline'))::int as offline
+            from cameras c join stores s on s.id = c.store_id where ${storeFilter}`,
+  );
+
   const total = counts?.total ?? 0;
   const active = counts?.active ?? 0;
   return {
@@ -73,8 +83,8 @@ export async function dashboardStats(opts: { db: Db; actor: AdminActor }): Promi
     // The product database is global: every admin sees its size.
     total_products: await countProducts(db),
     total_users: everyStore ? await countCustomers(db) : await countVisitors(db, storeFilter),
-    // Cameras arrive with their own feature.
-    total_cameras: 0,
+    total_cameras: cameraCounts?.n ?? 0,
+    cameras_offline: cameraCounts?.offline ?? 0,
     mrr: fromOre(Number(counts?.mrr_ore ?? 0)),
     total_transactions: sales?.n ?? 0,
     total_revenue: fromOre(Number(sales?.revenue_ore ?? 0)),

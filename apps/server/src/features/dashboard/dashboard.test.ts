@@ -26,6 +26,7 @@ describe("dashboard statistics", () => {
       inactive_stores: 0,
       total_products: 0,
       total_cameras: 0,
+      cameras_offline: 0,
       total_users: 0,
       mrr: 0,
       total_transactions: 0,

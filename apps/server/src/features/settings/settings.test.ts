@@ -172,6 +172,15 @@ const CASES: Record<string, { good: unknown[]; bad: [unknown, string][] }> = {
       [{ fps: 30, resolution: "1280x720", location_zone: "roof" }, "value.location_zone"],
     ],
   },
+  "camera/health_check_interval": {
+    good: [10, 60, 3600],
+    bad: [
+      [9, "value"],
+      [3601, "value"],
+      [30.5, "value"],
+      ["60", "value"],
+    ],
+  },
   "store/default_country": {
     good: ["NO", "US"],
     bad: [

@@ -55,7 +55,11 @@ function Stats({ stats }: { stats: DashboardStats }) {
         <StatCard
           title="Cameras"
           value={number.format(stats.total_cameras)}
-          description="Across all stores"
+          description={
+            stats.cameras_offline > 0
+              ? `Across all stores · ${number.format(stats.cameras_offline)} offline now`
+              : "Across all stores"
+          }
           icon={Camera}
         />
         <StatCard title="Users" value={number.format(stats.total_users)} description={usersDescription} icon={Users} />

@@ -1,0 +1,116 @@
+import type { FastifyInstance } from "fastify";
+import { queryRows, sql } from "../../db/client.ts";
+import { schedulePeriodic } from "../../platform/housekeeping.ts";
+import { everything, recordStatus, type Sealer, targetOf } from "./cameras.service.ts";
+import { CONNECTION_TEST_TIMEOUT_MS } from "./device-ops.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The camera health checker; `kick` runs a round now (after a change). */
+    cameraHealth: { kick(): void; idle(): Promise<void> };
+    cameraSealer: Sealer;
+  }
+}
+
+/** How often the timer looks whether a round is due (the interval itself is the setting camera/health_check_interval). */
+const TICK_MS = 5_000;
+/** Any number that no other advisory lock of this database uses. */
+const HEALTH_LOCK = 0x63616d;
+
+/**
+ * One round: every system's connection test and every active camera's
+ * stream, all at once, each with its own time limit, so a slow camera
+ * delays nothing but its own answer. Statuses that change are recorded.
+ */
+export async function checkCameras(
+  app: FastifyInstance,
+): Promise<{ systems: number; cameras: number; changed: number }> {
+  const { systems, cameras } = await everything(app.db);
+  let changed = 0;
+  const note = async (...args: Parameters<typeof recordStatus>) => {
+    if (await recordStatus(...args)) changed++;
+  };
+  const byId = new Map(systems.map((s) => [s.id, s]));
+  const systemUp = new Map<string, Promise<boolean>>();
+  for (const system of systems) {
+    systemUp.set(
+      system.id,
+      (async () => {
+        const result = await app.cameraDevices
+          .testConnection(targetOf(system, app.cameraSealer), { timeoutMs: CONNECTION_TEST_TIMEOUT_MS })
+          .catch((err: Error) => ({ status: "failed" as const, message: err.message }));
+        const up = result.status === "success";
+        await note(app.db, { kind: "system", id: system.id }, up ? "online" : "offline", result.message);
+        return up;
+      })(),
+    );
+  }
+  const probes = cameras
+    .filter((camera) => camera.isActive)
+    .map(async (camera) => {
+      const system = camera.cameraSystemId ? byId.get(camera.cameraSystemId) : undefined;
+      if (system && !(await systemUp.get(system.id))) {
+        return note(app.db, { kind: "camera", id: camera.id }, "offline", "Its camera system does not answer");
+      }
+      const limit = AbortSignal.timeout(CONNECTION_TEST_TIMEOUT_MS);
+      const within = <T>(work: Promise<T>) =>
+        Promise.race([
+          work,
+          new Promise<never>((_, reject) =>
+            limit.addEventListener("abort", () => reject(new Error("no answer within 5 s")), { once: true }),
+          ),
+        ]);
+      try {
+        if (system) {
+          const target = targetOf(system, app.cameraSealer);
+          const path = camera.streamUrl?.startsWith("/") ? camera.streamUrl : null;
+          const [, ptz] = await within(
+            Promise.all([
+              app.cameraDevices.streamInfo(target, camera.cameraIndex, path),
+              app.cameraDevices.hasPtz(target, camera.cameraIndex).catch(() => false),
+            ]),
+          );
+          await note(app.db, { kind: "camera", id: camera.id }, "online", "The stream answers", { hasPtz: ptz });
+        } else if (camera.streamUrl) {
+          await within(app.cameraDevices.probeStream(camera.streamUrl));
+          await note(app.db, { kind: "camera", id: camera.id }, "online", "The stream answers");
+        }
+      } catch (err) {
+        await note(app.db, { kind: "camera", id: camera.id }, "offline", (err as Error).message);
+      }
+    });
+  await Promise.all([...systemUp.values(), ...probes]);
+  return { systems: systems.length, cameras: cameras.length, changed };
+}
+
+/**
+ * Runs `checkCameras` every camera/health_check_interval seconds. With
+ * PostgreSQL one instance at a time holds a transaction-scoped advisory lock
+ * for the round; the others skip it. PGlite has one instance by design.
+ */
+export function startCameraHealth(app: FastifyInstance) {
+  let lastRound = 0;
+  let forced = false;
+  const job = schedulePeriodic(app, "camera health", TICK_MS, async () => {
+    const interval = (await app.settings.effective()).camera.health_check_interval * 1000;
+    if (!forced && Date.now() - lastRound < interval) return;
+    forced = false;
+    lastRound = Date.now();
+    if (app.database.kind === "pglite") {
+      await checkCameras(app);
+      return;
+    }
+    await app.db.transaction(async (tx) => {
+      const [lock] = await queryRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${HEALTH_LOCK}) as ok`);
+      if (!lock?.ok) return;
+      await checkCameras(app);
+    });
+  });
+  return {
+    kick() {
+      forced = true;
+      job.kick();
+    },
+    idle: job.idle,
+  };
+}

@@ -1,0 +1,44 @@
+import {
+  type CameraSimulator,
+  type CameraSimulatorOptions,
+  startCameraSimulator,
+} from "../../../../../tools/camera-simulator/simulator.ts";
+import type { CameraSystemConnection } from "./camera-system.ts";
+
+/**
+ * For the tests of this folder: a camera simulator started in-process, and
+ * the connection data of a system that points at it. The password is long
+ * and unusual, so a test can look for it in anything we return.
+ */
+
+export const SIM_PASSWORD = "Pw-9f2c81d7e4Secret";
+
+export async function startSimulator(opts: CameraSimulatorOptions = {}): Promise<CameraSimulator> {
+  return startCameraSimulator({ password: SIM_PASSWORD, controlPort: null, delayMs: 3000, ...opts });
+}
+
+export function systemFor(
+  sim: CameraSimulator,
+  connection_type: "onvif" | "rtsp" | "http",
+  overrides: Partial<CameraSystemConnection> = {},
+): CameraSystemConnection {
+  return {
+    connection_type,
+    brand: "hikvision",
+    host: "127.0.0.1",
+    port: connection_type === "rtsp" ? sim.rtspPort : sim.httpPort,
+    username: sim.user,
+    password: SIM_PASSWORD,
+    api_endpoint: null,
+    ...overrides,
+  };
+}
+
+/** Whether the password shows anywhere in a value (a result, an error's message or fields). */
+export function leaksPassword(value: unknown): boolean {
+  const text =
+    value instanceof Error
+      ? JSON.stringify({ ...value, message: value.message, stack: value.stack })
+      : JSON.stringify(value ?? null);
+  return text.includes(SIM_PASSWORD);
+}
