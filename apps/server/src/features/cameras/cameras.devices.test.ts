@@ -22,7 +22,8 @@ let ctx: TestContext;
 let sim: CameraSimulator;
 let platform: ReturnType<typeof as>;
 let store: string;
-const PASSWORD = "kamera-losen-9";
+// Not only ASCII: ONVIF digests the password as UTF-8.
+const PASSWORD = "kamera-lösen-9";
 
 beforeAll(async () => {
   sim = await startCameraSimulator({ controlPort: null, password: PASSWORD, delayMs: 8_000 });

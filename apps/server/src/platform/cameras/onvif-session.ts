@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import onvif, { type Cam, type CamProfile, type DeviceInformation } from "onvif";
 import { bareHost, type Deadline } from "./deadline.ts";
@@ -125,6 +126,20 @@ export async function openOnvif(
     autoconnect: false,
     agent,
   });
+
+  // ONVIF's digest is SHA-1 over nonce, Created and the password as UTF-8; the package encodes the
+  // password as ASCII, which breaks any password with å, ä or ö. The same digest, with UTF-8.
+  (cam as unknown as { _passwordDigest: () => unknown })._passwordDigest = function (this: {
+    timeShift?: number;
+    password: string;
+  }) {
+    const timestamp = new Date(process.uptime() * 1000 + (this.timeShift ?? 0)).toISOString();
+    const nonce = randomBytes(16);
+    const passdigest = createHash("sha1")
+      .update(Buffer.concat([nonce, Buffer.from(timestamp, "utf8"), Buffer.from(this.password, "utf8")]))
+      .digest("base64");
+    return { passdigest, nonce: nonce.toString("base64"), timestamp };
+  };
 
   const call: OnvifSession["call"] = (where, run) =>
     deadline.race(
