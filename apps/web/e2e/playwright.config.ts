@@ -18,9 +18,9 @@ function portInUse(port: number): Promise<string | null> {
   return tryHost("127.0.0.1").then((code) => code ?? tryHost("::1"));
 }
 
-/** Three distinct ports the system has free now: held open together so they cannot repeat. */
-async function freePorts(): Promise<number[]> {
-  const servers = [0, 1, 2].map(() => net.createServer());
+/** `count` distinct ports the system has free now: held open together so they cannot repeat. */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => net.createServer());
   const ports = await Promise.all(
     servers.map(
       (server) =>
@@ -44,16 +44,22 @@ if (!process.env.E2E_PORTS_CHECKED) {
     const base = Number(process.env.E2E_PORT);
     process.env.E2E_SIMULATOR_RP_PORT ??= String(base + 1);
     process.env.E2E_SIMULATOR_CONTROL_PORT ??= String(base + 2);
+    process.env.E2E_CAMERA_HTTP_PORT ??= String(base + 3);
+    process.env.E2E_CAMERA_RTSP_PORT ??= String(base + 4);
   } else {
-    const [web, rp, control] = await freePorts();
+    const [web, rp, control, cameraHttp, cameraRtsp] = await freePorts(5);
     process.env.E2E_PORT = String(web);
     process.env.E2E_SIMULATOR_RP_PORT = String(rp);
     process.env.E2E_SIMULATOR_CONTROL_PORT = String(control);
+    process.env.E2E_CAMERA_HTTP_PORT = String(cameraHttp);
+    process.env.E2E_CAMERA_RTSP_PORT = String(cameraRtsp);
   }
   const wanted = [
     ["E2E_PORT (the server)", process.env.E2E_PORT],
     ["E2E_SIMULATOR_RP_PORT (BankID simulator)", process.env.E2E_SIMULATOR_RP_PORT],
     ["E2E_SIMULATOR_CONTROL_PORT (BankID simulator control)", process.env.E2E_SIMULATOR_CONTROL_PORT],
+    ["E2E_CAMERA_HTTP_PORT (camera simulator, ONVIF and pictures)", process.env.E2E_CAMERA_HTTP_PORT],
+    ["E2E_CAMERA_RTSP_PORT (camera simulator, RTSP)", process.env.E2E_CAMERA_RTSP_PORT],
   ] as const;
   for (const [name, value] of wanted) {
     const code = await portInUse(Number(value));
@@ -72,6 +78,14 @@ const simulatorControlPort = Number(process.env.E2E_SIMULATOR_CONTROL_PORT);
 /** The BankID simulator's control side: tests approve sign-ins there, as the user's app would. */
 export const SIMULATOR_CONTROL_URL = `http://127.0.0.1:${simulatorControlPort}`;
 export const E2E_ADMIN = { email: "e2e-admin@example.se", password: "e2e password that is long" };
+/** The camera simulator npm start runs beside the server: an ONVIF recorder with four channels (the fourth without PTZ). */
+export const CAMERA_SIMULATOR = {
+  host: "127.0.0.1",
+  httpPort: Number(process.env.E2E_CAMERA_HTTP_PORT),
+  rtspPort: Number(process.env.E2E_CAMERA_RTSP_PORT),
+  user: "admin",
+  password: "e2e-camera",
+};
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -107,7 +121,7 @@ export default defineConfig({
     { name: "desktop", use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
     { name: "phone", use: { ...devices["Pixel 7"], launchOptions: chromium } },
   ],
-  // The demo start: the server and the BankID simulator it signs shoppers in with.
+  // The demo start: the server, the BankID simulator it signs shoppers in with, and the camera simulator.
   webServer: {
     command: `"${process.execPath}" scripts/start.ts`,
     cwd: path.resolve(import.meta.dirname, "../../.."),
@@ -126,6 +140,9 @@ export default defineConfig({
       DEV_TOOLS: "true",
       SIMULATOR_RP_PORT: String(simulatorRpPort),
       SIMULATOR_CONTROL_PORT: String(simulatorControlPort),
+      CAMERA_SIMULATOR_HTTP_PORT: String(CAMERA_SIMULATOR.httpPort),
+      CAMERA_SIMULATOR_RTSP_PORT: String(CAMERA_SIMULATOR.rtspPort),
+      CAMERA_SIMULATOR_PASSWORD: CAMERA_SIMULATOR.password,
       // Short, so the entry QR's timeout can be seen without waiting ten minutes.
       ENTRY_TOKEN_TTL_SECONDS: "20",
     },
