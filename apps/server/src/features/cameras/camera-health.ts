@@ -15,7 +15,7 @@ declare module "fastify" {
 /** How often the timer looks whether a round is due (the interval itself is the setting camera/health_check_interval). */
 const TICK_MS = 5_000;
 /** Any number that no other advisory lock of this database uses. */
-const HEALTH_LOCK = 0x63616d;
+export const HEALTH_LOCK = 0x63616d;
 
 /**
  * One round: every system's connection test and every active camera's
@@ -84,7 +84,25 @@ export async function checkCameras(
 }
 
 /**
- * Runs `checkCameras` every camera/health_check_interval seconds. With
+ * One round on whichever instance gets the lock: with PostgreSQL a
+ * transaction-scoped advisory lock held for the round, so the others skip
+ * it; PGlite has one instance by design.
+ */
+export async function healthRound(app: FastifyInstance): Promise<"ran" | "skipped"> {
+  if (app.database.kind === "pglite") {
+    await checkCameras(app);
+    return "ran";
+  }
+  return app.db.transaction(async (tx) => {
+    const [lock] = await queryRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${HEALTH_LOCK}) as ok`);
+    if (!lock?.ok) return "skipped";
+    await checkCameras(app);
+    return "ran";
+  });
+}
+
+/**
+ * Runs `healthRound` every camera/health_check_interval seconds. With
  * PostgreSQL one instance at a time holds a transaction-scoped advisory lock
  * for the round; the others skip it. PGlite has one instance by design.
  */
@@ -96,15 +114,7 @@ export function startCameraHealth(app: FastifyInstance) {
     if (!forced && Date.now() - lastRound < interval) return;
     forced = false;
     lastRound = Date.now();
-    if (app.database.kind === "pglite") {
-      await checkCameras(app);
-      return;
-    }
-    await app.db.transaction(async (tx) => {
-      const [lock] = await queryRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${HEALTH_LOCK}) as ok`);
-      if (!lock?.ok) return;
-      await checkCameras(app);
-    });
+    await healthRound(app);
   });
   return {
     kick() {

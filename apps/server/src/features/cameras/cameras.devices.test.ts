@@ -8,10 +8,11 @@ import {
   statusChangeSchema,
   streamInfoSchema,
 } from "@glide/contracts";
+import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type CameraSimulator, startCameraSimulator } from "../../../../../tools/camera-simulator/simulator.ts";
-import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
-import { checkCameras } from "./camera-health.ts";
+import { as, createTestContext, signIn, TEST_DATABASE_URL, type TestContext } from "../../test/harness.ts";
+import { checkCameras, HEALTH_LOCK, healthRound } from "./camera-health.ts";
 
 /**
  * The cameras API against the camera simulator, as a real ONVIF recorder
@@ -261,6 +262,24 @@ describe("the health checker", () => {
     } finally {
       sim.setFault("none");
       await quickSim.close();
+    }
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)("one instance at a time", () => {
+  it("a round is skipped while another instance holds the lock, and runs once it is free", async () => {
+    const other = new pg.Client({ connectionString: ctx.databaseUrl });
+    await other.connect();
+    try {
+      await other.query("select pg_advisory_lock($1)", [HEALTH_LOCK]);
+      const before = sim.requests().onvif.length;
+      expect(await healthRound(ctx.app)).toBe("skipped");
+      expect(sim.requests().onvif.length).toBe(before);
+      await other.query("select pg_advisory_unlock($1)", [HEALTH_LOCK]);
+      expect(await healthRound(ctx.app)).toBe("ran");
+      expect(sim.requests().onvif.length).toBeGreaterThan(before);
+    } finally {
+      await other.end();
     }
   });
 });
