@@ -92,9 +92,20 @@ test("the exit, the card page and the receipts pass the accessibility checks in 
 });
 
 test("the console's screens and dialogs pass the accessibility checks in both themes", async ({ page }) => {
-  // Sixteen full axe scans: more than the default 30 s on a busy two-core machine.
-  test.slow();
+  // Twenty-four full axe scans: well over the default 30 s on a busy two-core machine.
+  test.setTimeout(150_000);
   await signIn(page);
+  // A store with a camera system and a camera, so that the camera screen has cards to check.
+  const store = await createStore(page.request);
+  const system = await page.request.post("/api/v1/cameras/systems", {
+    data: { name: "Axe NVR", host: "127.0.0.1", port: 9, store_id: store.id },
+  });
+  expect(system.status()).toBe(201);
+  const systemId = ((await system.json()) as { id: string }).id;
+  const camera = await page.request.post("/api/v1/cameras/cameras", {
+    data: { name: "Axe Kamera", store_id: store.id, camera_system_id: systemId },
+  });
+  expect(camera.status()).toBe(201);
   for (const theme of ["light", "dark"] as const) {
     if (theme === "dark") {
       await openNav(page);
@@ -140,5 +151,28 @@ test("the console's screens and dialogs pass the accessibility checks in both th
     await expect(page.getByRole("slider", { name: "Default VAT rate" })).toBeVisible();
     await expectAccessible(page, `the edit setting dialog, ${theme}`);
     await page.keyboard.press("Escape");
+
+    await page.goto("/cameras");
+    const cameraCard = page.getByRole("article", { name: "Axe Kamera", exact: true });
+    await expect(cameraCard).toBeVisible();
+    await expectAccessible(page, `the cameras, ${theme}`);
+    await page.getByRole("button", { name: "Add System", exact: true }).click();
+    await expect(page.getByRole("dialog", { name: "Add Camera System" })).toBeVisible();
+    await expectAccessible(page, `the add system dialog, ${theme}`);
+    await page.keyboard.press("Escape");
+    await cameraCard.getByRole("button", { name: "Edit" }).click();
+    const cameraDialog = page.getByRole("dialog", { name: "Edit Camera" });
+    await cameraDialog.getByRole("tab", { name: "Settings" }).click();
+    await expect(cameraDialog.getByRole("switch", { name: "AI Enabled" })).toBeVisible();
+    await expectAccessible(page, `the edit camera dialog, ${theme}`);
+    await page.keyboard.press("Escape");
+    await cameraCard.getByRole("button", { name: "History" }).click();
+    const history = page.getByRole("dialog", { name: "Axe Kamera History" });
+    await expect(history.getByRole("list").or(history.getByText("No status changes recorded yet"))).toBeVisible();
+    await expectAccessible(page, `the camera history, ${theme}`);
+    await page.keyboard.press("Escape");
   }
+  // Deleting the system takes its camera; then the store.
+  expect((await page.request.delete(`/api/v1/cameras/systems/${systemId}`)).status()).toBe(204);
+  expect((await page.request.delete(`/api/v1/stores/${store.id}`)).ok()).toBe(true);
 });

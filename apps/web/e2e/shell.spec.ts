@@ -21,7 +21,7 @@ test("the sidebar has the seven entries and marks the active one", async ({ page
     await expect(page.getByRole("heading", { name: heading, exact: true })).toBeVisible();
     // Each screen names itself in the browser's tab and history.
     await expect(page).toHaveTitle(`${title} · Glide`);
-    if (!["Dashboard", "Stores", "Products", "Settings"].includes(title))
+    if (!["Dashboard", "Cameras", "Stores", "Products", "Settings"].includes(title))
       await expect(page.getByText("Coming soon...")).toBeVisible();
     await openNav(page);
     await expect(page.getByRole("link", { name: title, exact: true })).toHaveAttribute("aria-current", "page");

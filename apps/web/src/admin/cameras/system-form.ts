@@ -1,0 +1,81 @@
+import type { CameraSystem, CameraSystemInput } from "@glide/contracts";
+import { fieldMapper } from "../../lib/form-errors.ts";
+import type { CameraOptions } from "./camera-options.ts";
+
+/** What the system dialog's inputs hold: text as typed; converted by toSystemInput on submit. */
+export interface SystemFormValues {
+  name: string;
+  type: string;
+  brand: string;
+  status: string;
+  connection_type: string;
+  host: string;
+  port: string;
+  username: string;
+  password: string;
+  api_endpoint: string;
+  store_id: string;
+  notes: string;
+}
+
+/** The dialog's four tabs and their fields, in the order shown (spec §2 System dialog). */
+export const SYSTEM_TABS = {
+  basic: ["name", "type", "brand", "status"],
+  connection: ["connection_type", "host", "port", "username", "password", "api_endpoint"],
+  store: ["store_id"],
+  settings: ["notes"],
+} as const satisfies Record<string, readonly (keyof SystemFormValues)[]>;
+
+export const systemFieldOf = fieldMapper<SystemFormValues>(Object.values(SYSTEM_TABS).flat());
+
+/** A new system starts as "active" until the health check has seen it. */
+const NEW_SYSTEM_STATUS = "active";
+
+export function toSystemFormValues(
+  system: CameraSystem | undefined,
+  options: Pick<CameraOptions, "systemDefaults" | "brandPresets">,
+  storeId = "",
+): SystemFormValues {
+  const defaults = options.systemDefaults;
+  const brand = system?.brand ?? defaults.brand;
+  const port = system?.port ?? options.brandPresets[brand as keyof typeof options.brandPresets]?.port ?? defaults.port;
+  return {
+    name: system?.name ?? "",
+    type: system?.type ?? defaults.type,
+    brand,
+    status: system?.status ?? NEW_SYSTEM_STATUS,
+    connection_type: system?.connection_type ?? defaults.connection_type,
+    host: system?.host ?? "",
+    port: String(port),
+    username: system?.username ?? "",
+    // Never sent to the browser: empty on edit keeps the stored one.
+    password: "",
+    api_endpoint: system?.api_endpoint ?? "",
+    store_id: system?.store_id ?? storeId,
+    notes: system?.notes ?? "",
+  };
+}
+
+/** A whole number as typed; anything else is sent as it is, for the server to name the problem. */
+export function integer(value: string): number {
+  const trimmed = value.trim();
+  return trimmed === "" ? Number.NaN : Number(trimmed);
+}
+
+export function toSystemInput(values: SystemFormValues): CameraSystemInput {
+  return {
+    name: values.name.trim(),
+    type: values.type as CameraSystemInput["type"],
+    brand: values.brand as CameraSystemInput["brand"],
+    status: values.status as CameraSystemInput["status"],
+    connection_type: values.connection_type as CameraSystemInput["connection_type"],
+    host: values.host.trim(),
+    // NaN is sent as null, which the server refuses beside the field ("Port must be a whole number...").
+    port: integer(values.port),
+    username: values.username.trim() || null,
+    ...(values.password === "" ? {} : { password: values.password }),
+    api_endpoint: values.api_endpoint.trim() || null,
+    store_id: values.store_id,
+    notes: values.notes.trim() || null,
+  };
+}
