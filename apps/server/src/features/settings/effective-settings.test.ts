@@ -8,7 +8,7 @@ import { loadConfig } from "../../config.ts";
 import { openDatabase } from "../../db/client.ts";
 import type { EventBus } from "../../platform/event-bus.ts";
 import { as, createTestContext, signIn, TEST_DATABASE_URL, type TestContext } from "../../test/harness.ts";
-import { createSettingsReader, SETTINGS_CACHE_MS } from "./effective-settings.ts";
+import { createSettingsReader, SETTINGS_CACHE_MS, SETTINGS_TOPIC } from "./effective-settings.ts";
 
 let ctx: TestContext;
 const secret = randomBytes(32).toString("hex");
@@ -22,6 +22,14 @@ const setRaw = (key: string, value: unknown) =>
   ctx.app.db.execute(
     sql`update settings set value = ${JSON.stringify(value)}::jsonb where category = 'ai' and key = ${key}`,
   );
+
+async function waitFor(check: () => Promise<boolean>) {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > 5_000) throw new Error("not within 5 s");
+    await sleep(20);
+  }
+}
 
 /** A bus that delivers nothing: as an instance that was reconnecting when the change was announced. */
 const deafBus: EventBus = {
@@ -56,6 +64,46 @@ describe("the per-instance copy", () => {
     expect((await reader.effective()).ai.model_name).toBe("yolov8m");
     reader.close();
     await setRaw("model_name", "yolov8n");
+  });
+
+  it("an announcement drops the copy it names: a store's, or the global one", async () => {
+    const store = (
+      (await ctx.app.db.execute(sql`insert into stores (name) values ('Buss') returning id`)) as unknown as {
+        rows: { id: string }[];
+      }
+    ).rows[0]!.id;
+    const reader = ctx.app.settings;
+    await setRaw("model_name", "yolov8n");
+    await reader.changed(null);
+    expect((await reader.effective(store)).ai.model_name).toBe("yolov8n");
+
+    // Written behind the reader's back, then announced the way another instance announces it.
+    await ctx.app.db.execute(
+      sql`update stores set custom_settings = '{"ai": {"model_name": "yolov8x"}}'::jsonb where id = ${store}`,
+    );
+    await setRaw("model_name", "yolov8s");
+    await ctx.app.bus.publish(SETTINGS_TOPIC, { store_id: store });
+    await waitFor(async () => (await reader.effective(store)).ai.model_name === "yolov8x");
+    // The store's announcement left the global copy alone.
+    expect((await reader.effective()).ai.model_name).toBe("yolov8n");
+    await ctx.app.bus.publish(SETTINGS_TOPIC, { store_id: null });
+    await waitFor(async () => (await reader.effective()).ai.model_name === "yolov8s");
+    // A message of another shape counts as a global change.
+    await setRaw("model_name", "yolov8m");
+    await ctx.app.bus.publish(SETTINGS_TOPIC, "garbled");
+    await waitFor(async () => (await reader.effective()).ai.model_name === "yolov8m");
+    await setRaw("model_name", "yolov8n");
+    await reader.changed(null);
+  });
+
+  it("a change is kept even when the bus cannot announce it", async () => {
+    const failing: EventBus = { ...deafBus, publish: async () => Promise.reject(new Error("bus down")) };
+    const warnings: string[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(line) });
+    const reader = createSettingsReader({ db: ctx.app.db, bus: failing, logger });
+    await expect(reader.changed(null)).resolves.toBeUndefined();
+    expect(warnings.join("")).toContain("could not tell other instances that a setting changed");
+    reader.close();
   });
 
   it("a failed read is not kept: the next call reads again", async () => {

@@ -339,7 +339,11 @@ describe("store overrides", () => {
     const kept = (await overrides(mine)).json().custom_settings;
 
     const unknown = await expectError(await setOverrides(mine, { ...kept, ai: { no_such: 1 } }), 404);
-    expect(unknown.errors?.[0]?.path).toBe("settings.ai.no_such");
+    expect(unknown).toMatchObject({
+      code: "not_found",
+      detail: "Setting ai/no_such not found",
+      errors: [{ path: "settings.ai.no_such", message: "There is no setting ai/no_such" }],
+    });
     await expectError(await setOverrides(mine, { kitchen: { model_name: "x" } }), 404);
 
     const readOnly = await expectError(
@@ -361,6 +365,28 @@ describe("store overrides", () => {
 
     expect((await overrides(mine)).json().custom_settings).toEqual(kept);
     await expectError(await overrides("00000000-0000-4000-8000-000000000000"), 404);
+  });
+
+  it("sending the same overrides again changes nothing and records nothing", async () => {
+    const body = { ai: { model_name: "yolov8s" } };
+    await setOverrides(mine, body);
+    const again = await setOverrides(mine, body);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({ store_id: mine, custom_settings: body });
+    const history = (await platform.get(`/api/v1/settings/history?store_id=${mine}`)).json();
+    expect(history.total).toBe(1);
+  });
+
+  it("a read-only key a store already has may be dropped, and kept as it is, never changed", async () => {
+    await ctx.app.db.execute(
+      sql`update stores set custom_settings = '{"store": {"countries": {"SE": "Sverige"}}}'::jsonb where id = ${mine}`,
+    );
+    const kept = await setOverrides(mine, { store: { countries: { SE: "Sverige" } }, ai: { model_name: "yolov8m" } });
+    expect(kept.statusCode, kept.body).toBe(200);
+    await expectError(await setOverrides(mine, { store: { countries: { SE: "Svea rike" } } }), 403);
+    const dropped = await setOverrides(mine, {});
+    expect(dropped.statusCode, dropped.body).toBe(200);
+    expect(dropped.json().custom_settings).toEqual({});
   });
 
   it("the whole object replaces the old one: a key left out is removed", async () => {
@@ -475,6 +501,22 @@ describe("effective settings: a store's override, else the global value, else th
     expect((await platform.get("/api/v1/settings/effective")).json().ai.iou_threshold).toBe(0.45);
   });
 
+  it("a store's override that no longer fits is passed over for the global value", async () => {
+    await put("ai", "iou_threshold", 0.3);
+    await ctx.app.db.execute(
+      sql`update stores set custom_settings = '{"ai": {"iou_threshold": 7, "model_name": "yolov8l"}}'::jsonb where id = ${mine}`,
+    );
+    await ctx.app.settings.changed(mine);
+    const effective = (await platform.get(`/api/v1/settings/effective?store_id=${mine}`)).json();
+    expect(effective.ai).toMatchObject({ iou_threshold: 0.3, model_name: "yolov8l" });
+  });
+
+  it("a store that does not exist reads the global values", async () => {
+    await put("ai", "model_name", "yolov8m");
+    const values = await ctx.app.settings.effective("00000000-0000-4000-8000-000000000000");
+    expect(values.ai.model_name).toBe("yolov8m");
+  });
+
   it("the camera screen's lists carry value and label", async () => {
     const lists = cameraSettingsSchema.parse((await storeAdmin.get("/api/v1/settings/camera")).json());
     expect(lists.connection_types.value).toEqual([
@@ -498,7 +540,9 @@ describe("history", () => {
   it("records who changed what, when, from what to what; an unchanged value and a refused one are not recorded", async () => {
     const before = Date.now();
     await put("ai", "confidence_threshold", 0.6);
-    await put("ai", "confidence_threshold", 0.6);
+    const again = await put("ai", "confidence_threshold", 0.6);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ key: "confidence_threshold", value: 0.6 });
     await put("ai", "confidence_threshold", 7);
     await put("ai", "confidence_threshold", 0.65);
     const { items, total } = await history();
@@ -528,6 +572,11 @@ describe("history", () => {
       [null, "yolov8s"],
     ]);
     expect(items[0]).toMatchObject({ store_id: mine, store_name: "Min butik", changed_by: storeAdminEmail });
+    await platform.put(`/api/v1/settings/stores/${theirs}`, { settings: { ai: { confidence_threshold: 0.3 } } });
+    await put("product", "default_vat_rate", 0.12);
+    expect((await history(`?store_id=${mine}`)).total).toBe(4);
+    expect((await history("?category=product")).items.map((c) => c.key)).toEqual(["default_vat_rate"]);
+    expect((await history("?category=ai")).total).toBe(5);
     const page = await history(`?store_id=${mine}&key=confidence_threshold&limit=1&offset=1`);
     expect(page.total).toBe(2);
     expect(page.items.map((c) => c.new_value)).toEqual([0.7]);
