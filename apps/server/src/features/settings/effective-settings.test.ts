@@ -75,6 +75,8 @@ describe("the per-instance copy", () => {
     const reader = ctx.app.settings;
     await setRaw("model_name", "yolov8n");
     await reader.changed(null);
+    // Its own announcement comes back over the bus too; let it pass before the copies are made.
+    await sleep(300);
     expect((await reader.effective(store)).ai.model_name).toBe("yolov8n");
 
     // Written behind the reader's back, then announced the way another instance announces it.
