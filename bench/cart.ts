@@ -15,6 +15,7 @@ import { type CartFigures, type CartRun, cartReport } from "./cart-report.ts";
 import { machineCpu, openVisits, post, prepareShop, quietCpu, SCAN_PATH, shopperToken } from "./cart-setup.ts";
 import {
   autocannon,
+  countRows,
   failure,
   freePort,
   HOST,
@@ -330,16 +331,7 @@ async function countTransactions(url: string, base: string, auth: string, pick: 
   }
 }
 
-async function scansRecorded(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ n: number }>("select count(*)::int as n from cart_scans");
-    return rows[0]!.n;
-  } finally {
-    await client.end();
-  }
-}
+const scansRecorded = (url: string) => countRows(url, "select count(*)::int as n from cart_scans");
 
 // Bare mode: this file re-run as a child, answering every scan with one fixed body.
 if (process.argv[2] === "--bare-scan" && process.argv[1] === import.meta.filename) {

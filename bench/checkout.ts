@@ -12,7 +12,7 @@ import pg from "pg";
 import { machineCpu, openVisits, post, prepareShop, quietCpu, SCAN_PATH, type Shop } from "./cart-setup.ts";
 import { bankIdShopper, type Outside, type ProviderCall, type Shopper, startOutside } from "./checkout-provider.ts";
 import { type CheckoutFigures, checkoutReport, type Latencies } from "./checkout-report.ts";
-import { type Server, type Skipped, setting, waitIdle, withPostgres, withServer } from "./lib.ts";
+import { countRows, type Server, type Skipped, setting, waitIdle, withPostgres, withServer } from "./lib.ts";
 import { quantile, steadyLoad } from "./steady.ts";
 
 const CHECKOUT_PATH = "/api/v1/checkout";
@@ -254,13 +254,4 @@ async function countTransactions(
   }
 }
 
-async function paidOrders(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ n: number }>("select count(*)::int as n from orders where state = 'paid'");
-    return rows[0]!.n;
-  } finally {
-    await client.end();
-  }
-}
+const paidOrders = (url: string) => countRows(url, "select count(*)::int as n from orders where state = 'paid'");

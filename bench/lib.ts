@@ -264,3 +264,15 @@ export async function cpuBusy(): Promise<number | null> {
     return null;
   }
 }
+
+/** One count (`… as n`) read on its own connection to the database at `url`. */
+export async function countRows(url: string, query: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(query);
+    return rows[0]!.n;
+  } finally {
+    await client.end();
+  }
+}

@@ -9,7 +9,7 @@ import type {
   StatusChange,
 } from "@glide/contracts";
 import { FPS_RANGE } from "@glide/contracts";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db, Tx } from "../../db/client.ts";
 import { cameraStatusChanges, cameraSystems, cameras } from "../../db/schema/index.ts";
@@ -400,19 +400,4 @@ export async function recordStatus(
     });
     return true;
   });
-}
-
-/** Cameras offline now, of the stores the admin sees (the dashboard). */
-export async function offlineCameras(db: Db, storeIds: string[] | null): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(cameras)
-    .where(
-      and(
-        eq(cameras.isActive, true),
-        eq(cameras.status, "offline"),
-        storeIds === null ? undefined : storeIds.length ? inArray(cameras.storeId, storeIds) : sql`false`,
-      ),
-    );
-  return row?.n ?? 0;
 }
