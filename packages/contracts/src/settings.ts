@@ -120,6 +120,15 @@ export const SETTING_VALUE_SCHEMAS = {
     default_country: countryCode,
     default_timezone: z.enum(Object.keys(TIMEZONES) as [keyof typeof TIMEZONES]),
     default_locale: z.enum(Object.keys(LANGUAGES) as [keyof typeof LANGUAGES]),
+    spot_check_share: z
+      .number({ error: "The spot-check share must be a fraction from 0 to 0.2 (0.05 is 5 % of exits)" })
+      .min(0, "The spot-check share must be from 0 to 0.2 (0.05 is 5 % of exits)")
+      .max(0.2, "The spot-check share must be from 0 to 0.2 (at most 20 % of exits)"),
+    abandon_after_minutes: z
+      .number({ error: "Minutes must be a whole number from 5 to 1440" })
+      .int("Minutes must be a whole number from 5 to 1440")
+      .min(5, "A visit can be called abandoned after 5 to 1440 minutes without activity")
+      .max(1440, "A visit can be called abandoned after 5 to 1440 minutes without activity"),
   },
   ai: {
     confidence_threshold: fraction("The confidence threshold"),
@@ -207,6 +216,16 @@ export const SETTING_DEFINITIONS: { [C in SettingCategory]: { [K in keyof Schema
     default_country: { value: STORE_DEFAULTS.country, description: "Country of a new store", is_editable: true },
     default_timezone: { value: STORE_DEFAULTS.timezone, description: "Time zone of a new store", is_editable: true },
     default_locale: { value: STORE_DEFAULTS.language, description: "Language of a new store", is_editable: true },
+    spot_check_share: {
+      value: 0,
+      description: "Share of exits flagged for a staff check (0 to 0.2; never a shopper's first visit)",
+      is_editable: true,
+    },
+    abandon_after_minutes: {
+      value: 30,
+      description: "Minutes without activity after which an open visit is closed as abandoned (never charged)",
+      is_editable: true,
+    },
   },
   ai: {
     confidence_threshold: { value: 0.5, description: "Minimum detection confidence", is_editable: true },

@@ -50,6 +50,7 @@ type Fixtures = {
   systemToDelete: string;
   cameraToDelete: string;
   snapshot: string;
+  // --- issue 12: fixture fields (each helper adds its own lines below) ---
 };
 
 type Row = {
@@ -250,6 +251,10 @@ const MATRIX: Record<string, Row> = {
     expect: "401 403 401 401 401",
     params: (f) => ({ session_id: f.session.id }),
   },
+  // --- issue 12: sessions rows ---
+  // --- issue 12: refunds, disputes and spot checks rows ---
+  // --- issue 12: analytics rows ---
+  // --- issue 12: audit rows ---
 };
 
 let ctx: TestContext;
@@ -359,6 +364,7 @@ beforeAll(async () => {
     session: { id: entry.json().session_id, token: entry.json().session_token },
     refreshToken: async () => (await signInShopper(ctx.app, "Token Shopper")).refreshToken,
   };
+  // --- issue 12: fixtures made here (each helper adds its own block below) ---
   await signInCallers();
   operations = await listOperations(ctx.app);
 });

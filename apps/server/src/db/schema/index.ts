@@ -1,6 +1,7 @@
 export * from "./admin.ts";
 export * from "./cameras.ts";
 export * from "./cart.ts";
+export * from "./operations.ts";
 export * from "./orders.ts";
 export * from "./platform.ts";
 export * from "./products.ts";

@@ -43,12 +43,16 @@ export const orders = pgTable(
     chargeStartedAt: timestamp("charge_started_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
+    /** Given back through the provider (refunds that succeeded or are under way); never above total_ore. */
+    refundedOre: integer("refunded_ore").notNull().default(0),
   },
   (t) => [
     uniqueIndex("orders_session_idx").on(t.sessionId),
     uniqueIndex("orders_store_receipt_idx").on(t.storeId, t.receiptNumber),
     index("orders_customer_idx").on(t.customerId, t.createdAt),
     check("orders_total_check", sql`${t.totalOre} >= 0`),
+    check("orders_refunded_check", sql`${t.refundedOre} >= 0 AND ${t.refundedOre} <= ${t.totalOre}`),
+    index("orders_store_paid_idx").on(t.storeId, t.paidAt),
   ],
 );
 
@@ -68,8 +72,19 @@ export const orderLines = pgTable(
     vatRateBp: integer("vat_rate_bp").notNull(),
     totalOre: integer("total_ore").notNull(),
     weightGrams: integer("weight_grams"),
+    /** cart: from the visit's cart at the exit; spot_check: added by staff at a check (charged apart). */
+    origin: text("origin").notNull().default("cart"),
+    /** Given back so far (refunds that succeeded or are under way): never more than the line. */
+    refundedQuantity: integer("refunded_quantity").notNull().default(0),
+    refundedOre: integer("refunded_ore").notNull().default(0),
   },
-  (t) => [index("order_lines_order_idx").on(t.orderId, t.position)],
+  (t) => [
+    index("order_lines_order_idx").on(t.orderId, t.position),
+    check(
+      "order_lines_refunded_check",
+      sql`${t.refundedQuantity} >= 0 AND ${t.refundedQuantity} <= ${t.quantity} AND ${t.refundedOre} >= 0 AND ${t.refundedOre} <= ${t.totalOre}`,
+    ),
+  ],
 );
 
 /** The last receipt number each store gave; taken under a row lock in the paying transaction. */

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, date, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { stores } from "./stores.ts";
 
@@ -87,9 +88,19 @@ export const shoppingSessions = pgTable(
     entryRevokedAt: timestamp("entry_revoked_at", { withTimezone: true }),
     /** The visit ended at the exit: its cart can no longer change. */
     checkedOutAt: timestamp("checked_out_at", { withTimezone: true }),
+    /** The last thing the shopper (or the store) did in this visit; the abandoned-visit sweep reads it. */
+    lastActivityAt: timestamp("last_activity_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Closed by the sweep after no activity for store/abandon_after_minutes: the cart is kept, never charged. */
+    abandonedAt: timestamp("abandoned_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("shopping_sessions_customer_idx").on(t.customerId), index("shopping_sessions_store_idx").on(t.storeId)],
+  (t) => [
+    index("shopping_sessions_customer_idx").on(t.customerId),
+    index("shopping_sessions_store_idx").on(t.storeId, t.createdAt),
+    index("shopping_sessions_open_idx")
+      .on(t.lastActivityAt)
+      .where(sql`${t.checkedOutAt} IS NULL AND ${t.abandonedAt} IS NULL AND ${t.doorOpenedAt} IS NOT NULL`),
+  ],
 );
 
 /** Keys of a store's devices (door scanner, exit gate); only hashes are kept. */

@@ -202,6 +202,24 @@ const CASES: Record<string, { good: unknown[]; bad: [unknown, string][] }> = {
       [null, "value"],
     ],
   },
+  "store/spot_check_share": {
+    good: [0, 0.05, 0.2],
+    bad: [
+      [-0.01, "value"],
+      [0.21, "value"],
+      [5, "value"],
+      ["0.1", "value"],
+    ],
+  },
+  "store/abandon_after_minutes": {
+    good: [5, 30, 1440],
+    bad: [
+      [4, "value"],
+      [1441, "value"],
+      [30.5, "value"],
+      [null, "value"],
+    ],
+  },
   "ai/confidence_threshold": {
     good: [0, 0.55, 1],
     bad: [
