@@ -3,7 +3,8 @@
  * GET /api/v1/stores/ on PGlite and on PostgreSQL against a bare Fastify
  * route serving the same JSON; then product search and CSV import
  * (bench/products.ts); cart scans (bench/cart.ts) and the live cart's
- * fan-out over WebSockets (bench/cart-fanout.ts); the shopper scanner's
+ * fan-out over WebSockets (bench/cart-fanout.ts); the Analytics screen's
+ * calls on a year of a busy chain (bench/analytics.ts); the shopper scanner's
  * barcode decoder in Chromium (bench/decoder.ts); then the weight of each
  * page's first render (bench/bundle.ts). Each server is its own child
  * process on 127.0.0.1 so it has its own event loop; autocannon runs in
@@ -15,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
+import { analyticsBench, analyticsTimeLimit } from "./analytics.ts";
 import { bundleBench } from "./bundle.ts";
 import { cartBench, cartTimeLimit } from "./cart.ts";
 import { fanoutBench, fanoutTimeLimit } from "./cart-fanout.ts";
@@ -101,6 +103,7 @@ async function main(): Promise<void> {
     cart: { limit: cartTimeLimit, run: cartBench },
     fanout: { limit: fanoutTimeLimit, run: fanoutBench },
     checkout: { limit: checkoutTimeLimit, run: checkoutBench },
+    analytics: { limit: analyticsTimeLimit, run: analyticsBench },
     decoder: { limit: decoderTimeLimit, run: decoderBench },
     bundle: { limit: 300, run: bundleBench },
   };

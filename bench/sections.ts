@@ -4,7 +4,7 @@
  * keeps every other figure as the earlier run left it.
  */
 
-export type SectionName = "stores" | "products" | "cart" | "fanout" | "checkout" | "decoder" | "bundle";
+export type SectionName = "stores" | "products" | "cart" | "fanout" | "checkout" | "analytics" | "decoder" | "bundle";
 
 /** Every section in the order a full run writes them, with how its heading starts. */
 export const SECTIONS: readonly { name: SectionName; heading: string }[] = [
@@ -13,6 +13,7 @@ export const SECTIONS: readonly { name: SectionName; heading: string }[] = [
   { name: "cart", heading: "## Cart:" },
   { name: "fanout", heading: "## Live cart fan-out" },
   { name: "checkout", heading: "## Checkout:" },
+  { name: "analytics", heading: "## Analytics" },
   { name: "decoder", heading: "## Decoder" },
   { name: "bundle", heading: "## Page weight" },
 ];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { receiptDisputeSchema } from "./refunds.ts";
 
 /** POST /api/v1/checkout: the spec's body; it must name the signed-in shopper. */
 export const checkoutSchema = z.object({
@@ -28,6 +29,16 @@ export const receiptVatSchema = z.object({
   gross: z.number(),
 });
 
+/** A refund as the receipt shows it: "Återbetalt". */
+export const receiptRefundSchema = z.object({
+  id: z.string(),
+  amount: z.number(),
+  /** pending: asked of the card's bank, not yet confirmed. */
+  state: z.enum(["pending", "succeeded"]),
+  created_at: z.string(),
+  lines: z.array(z.object({ name: z.string(), quantity: z.number().int(), amount: z.number() })),
+});
+
 /** A kvitto: what the shop, the number, the time, each line, VAT per rate, the total and the card. */
 export const receiptSchema = z.object({
   id: z.string(),
@@ -44,6 +55,12 @@ export const receiptSchema = z.object({
   vat: z.array(receiptVatSchema),
   currency: z.string(),
   payment: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+  /** Money given back (succeeded or under way), newest last. */
+  refunds: z.array(receiptRefundSchema),
+  /** Kronor given back in all; what the shopper paid in the end is total − refunded. */
+  refunded: z.number(),
+  /** The shopper's latest dispute of this receipt, with staff's answer once there is one. */
+  dispute: receiptDisputeSchema.nullable(),
 });
 export type Receipt = z.infer<typeof receiptSchema>;
 
@@ -74,5 +91,8 @@ export const receiptSummarySchema = z.object({
   store_name: z.string(),
   paid_at: z.string(),
   total: z.number(),
+  refunded: z.number(),
+  refunds: z.array(receiptRefundSchema),
+  dispute: receiptDisputeSchema.pick({ state: true, resolution: true }).nullable(),
 });
 export const receiptIdParams = z.object({ id: z.uuid("id must be a UUID") });

@@ -1,4 +1,7 @@
 export * from "./admin-auth.ts";
+export * from "./admin-sessions.ts";
+export * from "./analytics.ts";
+export * from "./audit.ts";
 export * from "./barcodes.ts";
 export * from "./cameras.ts";
 export * from "./cart.ts";
@@ -8,6 +11,7 @@ export * from "./dashboard.ts";
 export * from "./errors.ts";
 export * from "./organisation-number.ts";
 export * from "./products.ts";
+export * from "./refunds.ts";
 export * from "./profile.ts";
 export * from "./sessions.ts";
 export * from "./settings.ts";

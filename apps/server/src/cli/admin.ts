@@ -3,9 +3,17 @@ import { parseArgs } from "node:util";
 import { ADMIN_ROLES, type AdminRole } from "@glide/contracts";
 import pino from "pino";
 import { ConfigError, loadConfig } from "../config.ts";
+import type { Db } from "../db/client.ts";
 import { DataFolderLockedError, openDatabase } from "../db/client.ts";
 import { seedReferenceData } from "../db/reference-data.ts";
-import { createAdmin, deleteAdmin, listAdmins, setAdminPassword } from "../features/admin-auth/admin-auth.service.ts";
+import {
+  type AdminActor,
+  createAdmin,
+  deleteAdmin,
+  listAdmins,
+  setAdminPassword,
+} from "../features/admin-auth/admin-auth.service.ts";
+import { type AuditEntry, recordAudit } from "../features/audit/audit.ts";
 import { AppError } from "../platform/errors.ts";
 
 const USAGE = `Manage console admins without the UI.
@@ -27,6 +35,30 @@ async function readPassword(): Promise<string> {
     return line.replace(/\r$/, "");
   }
   throw new AppError(400, "bad_request", "No password on standard input");
+}
+
+/** What the audit log shows of an admin: never a password or its hash. */
+const adminShape = (a: Pick<AdminActor, "id" | "email" | "role" | "storeIds">) => ({
+  id: a.id,
+  email: a.email,
+  role: a.role,
+  store_ids: a.storeIds,
+});
+
+/**
+ * Runs a change and records it in the same transaction, so the audit log has
+ * an entry exactly when the change happened. The actor is the command line.
+ */
+function audited<T>(
+  db: Db,
+  change: (tx: Db) => Promise<T>,
+  entry: (result: T) => Omit<AuditEntry, "actor" | "entityType">,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const result = await change(tx);
+    await recordAudit(tx, { actor: { id: null, email: "cli" }, entityType: "admin_user", ...entry(result) });
+    return result;
+  });
 }
 
 async function main(): Promise<number> {
@@ -68,19 +100,33 @@ async function main(): Promise<number> {
         if (role === "store_admin" && !values.store?.length) {
           throw new AppError(400, "bad_request", "a store_admin needs at least one --store STORE_ID");
         }
-        const admin = await createAdmin({
+        const password = await readPassword();
+        const admin = await audited(
           db,
-          email,
-          password: await readPassword(),
-          role,
-          storeIds: values.store ?? [],
-        });
+          (tx) => createAdmin({ db: tx, email, password, role, storeIds: values.store ?? [] }),
+          (created) => ({
+            action: "admin_user.create",
+            entityId: created.id,
+            summary: `Admin ${created.email} created (${created.role})`,
+            after: adminShape(created),
+          }),
+        );
         process.stdout.write(`Created ${admin.role} ${admin.email}\n`);
         return 0;
       }
       case "set-password": {
         const email = needEmail();
-        await setAdminPassword({ db, email, password: await readPassword() });
+        const password = await readPassword();
+        const [admin] = (await listAdmins(db)).filter((a) => a.email.toLowerCase() === email.trim().toLowerCase());
+        await audited(
+          db,
+          (tx) => setAdminPassword({ db: tx, email, password }),
+          () => ({
+            action: "admin_user.password_change",
+            entityId: admin?.id ?? null,
+            summary: `Password of admin ${admin?.email ?? email} changed; their sessions were signed out`,
+          }),
+        );
         process.stdout.write(`Password changed for ${email}; their sessions were signed out\n`);
         return 0;
       }
@@ -92,7 +138,17 @@ async function main(): Promise<number> {
       }
       case "delete": {
         const email = needEmail();
-        await deleteAdmin(db, email);
+        const [admin] = (await listAdmins(db)).filter((a) => a.email.toLowerCase() === email.trim().toLowerCase());
+        await audited(
+          db,
+          (tx) => deleteAdmin(tx, email),
+          () => ({
+            action: "admin_user.delete",
+            entityId: admin?.id ?? null,
+            summary: `Admin ${admin?.email ?? email} deleted`,
+            before: admin ? adminShape(admin) : null,
+          }),
+        );
         process.stdout.write(`Deleted ${email}\n`);
         return 0;
       }

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { Db, Tx } from "./client.ts";
 import { seedDemoProducts } from "./demo-products.ts";
 import { cameraSystems, cameras, settings, storeModules, stores } from "./schema/index.ts";
@@ -128,7 +129,84 @@ export async function seedDemoData(db: Db, demoCameras: DemoCameras | null = nul
       if (i === 0 && demoCameras) await seedDemoCameras(tx, row!.id, demoCameras);
     }
     await seedDemoProducts(tx);
+    const [demo] = await tx
+      .select({ id: stores.id })
+      .from(stores)
+      .where(sql`${stores.name} = ${DEMO_STORES[0]!.store.name}`);
+    await seedDemoSales(tx, demo!.id);
   });
+}
+
+/**
+ * 60 days of past visits, paid orders and a few refunds at the demo store,
+ * so the Analytics screen has something to show. Made in SQL from the day
+ * and order number alone (the same on every fresh seed), through the same
+ * triggers that keep the analytics rollups for real checkouts.
+ */
+async function seedDemoSales(tx: Tx, storeId: string): Promise<void> {
+  await tx.execute(sql`
+    insert into customers (id, personal_number_hash, personal_number_sealed, name, birth_date)
+    values ('00000000-0000-4000-8000-00000000de30', 'demo-analytics', 'demo-analytics', 'Demo Kund', '1985-06-15')`);
+  // Order (d, n): day d before today, its n-th order; hours 8–21 local; 1–4 lines of the demo products.
+  await tx.execute(sql`
+    create temporary table demo_orders on commit drop as
+    select md5('demo-order-' || d || '-' || n)::uuid as id, d, n,
+      ((current_date - d) + make_interval(hours => 8 + (d * 7 + n * 5) % 14, mins => (n * 13) % 60))
+        at time zone 'Europe/Stockholm' as paid_at
+    from generate_series(1, 60) d, lateral generate_series(1, 6 + (d * 7) % 9) n`);
+  await tx.execute(sql`
+    create temporary table demo_lines on commit drop as
+    select o.id as order_id, k as position, p.id as product_id, p.name, 1 + (o.d + o.n + k) % 3 as quantity,
+      p.price_ore, p.vat_rate_bp
+    from demo_orders o, lateral generate_series(1, 1 + (o.d + o.n) % 4) k,
+      lateral (select * from products where is_active order by sku
+               offset (o.d * 11 + o.n * 7 + k * 3) % greatest((select count(*) from products where is_active), 1) limit 1) p`);
+  await tx.execute(sql`
+    insert into shopping_sessions (store_id, customer_id, entry_token_hash, entry_expires_at, door_opened_at, checked_out_at, created_at, last_activity_at)
+    select ${storeId}::uuid, '00000000-0000-4000-8000-00000000de30'::uuid, 'demo-' || o.id, o.paid_at, o.paid_at - interval '6 minutes',
+      o.paid_at, o.paid_at - interval '7 minutes', o.paid_at
+    from demo_orders o
+    union all
+    -- A visitor in four leaves without buying.
+    select ${storeId}::uuid, '00000000-0000-4000-8000-00000000de30'::uuid, 'demo-left-' || o.id, o.paid_at, o.paid_at - interval '20 minutes',
+      o.paid_at - interval '12 minutes', o.paid_at - interval '21 minutes', o.paid_at - interval '12 minutes'
+    from demo_orders o where o.n % 4 = 0`);
+  await tx.execute(sql`
+    insert into orders (id, store_id, customer_id, state, total_ore, vat_ore, store_name, created_at)
+    select o.id, ${storeId}::uuid, '00000000-0000-4000-8000-00000000de30'::uuid, 'awaiting_payment',
+      sum(l.quantity * l.price_ore), sum(round(l.quantity * l.price_ore * l.vat_rate_bp / (10000.0 + l.vat_rate_bp))),
+      ${DEMO_STORES[0]!.store.name}, o.paid_at
+    from demo_orders o join demo_lines l on l.order_id = o.id
+    group by o.id, o.paid_at`);
+  await tx.execute(sql`
+    insert into order_lines (order_id, position, product_id, name, quantity, unit_price_ore, vat_rate_bp, total_ore)
+    select order_id, position, product_id, name, quantity, price_ore, vat_rate_bp, quantity * price_ore from demo_lines`);
+  await tx.execute(sql`
+    update orders o set state = 'paid', paid_at = d.paid_at, card_brand = 'visa', card_last4 = '4242',
+      receipt_number = d.receipt
+    from (select id, paid_at, row_number() over (order by paid_at, id) as receipt from demo_orders) d
+    where o.id = d.id`);
+  await tx.execute(sql`
+    insert into store_receipt_counters (store_id, last_number) values (${storeId}, (select count(*) from demo_orders))
+    on conflict (store_id) do update set last_number = excluded.last_number`);
+  // A refund of the first line of every 25th order, two hours after it was paid.
+  await tx.execute(sql`
+    insert into refunds (order_id, store_id, amount_ore, reason, state, idempotency_key, created_at, completed_at)
+    select o.id, ${storeId}::uuid, l.total_ore, 'Damaged item', 'succeeded', 'demo-refund-' || o.id,
+      o.paid_at + interval '2 hours', o.paid_at + interval '2 hours'
+    from orders o join order_lines l on l.order_id = o.id and l.position = 1
+    where o.store_id = ${storeId} and o.receipt_number % 25 = 0`);
+  await tx.execute(sql`
+    insert into refund_lines (refund_id, order_line_id, quantity, amount_ore)
+    select r.id, l.id, l.quantity, l.total_ore
+    from refunds r join order_lines l on l.order_id = r.order_id and l.position = 1
+    where r.store_id = ${storeId}`);
+  await tx.execute(sql`
+    update order_lines l set refunded_quantity = rl.quantity, refunded_ore = rl.amount_ore
+    from refund_lines rl join refunds r on r.id = rl.refund_id
+    where rl.order_line_id = l.id and r.store_id = ${storeId}`);
+  await tx.execute(sql`
+    update orders o set refunded_ore = r.amount_ore from refunds r where r.order_id = o.id and o.store_id = ${storeId}`);
 }
 
 /** An ONVIF recorder with four cameras at the entrance, two aisles and the exit; the fourth has no PTZ. */

@@ -3,6 +3,8 @@ import type { FastifyBaseLogger } from "fastify";
 
 /** Opens a store's entrance. The service tells it; how the lock is driven is the controller's business. */
 export interface DoorController {
+  /** How the lock is driven, for the visit's timeline. */
+  readonly kind?: "webhook" | "simulated";
   open(request: { storeId: string; sessionId: string }): Promise<void>;
 }
 
@@ -12,6 +14,7 @@ export interface DoorController {
  */
 export function webhookDoor(opts: { url: string; secret: string; timeoutMs?: number }): DoorController {
   return {
+    kind: "webhook",
     async open({ storeId, sessionId }) {
       const body = JSON.stringify({
         event: "door.open",
@@ -34,6 +37,7 @@ export function webhookDoor(opts: { url: string; secret: string; timeoutMs?: num
 /** The demo's door: there is no lock, so the opening is logged. */
 export function simulatedDoor(logger: FastifyBaseLogger): DoorController {
   return {
+    kind: "simulated",
     async open({ storeId, sessionId }) {
       logger.info({ storeId, sessionId }, "door opened (simulated door)");
     },

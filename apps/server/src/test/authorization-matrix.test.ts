@@ -51,6 +51,12 @@ type Fixtures = {
   cameraToDelete: string;
   snapshot: string;
   // --- issue 12: fixture fields (each helper adds its own lines below) ---
+  /** A paid order of store A (no shopper), a dispute and a spot check on it. */
+  paidOrder?: string;
+  dispute?: string;
+  spotCheck?: string;
+  /** An audit log entry (the creation of store A); set in the issue 12 block below. */
+  auditEntry?: string;
 };
 
 type Row = {
@@ -252,9 +258,49 @@ const MATRIX: Record<string, Row> = {
     params: (f) => ({ session_id: f.session.id }),
   },
   // --- issue 12: sessions rows ---
+  "GET /api/v1/admin/sessions": { expect: adminsOnly },
+  // Store A's visit: the store admin manages another store.
+  "GET /api/v1/admin/sessions/:id": { expect: "401 401 401 403 2xx", params: (f) => ({ id: f.visit }) },
+  // An event stream only for a client that asks for one (Accept: text/event-stream); the stream itself is
+  // tested over real HTTP in admin-sessions.test.ts, including what a store admin does not get.
+  "GET /api/v1/admin/sessions/live": { expect: "401 401 401 406 406" },
   // --- issue 12: refunds, disputes and spot checks rows ---
+  "GET /api/v1/admin/orders/:id/refunds": { expect: platformOnly, params: (f) => ({ id: f.paidOrder! }) },
+  // Store A is not the store admin's; the matrix's server has no payment provider (503).
+  "POST /api/v1/admin/orders/:id/refunds": {
+    expect: "401 401 401 403 503",
+    params: (f) => ({ id: f.paidOrder! }),
+    body: () => ({ idempotency_key: randomUUID(), reason: "Matris", whole: true }),
+  },
+  // Not the shopper's receipt.
+  "POST /api/v1/receipts/:id/dispute": {
+    expect: "401 403 401 401 401",
+    params: (f) => ({ id: f.paidOrder! }),
+    body: () => ({ message: "Fel" }),
+  },
+  "GET /api/v1/admin/disputes": { expect: adminsOnly },
+  "PUT /api/v1/admin/disputes/:id": {
+    expect: platformOnly,
+    params: (f) => ({ id: f.dispute! }),
+    body: () => ({ state: "rejected", resolution: "Matris" }),
+  },
+  "GET /api/v1/admin/spot-checks": { expect: adminsOnly },
+  "PUT /api/v1/admin/spot-checks/:id/outcome": {
+    expect: platformOnly,
+    params: (f) => ({ id: f.spotCheck! }),
+    body: () => ({ idempotency_key: randomUUID(), outcome: "ok" }),
+  },
   // --- issue 12: analytics rows ---
+  // Without store_id a store admin sees their own stores (another store's id is 403: analytics.test.ts).
+  "GET /api/v1/admin/analytics/summary": { expect: adminsOnly, query: "?from=2025-01-01&to=2025-01-31" },
+  "GET /api/v1/admin/analytics/revenue": { expect: adminsOnly, query: "?from=2025-01-01&to=2025-01-31" },
+  "GET /api/v1/admin/analytics/sessions-by-hour": { expect: adminsOnly, query: "?from=2025-01-01&to=2025-01-31" },
+  "GET /api/v1/admin/analytics/top-products": { expect: adminsOnly, query: "?from=2025-01-01&to=2025-01-31" },
+  "GET /api/v1/admin/analytics/top-categories": { expect: adminsOnly, query: "?from=2025-01-01&to=2025-01-31" },
+  "GET /api/v1/admin/analytics/refunds": { expect: adminsOnly, query: "?from=2025-01-01&to=2025-01-31" },
   // --- issue 12: audit rows ---
+  "GET /api/v1/admin/audit": { expect: platformOnly },
+  "GET /api/v1/admin/audit/:id": { expect: platformOnly, params: (f) => ({ id: String(f.auditEntry) }) },
 };
 
 let ctx: TestContext;
@@ -365,6 +411,22 @@ beforeAll(async () => {
     refreshToken: async () => (await signInShopper(ctx.app, "Token Shopper")).refreshToken,
   };
   // --- issue 12: fixtures made here (each helper adds its own block below) ---
+  {
+    const rows = async (query: ReturnType<typeof sql>) =>
+      ((await ctx.app.db.execute(query)) as unknown as { rows: { id: string }[] }).rows;
+    const [order] = await rows(
+      sql`insert into orders (store_id, state, total_ore, vat_ore, store_name, receipt_number, paid_at, payment_intent_id)
+          values (${a}, 'paid', 1000, 200, 'Butik A', 1, now(), 'pi_matrix') returning id`,
+    );
+    const [dispute] = await rows(
+      sql`insert into disputes (order_id, store_id, message) values (${order!.id}, ${a}, 'Fel') returning id`,
+    );
+    const [check] = await rows(
+      sql`insert into spot_checks (order_id, store_id) values (${order!.id}, ${a}) returning id`,
+    );
+    Object.assign(fixtures, { paidOrder: order!.id, dispute: dispute!.id, spotCheck: check!.id });
+  }
+  fixtures.auditEntry = String((await api.get(`/api/v1/admin/audit?action=store.create&entity_id=${a}`)).json()[0].id);
   await signInCallers();
   operations = await listOperations(ctx.app);
 });

@@ -16,6 +16,7 @@ const ProductsPage = lazy(() => import("../admin/products/products-page.tsx"));
 const SessionsPage = lazy(() => import("../admin/sessions/sessions-page.tsx"));
 const AnalyticsPage = lazy(() => import("../admin/analytics/analytics-page.tsx"));
 const SettingsPage = lazy(() => import("../admin/settings/settings-page.tsx"));
+const AuditPage = lazy(() => import("../admin/audit/audit-page.tsx"));
 
 function RootLayout() {
   return (
@@ -45,6 +46,7 @@ export const router = createBrowserRouter([
               { path: "sessions", Component: SessionsPage },
               { path: "analytics", Component: AnalyticsPage },
               { path: "settings", Component: SettingsPage },
+              { path: "audit", Component: AuditPage },
             ],
           },
           { path: "*", Component: NotFoundPage },

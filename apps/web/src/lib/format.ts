@@ -26,3 +26,17 @@ export function humanize(name: string): string {
 export function pluralize(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
+
+const sekExact = new Intl.NumberFormat("sv-SE", { style: "currency", currency: "SEK", minimumFractionDigits: 2 });
+
+/** Amounts to the öre, as on a receipt: "74,70 kr". */
+export function formatKronor(amount: number): string {
+  return sekExact.format(amount);
+}
+
+const percent = new Intl.NumberFormat("sv-SE", { style: "percent", maximumFractionDigits: 1 });
+
+/** A share as a Swedish percentage: 0.253 → "25,3 %". */
+export function formatPercent(share: number): string {
+  return percent.format(share);
+}

@@ -1,4 +1,5 @@
 export * from "./admin.ts";
+export * from "./analytics.ts";
 export * from "./cameras.ts";
 export * from "./cart.ts";
 export * from "./operations.ts";

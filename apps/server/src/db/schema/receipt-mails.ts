@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { refunds } from "./operations.ts";
 import { orders } from "./orders.ts";
 
 /**
@@ -15,6 +16,11 @@ export const receiptMails = pgTable(
     orderId: uuid("order_id")
       .notNull()
       .references(() => orders.id, { onDelete: "cascade" }),
+    /** receipt: the kvitto, once per order; refund: a notice of money given back, once per refund. */
+    kind: text("kind", { enum: ["receipt", "refund"] })
+      .notNull()
+      .default("receipt"),
+    refundId: uuid("refund_id").references(() => refunds.id, { onDelete: "cascade" }),
     /** The shopper's address when they paid. */
     toAddress: text("to_address").notNull(),
     /** pending: not yet accepted by the SMTP server; sent: accepted; failed: refused for good, or given up. */
@@ -30,7 +36,8 @@ export const receiptMails = pgTable(
     sentAt: timestamp("sent_at", { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex("receipt_mails_order_idx").on(t.orderId),
+    uniqueIndex("receipt_mails_order_idx").on(t.orderId).where(sql`${t.kind} = 'receipt'`),
+    uniqueIndex("receipt_mails_refund_idx").on(t.refundId),
     index("receipt_mails_due_idx").on(t.nextAttemptAt).where(sql`${t.state} = 'pending'`),
   ],
 );

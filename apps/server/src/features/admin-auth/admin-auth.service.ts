@@ -110,8 +110,15 @@ export async function login(opts: {
   return { token, actor: actor! };
 }
 
-/** The admin behind a session cookie, or null when it is unknown or expired. One query on the hot path. */
-export async function resolveSession(db: Db, token: string): Promise<AdminActor | null> {
+/**
+ * The admin behind a session cookie, or null when it is unknown or expired. One query on the hot path.
+ * `touch: false` checks without counting as activity (a live feed's heartbeat).
+ */
+export async function resolveSession(
+  db: Db,
+  token: string,
+  opts: { touch?: boolean } = {},
+): Promise<AdminActor | null> {
   const hash = sha256(token);
   const [row] = await db
     .select({
@@ -132,7 +139,7 @@ export async function resolveSession(db: Db, token: string): Promise<AdminActor 
     await db.delete(adminSessions).where(eq(adminSessions.tokenHash, hash));
     return null;
   }
-  if (now - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+  if (opts.touch !== false && now - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
     await db
       .update(adminSessions)
       .set({ lastSeenAt: new Date(now) })

@@ -1,3 +1,4 @@
+import { changedKeys } from "@glide/contracts";
 import type { Db, Tx } from "../../db/client.ts";
 import { auditLog } from "../../db/schema/index.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
@@ -34,4 +35,26 @@ export async function recordAudit(tx: Db | Tx, entry: AuditEntry): Promise<void>
     before: entry.before ?? null,
     after: entry.after ?? null,
   });
+}
+
+/** How a summary names an entity: `Store "Glide Demo"`. */
+export const named = (kind: string, name: string) => `${kind} "${name}"`;
+
+/**
+ * Records an update with the fields that changed, or nothing when none did:
+ * a save that changes nothing is no event. `alsoChanged` names changes a
+ * snapshot cannot show, such as a new camera password.
+ */
+export async function recordUpdate(
+  tx: Db | Tx,
+  entry: Omit<AuditEntry, "summary"> & { label: string; alsoChanged?: string[] },
+): Promise<void> {
+  const { label, alsoChanged = [], ...rest } = entry;
+  const fields = [...changedKeys(entry.before, entry.after), ...alsoChanged];
+  if (fields.length === 0) return;
+  // A rename keeps the old name in the line too, so a search for either name finds it.
+  const oldName = (entry.before as { name?: unknown } | null | undefined)?.name;
+  const nameAt = fields.indexOf("name");
+  if (nameAt >= 0 && typeof oldName === "string") fields[nameAt] = `name (was "${oldName}")`;
+  await recordAudit(tx, { ...rest, summary: `${label} updated: ${fields.join(", ")}` });
 }

@@ -17,6 +17,7 @@ import { decrypt, encrypt } from "../../platform/crypto.ts";
 import { fieldError, forbidden, notFound } from "../../platform/errors.ts";
 import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
+import { named, recordAudit, recordUpdate } from "../audit/audit.ts";
 
 type SystemRow = typeof cameraSystems.$inferSelect;
 type CameraRow = typeof cameras.$inferSelect;
@@ -143,26 +144,38 @@ export async function createSystem(opts: {
   const { input, settings } = opts;
   assertCanManageStore(opts.actor, input.store_id);
   const defaults = settings.camera.system_defaults;
-  const [row] = await withStoreCheck(() =>
-    opts.db
-      .insert(cameraSystems)
-      .values({
-        name: input.name,
-        type: input.type ?? defaults.type,
-        brand: input.brand ?? defaults.brand,
-        status: input.status ?? "unknown",
-        connectionType: input.connection_type ?? defaults.connection_type,
-        host: input.host,
-        port: input.port,
-        username: input.username ?? null,
-        passwordSealed: input.password ? opts.sealer.seal(input.password) : null,
-        apiEndpoint: input.api_endpoint ?? null,
-        storeId: input.store_id,
-        notes: input.notes ?? null,
-      })
-      .returning(),
+  return withStoreCheck(() =>
+    opts.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(cameraSystems)
+        .values({
+          name: input.name,
+          type: input.type ?? defaults.type,
+          brand: input.brand ?? defaults.brand,
+          status: input.status ?? "unknown",
+          connectionType: input.connection_type ?? defaults.connection_type,
+          host: input.host,
+          port: input.port,
+          username: input.username ?? null,
+          passwordSealed: input.password ? opts.sealer.seal(input.password) : null,
+          apiEndpoint: input.api_endpoint ?? null,
+          storeId: input.store_id,
+          notes: input.notes ?? null,
+        })
+        .returning();
+      const system = toSystem(row!);
+      await recordAudit(tx, {
+        actor: opts.actor,
+        action: "camera_system.create",
+        entityType: "camera_system",
+        entityId: system.id,
+        storeId: system.store_id,
+        summary: `${named("Camera system", system.name)} created`,
+        after: system,
+      });
+      return system;
+    }),
   );
-  return toSystem(row!);
 }
 
 export async function updateSystem(opts: {
@@ -176,7 +189,7 @@ export async function updateSystem(opts: {
   if (input.store_id !== undefined) assertCanManageStore(actor, input.store_id);
   return withStoreCheck(() =>
     opts.db.transaction(async (tx) => {
-      await systemRow(tx, actor, opts.id, true);
+      const before = toSystem(await systemRow(tx, actor, opts.id, true));
       const set: Partial<typeof cameraSystems.$inferInsert> = { updatedAt: new Date() };
       if (input.name !== undefined) set.name = input.name;
       if (input.type !== undefined) set.type = input.type;
@@ -196,7 +209,20 @@ export async function updateSystem(opts: {
       if (input.store_id !== undefined) {
         await tx.update(cameras).set({ storeId: input.store_id }).where(eq(cameras.cameraSystemId, opts.id));
       }
-      return toSystem(row!);
+      const after = toSystem(row!);
+      await recordUpdate(tx, {
+        actor,
+        action: "camera_system.update",
+        entityType: "camera_system",
+        entityId: opts.id,
+        storeId: after.store_id,
+        label: named("Camera system", after.name),
+        before,
+        after,
+        // A new password over an old one leaves has_password true: the entry says so without showing either.
+        alsoChanged: input.password && before.has_password ? ["password"] : [],
+      });
+      return after;
     }),
   );
 }
@@ -204,8 +230,17 @@ export async function updateSystem(opts: {
 /** The system and its cameras go in one statement (the foreign key cascades). */
 export async function deleteSystem(opts: { db: Db; actor: AdminActor; id: string }): Promise<void> {
   await opts.db.transaction(async (tx) => {
-    await systemRow(tx, opts.actor, opts.id, true);
+    const before = toSystem(await systemRow(tx, opts.actor, opts.id, true));
     await tx.delete(cameraSystems).where(eq(cameraSystems.id, opts.id));
+    await recordAudit(tx, {
+      actor: opts.actor,
+      action: "camera_system.delete",
+      entityType: "camera_system",
+      entityId: opts.id,
+      storeId: before.store_id,
+      summary: `${named("Camera system", before.name)} deleted with its cameras`,
+      before,
+    });
   });
 }
 
@@ -270,25 +305,37 @@ export async function createCamera(opts: {
   const settings = await opts.settingsFor(place.storeId);
   checkStream(input, settings);
   const defaults = settings.camera.camera_defaults;
-  const [row] = await withReferenceCheck(() =>
-    opts.db
-      .insert(cameras)
-      .values({
-        name: input.name,
-        cameraIndex: input.camera_index ?? 1,
-        locationZone: input.location_zone ?? defaults.location_zone,
-        streamUrl: input.stream_url ?? null,
-        resolution: input.resolution ?? defaults.resolution,
-        fps: input.fps ?? defaults.fps,
-        cameraSystemId: place.systemId,
-        storeId: place.storeId,
-        isActive: input.is_active ?? true,
-        isAiEnabled: input.is_ai_enabled ?? true,
-        status: input.status ?? "unknown",
-      })
-      .returning(),
+  return withReferenceCheck(() =>
+    opts.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(cameras)
+        .values({
+          name: input.name,
+          cameraIndex: input.camera_index ?? 1,
+          locationZone: input.location_zone ?? defaults.location_zone,
+          streamUrl: input.stream_url ?? null,
+          resolution: input.resolution ?? defaults.resolution,
+          fps: input.fps ?? defaults.fps,
+          cameraSystemId: place.systemId,
+          storeId: place.storeId,
+          isActive: input.is_active ?? true,
+          isAiEnabled: input.is_ai_enabled ?? true,
+          status: input.status ?? "unknown",
+        })
+        .returning();
+      const camera = toCamera(row!);
+      await recordAudit(tx, {
+        actor,
+        action: "camera.create",
+        entityType: "camera",
+        entityId: camera.id,
+        storeId: camera.store_id,
+        summary: `${named("Camera", camera.name)} created`,
+        after: camera,
+      });
+      return camera;
+    }),
   );
-  return toCamera(row!);
 }
 
 export async function updateCamera(opts: {
@@ -319,17 +366,39 @@ export async function updateCamera(opts: {
   if (input.is_active !== undefined) set.isActive = input.is_active;
   if (input.is_ai_enabled !== undefined) set.isAiEnabled = input.is_ai_enabled;
   if (input.status !== undefined) set.status = input.status;
-  const [row] = await withReferenceCheck(() =>
-    opts.db.update(cameras).set(set).where(eq(cameras.id, opts.id)).returning(),
+  return withReferenceCheck(() =>
+    opts.db.transaction(async (tx) => {
+      const before = toCamera(await cameraRow(tx, actor, opts.id, true));
+      const [row] = await tx.update(cameras).set(set).where(eq(cameras.id, opts.id)).returning();
+      const after = toCamera(row!);
+      await recordUpdate(tx, {
+        actor,
+        action: "camera.update",
+        entityType: "camera",
+        entityId: opts.id,
+        storeId: after.store_id,
+        label: named("Camera", after.name),
+        before,
+        after,
+      });
+      return after;
+    }),
   );
-  if (!row) throw notFound(`Camera ${opts.id} not found`);
-  return toCamera(row);
 }
 
 export async function deleteCamera(opts: { db: Db; actor: AdminActor; id: string }): Promise<void> {
   await opts.db.transaction(async (tx) => {
-    await cameraRow(tx, opts.actor, opts.id, true);
+    const before = toCamera(await cameraRow(tx, opts.actor, opts.id, true));
     await tx.delete(cameras).where(eq(cameras.id, opts.id));
+    await recordAudit(tx, {
+      actor: opts.actor,
+      action: "camera.delete",
+      entityType: "camera",
+      entityId: opts.id,
+      storeId: before.store_id,
+      summary: `${named("Camera", before.name)} deleted`,
+      before,
+    });
   });
 }
 

@@ -12,6 +12,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { queryRows, sql } from "../../db/client.ts";
 import { sha256 } from "../../platform/crypto.ts";
 import { unauthorized } from "../../platform/errors.ts";
+import { sessionAnnouncer } from "../sessions/session-events.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
 import { addedEvent, announce, type CartEvent } from "./cart.events.ts";
 import { getCart, removeItem, scanIntoCart, setQuantity, workerChange } from "./cart.service.ts";
@@ -27,6 +28,8 @@ const errors = {
 const tags = ["cart"];
 
 export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
+  // The Sessions screen's feed: one more small message per change, after the cart's own.
+  const announceSession = sessionAnnouncer(app.bus, app.log);
   app.post(
     "/api/v1/cart/scan",
     {
@@ -46,6 +49,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         sessionId: session_id,
         barcode,
         scanId: scan_id,
+        announce: announceSession,
       });
       await announce(app.bus, request.log, session_id, [addedEvent(result.item)]);
       return result;
@@ -85,7 +89,13 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = { kind: "shopper" as const, customerId: shopperOf(request) };
       const itemId = request.params.item_id;
       const before = await quantityOf(itemId);
-      const { cart, removed } = await setQuantity({ db: app.db, actor, itemId, quantity: request.body.quantity });
+      const { cart, removed } = await setQuantity({
+        db: app.db,
+        actor,
+        itemId,
+        quantity: request.body.quantity,
+        announce: announceSession,
+      });
       const line = cart.items.find((i) => i.id === itemId);
       const events: CartEvent[] = [];
       if (removed) events.push({ type: "product_removed", product_id: removed.product_id });
@@ -111,7 +121,12 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const actor = { kind: "shopper" as const, customerId: shopperOf(request) };
-      const { cart, removed } = await removeItem({ db: app.db, actor, itemId: request.params.item_id });
+      const { cart, removed } = await removeItem({
+        db: app.db,
+        actor,
+        itemId: request.params.item_id,
+        announce: announceSession,
+      });
       if (removed) await announce(app.bus, request.log, cart.session_id, [{ type: "product_removed", ...removed }]);
       return cart;
     },
@@ -138,6 +153,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         productId: product_id,
         action,
         eventId: event_id,
+        announce: announceSession,
       });
       const event: CartEvent =
         action === "add" && item ? addedEvent(item) : { type: "product_removed", product_id: product.id };

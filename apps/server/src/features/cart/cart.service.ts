@@ -4,6 +4,13 @@ import { type Db, queryPrepared, queryRows, sql, type Tx } from "../../db/client
 import { AppError, conflict, forbidden, isUniqueViolation, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import { ageOn } from "../../platform/personal-number.ts";
+import {
+  type AnnounceSession,
+  announceNothing,
+  type EventSource,
+  recordSessionEvent,
+  visitAbandoned,
+} from "../sessions/session-events.ts";
 
 /** Who changes a cart: the shopper's phone, or a store's device on their behalf. */
 export type CartActor = { kind: "shopper"; customerId: string } | { kind: "device"; storeId: string };
@@ -14,6 +21,7 @@ type SessionRow = {
   store_id: string;
   door_opened_at: Date | null;
   checked_out_at: Date | null;
+  abandoned_at: Date | null;
   store_active: boolean;
   timezone: string;
   birth_date: string;
@@ -23,7 +31,7 @@ type SessionRow = {
 
 /** The visit with what every cart rule needs. */
 const sessionSelect = (sessionId: string) =>
-  sql`select s.id, s.customer_id, s.store_id, s.door_opened_at, s.checked_out_at,
+  sql`select s.id, s.customer_id, s.store_id, s.door_opened_at, s.checked_out_at, s.abandoned_at,
         st.is_active as store_active, st.timezone, c.birth_date::text as birth_date,
         exists (select 1 from store_modules m where m.store_id = s.store_id
                   and m.module_id = 'age_verification' and m.enabled) as age_verification,
@@ -54,6 +62,7 @@ function checkSession(actor: CartActor, session: SessionRow | undefined): Sessio
     throw conflict("Du har inte gått in i butiken än. Visa QR-koden vid dörren först.", "not_entered");
   if (session.checked_out_at)
     throw conflict("Besöket är avslutat. Starta ett nytt besök för att handla.", "checked_out");
+  if (session.abandoned_at) throw visitAbandoned();
   if (!session.store_active) throw conflict("Butiken är stängd just nu.", "store_inactive");
   return session;
 }
@@ -140,27 +149,45 @@ async function addOne(
     unitOre: number;
     grams: number | null;
     scanId?: string;
+    /** For the visit's timeline: whose scan or sighting, in which store, of what. */
+    event: { storeId: string; source: EventSource; productName: string };
   },
 ): Promise<CartItem> {
   const { sessionId, productId, lineKey, unitOre, grams, scanId } = opts;
+  const added = (tx: Tx) =>
+    recordSessionEvent(tx, {
+      sessionId,
+      storeId: opts.event.storeId,
+      kind: "item_added",
+      source: opts.event.source,
+      detail: { product: opts.event.productName, product_id: productId, quantity: 1 },
+    });
   const upsert = sql`insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams)
     values (${sessionId}, ${productId}, ${lineKey}, 1, ${unitOre}, ${grams})
     on conflict (session_id, line_key) do update set quantity = cart_items.quantity + 1, updated_at = now()
     returning id`;
   if (!scanId) {
-    const [row] = await queryRows<{ id: string }>(db, upsert);
-    return (await readItem(db, row!.id))!;
+    const id = await db.transaction(async (tx) => {
+      const [row] = await queryRows<{ id: string }>(tx, upsert);
+      await added(tx);
+      return row!.id;
+    });
+    return (await readItem(db, id))!;
   }
   const previous = await scannedItem(db, scanId, sessionId);
   if (previous !== undefined) return previous;
   try {
-    const [row] = await queryRows<{ id: string }>(
-      db,
-      sql`with item as (${upsert})
-        insert into cart_scans (scan_id, session_id, item_id) select ${scanId}, ${sessionId}, id from item
-        returning item_id as id`,
-    );
-    return (await readItem(db, row!.id))!;
+    const id = await db.transaction(async (tx) => {
+      const [row] = await queryRows<{ id: string }>(
+        tx,
+        sql`with item as (${upsert})
+          insert into cart_scans (scan_id, session_id, item_id) select ${scanId}, ${sessionId}, id from item
+          returning item_id as id`,
+      );
+      await added(tx);
+      return row!.id;
+    });
+    return (await readItem(db, id))!;
   } catch (err) {
     // The same scan id arrived twice at once: the other one counted it.
     if (!isUniqueViolation(err)) throw err;
@@ -273,8 +300,8 @@ async function scanStatement(
                else round(f.price_ore * ${grams}::int / 1000.0)::int end,
           case when f.exact then null else ${grams}::int end
         from visit v, found f
-        where ${owner} and v.door_opened_at is not null and v.checked_out_at is null and v.store_active
-          and f.is_active and (${ageChecked}::boolean or coalesce(f.age_limit, 0) = 0)
+        where ${owner} and v.door_opened_at is not null and v.checked_out_at is null and v.abandoned_at is null
+          and v.store_active and f.is_active and (${ageChecked}::boolean or coalesce(f.age_limit, 0) = 0)
           and not exists (select 1 from previous)
         on conflict (session_id, line_key) do update set quantity = cart_items.quantity + 1, updated_at = now()
         returning id, quantity, unit_price_ore, weight_grams, product_id
@@ -282,6 +309,19 @@ async function scanStatement(
       scan as (
         insert into cart_scans (scan_id, session_id, item_id)
         select ${scanId}::uuid, ${sessionId}::uuid, id from item where ${scanId}::uuid is not null
+      ),
+      -- The visit's timeline and its last activity, in this same statement: only a scan that added something
+      -- is an event (a repeated scan_id adds nothing), and a scan costs no extra round trip.
+      event as (
+        insert into session_events (session_id, store_id, kind, source, detail)
+        select v.id, v.store_id, 'item_added', ${actor.kind === "shopper" ? "phone" : "camera_worker"}::text,
+          jsonb_build_object('product', f.name, 'product_id', f.id, 'quantity', 1, 'line_quantity', item.quantity,
+            'barcode', ${code?.raw ?? null}::text, 'label', not f.exact)
+        from item, visit v, found f
+      ),
+      touched as (
+        update shopping_sessions set last_activity_at = now()
+        where id = ${sessionId}::uuid and exists (select 1 from item)
       )
       select (select row_to_json(visit) from visit) as session,
         (select row_to_json(found) from found) as product,
@@ -304,6 +344,7 @@ export async function scanIntoCart(opts: {
   sessionId: string;
   barcode: string;
   scanId?: string | undefined;
+  announce?: AnnounceSession;
 }): Promise<{ product: CartItem["product"]; item: CartItem }> {
   const code = planCode(opts.barcode);
   const scanId = opts.scanId ?? null;
@@ -326,6 +367,11 @@ export async function scanIntoCart(opts: {
     checkAgeLimit(session, product);
     if (row.item) {
       const item = toItem(row.item);
+      await (opts.announce ?? announceNothing)({
+        store_id: session.store_id,
+        session_id: session.id,
+        kind: "item_added",
+      });
       return { product: item.product, item };
     }
     if (row.previous) {
@@ -347,15 +393,24 @@ function previousItem(previous: NonNullable<ScanRow["previous"]>, sessionId: str
 }
 
 /** The line with its visit, checked for the actor; the visit must still be open. */
-async function ownedItem(db: Db | Tx, actor: CartActor, itemId: string): Promise<{ sessionId: string }> {
+async function ownedItem(
+  db: Db | Tx,
+  actor: CartActor,
+  itemId: string,
+): Promise<{ sessionId: string; storeId: string }> {
   const [row] = await queryRows<{ session_id: string }>(
     db,
     sql`select session_id from cart_items where id = ${itemId}`,
   );
   if (!row) throw notFound("Varan finns inte i kundvagnen.", "unknown_item");
-  await openSession(db, actor, row.session_id);
-  return { sessionId: row.session_id };
+  const session = await openSession(db, actor, row.session_id);
+  return { sessionId: row.session_id, storeId: session.store_id };
 }
+
+/** Who changed a line, in the timeline's words. */
+const sourceOf = (actor: CartActor): EventSource => (actor.kind === "shopper" ? "phone" : "camera_worker");
+
+type LineChange = { cart: Cart; removed: { product_id: string } | null };
 
 /** Sets a line's quantity; 0 removes the line. Answers the cart as it now is. */
 export async function setQuantity(opts: {
@@ -363,30 +418,70 @@ export async function setQuantity(opts: {
   actor: CartActor;
   itemId: string;
   quantity: number;
-}): Promise<{ cart: Cart; removed: { product_id: string } | null }> {
-  const { sessionId } = await ownedItem(opts.db, opts.actor, opts.itemId);
-  if (opts.quantity === 0) return removeLine(opts.db, sessionId, opts.itemId);
-  await opts.db.execute(
-    sql`update cart_items set quantity = ${opts.quantity}, updated_at = now() where id = ${opts.itemId}`,
-  );
-  return { cart: await readCart(opts.db, sessionId), removed: null };
+  announce?: AnnounceSession;
+}): Promise<LineChange> {
+  const visit = await ownedItem(opts.db, opts.actor, opts.itemId);
+  if (opts.quantity === 0) return removeLine(opts, visit);
+  const changed = await opts.db.transaction(async (tx) => {
+    const [line] = await queryRows<{ quantity: number; product_id: string; name: string }>(
+      tx,
+      sql`select i.quantity, i.product_id, p.name from cart_items i join products p on p.id = i.product_id
+          where i.id = ${opts.itemId} for update of i`,
+    );
+    if (!line || line.quantity === opts.quantity) return false;
+    await tx.execute(
+      sql`update cart_items set quantity = ${opts.quantity}, updated_at = now() where id = ${opts.itemId}`,
+    );
+    await recordSessionEvent(tx, {
+      sessionId: visit.sessionId,
+      storeId: visit.storeId,
+      kind: "quantity_changed",
+      source: sourceOf(opts.actor),
+      detail: { product: line.name, product_id: line.product_id, from: line.quantity, to: opts.quantity },
+    });
+    return true;
+  });
+  if (changed) await announceLine(opts.announce, visit, "quantity_changed");
+  return { cart: await readCart(opts.db, visit.sessionId), removed: null };
 }
+
+const announceLine = (
+  announce: AnnounceSession | undefined,
+  visit: { sessionId: string; storeId: string },
+  kind: string,
+) => (announce ?? announceNothing)({ store_id: visit.storeId, session_id: visit.sessionId, kind });
 
 export async function removeItem(opts: {
   db: Db;
   actor: CartActor;
   itemId: string;
-}): Promise<{ cart: Cart; removed: { product_id: string } | null }> {
-  const { sessionId } = await ownedItem(opts.db, opts.actor, opts.itemId);
-  return removeLine(opts.db, sessionId, opts.itemId);
+  announce?: AnnounceSession;
+}): Promise<LineChange> {
+  return removeLine(opts, await ownedItem(opts.db, opts.actor, opts.itemId));
 }
 
-async function removeLine(db: Db, sessionId: string, itemId: string) {
-  const [gone] = await queryRows<{ product_id: string }>(
-    db,
-    sql`delete from cart_items where id = ${itemId} returning product_id`,
-  );
-  return { cart: await readCart(db, sessionId), removed: gone ? { product_id: gone.product_id } : null };
+async function removeLine(
+  opts: { db: Db; actor: CartActor; itemId: string; announce?: AnnounceSession },
+  visit: { sessionId: string; storeId: string },
+): Promise<LineChange> {
+  const gone = await opts.db.transaction(async (tx) => {
+    const [line] = await queryRows<{ product_id: string; quantity: number; name: string }>(
+      tx,
+      sql`delete from cart_items i using products p where i.id = ${opts.itemId} and p.id = i.product_id
+          returning i.product_id, i.quantity, p.name`,
+    );
+    if (line)
+      await recordSessionEvent(tx, {
+        sessionId: visit.sessionId,
+        storeId: visit.storeId,
+        kind: "item_removed",
+        source: sourceOf(opts.actor),
+        detail: { product: line.name, product_id: line.product_id, quantity: line.quantity },
+      });
+    return line;
+  });
+  if (gone) await announceLine(opts.announce, visit, "item_removed");
+  return { cart: await readCart(opts.db, visit.sessionId), removed: gone ? { product_id: gone.product_id } : null };
 }
 
 export async function getCart(opts: { db: Db; customerId: string; sessionId: string }): Promise<Cart> {
@@ -408,6 +503,7 @@ export async function workerChange(opts: {
   productId: string;
   action: "add" | "remove";
   eventId?: string | undefined;
+  announce?: AnnounceSession;
 }): Promise<{ cart: Cart; item: CartItem | null; product: CartItem["product"] }> {
   const actor: CartActor = { kind: "device", storeId: opts.storeId };
   const session = await openSession(opts.db, actor, opts.sessionId);
@@ -436,7 +532,9 @@ export async function workerChange(opts: {
       unitOre: product.price_ore,
       grams: null,
       ...(opts.eventId ? { scanId: opts.eventId } : {}),
+      event: { storeId: session.store_id, source: "camera_worker", productName: product.name },
     });
+    await announceLine(opts.announce, { sessionId: session.id, storeId: session.store_id }, "item_added");
     return { cart: await readCart(opts.db, session.id), item, product: summary };
   }
   // One fewer on the product's ordinary line; the last one removes the line. The row lock
@@ -449,9 +547,21 @@ export async function workerChange(opts: {
     if (!line) return null;
     if (line.quantity <= 1) await tx.execute(sql`delete from cart_items where id = ${line.id}`);
     else await tx.execute(sql`update cart_items set quantity = quantity - 1, updated_at = now() where id = ${line.id}`);
+    await recordSessionEvent(tx, {
+      sessionId: session.id,
+      storeId: session.store_id,
+      kind: line.quantity <= 1 ? "item_removed" : "quantity_changed",
+      source: "camera_worker",
+      detail: { product: product.name, product_id: product.id, from: line.quantity, to: line.quantity - 1 },
+    });
     return { id: line.id, quantity: line.quantity - 1 };
   });
   if (!left) throw notFound(`${product.name} finns inte i kundvagnen.`, "not_in_cart");
+  await announceLine(
+    opts.announce,
+    { sessionId: session.id, storeId: session.store_id },
+    left.quantity > 0 ? "quantity_changed" : "item_removed",
+  );
   const item = left.quantity > 0 ? await readItem(opts.db, left.id) : null;
   return { cart: await readCart(opts.db, session.id), item, product: summary };
 }

@@ -123,7 +123,16 @@ describe("POST /api/v1/checkout", () => {
 
     const list = await sam.call({ method: "GET", url: "/api/v1/receipts" });
     expect(list.json()).toEqual([
-      { id: receipt!.id, number: receipt!.number, store_name: "Hörnbutiken", paid_at: receipt!.paid_at, total: 35.8 },
+      {
+        id: receipt!.id,
+        number: receipt!.number,
+        store_name: "Hörnbutiken",
+        paid_at: receipt!.paid_at,
+        total: 35.8,
+        refunded: 0,
+        refunds: [],
+        dispute: null,
+      },
     ]);
     const one = await sam.call({ method: "GET", url: `/api/v1/receipts/${receipt!.id}` });
     expect(receiptSchema.parse(one.json())).toEqual(receipt);

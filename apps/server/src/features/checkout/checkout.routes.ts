@@ -14,6 +14,7 @@ import { z } from "zod";
 import { AppError, forbidden } from "../../platform/errors.ts";
 import { schedulePeriodic } from "../../platform/housekeeping.ts";
 import type { PaymentProvider } from "../../platform/payments/provider.ts";
+import { sessionAnnouncer } from "../sessions/session-events.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
 import { chargeWith } from "./charge.ts";
 import { checkout, settleUnsettled } from "./checkout.service.ts";
@@ -48,10 +49,11 @@ export function paymentsOf(app: FastifyInstance): PaymentProvider {
 export const SETTLE_INTERVAL_MS = 60_000;
 
 export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
+  const announce = sessionAnnouncer(app.bus, app.log);
   // A charge that got no answer is settled by asking again with the same key: never a second charge.
   schedulePeriodic(app, "settle unanswered charges", SETTLE_INTERVAL_MS, async () => {
     if (!app.payments) return;
-    const settled = await settleUnsettled({ db: app.db, payments: chargeWith(app.payments) });
+    const settled = await settleUnsettled({ db: app.db, payments: chargeWith(app.payments), announce });
     if (settled > 0) {
       app.log.info({ settled }, "settled charges the provider had not answered");
       app.receiptMails.kick();
@@ -79,6 +81,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
           payments: chargeWith(paymentsOf(app)),
           customerId,
           userId: request.body.user_id,
+          announce,
         });
         // The receipt mail goes out in the background: a slow mail server never holds up the answer.
         if (answer.status === "paid") app.receiptMails.kick();

@@ -3,6 +3,14 @@ import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { AppError, conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import { checkAgeLimit } from "../cart/cart.service.ts";
+import { receiptAfterwards } from "../refunds/receipt-refunds.ts";
+import {
+  type AnnounceSession,
+  announceNothing,
+  recordSessionEvent,
+  type SessionChange,
+  visitAbandoned,
+} from "../sessions/session-events.ts";
 import { enqueueReceiptMail } from "./receipt-mail.outbox.ts";
 import { vatPerRate } from "./vat.ts";
 
@@ -38,6 +46,7 @@ type SessionRow = {
   customer_id: string;
   store_id: string;
   checked_out_at: Date | null;
+  abandoned_at: Date | null;
   timezone: string;
   birth_date: string;
   age_verification: boolean;
@@ -70,7 +79,7 @@ export const idempotencyKeyOf = (sessionId: string, attempt: number) => `checkou
 async function latestVisit(db: Db | Tx, customerId: string, lock: boolean): Promise<SessionRow | undefined> {
   const [row] = await queryRows<SessionRow>(
     db,
-    sql`select s.id, s.customer_id, s.store_id, s.checked_out_at, st.timezone, c.birth_date::text as birth_date,
+    sql`select s.id, s.customer_id, s.store_id, s.checked_out_at, s.abandoned_at, st.timezone, c.birth_date::text as birth_date,
           exists (select 1 from store_modules m where m.store_id = s.store_id
                     and m.module_id = 'age_verification' and m.enabled) as age_verification,
           st.name as store_name, st.legal_name, st.organization_number, st.address, st.postal_code, st.city,
@@ -107,7 +116,7 @@ type CartLine = {
 
 /** What the next step is, decided under the visit's row lock. */
 type Plan =
-  | { kind: "done"; response: CheckoutResponse }
+  | { kind: "done"; response: CheckoutResponse; change?: SessionChange }
   | { kind: "charge"; order: OrderRow; session: SessionRow }
   | { kind: "wait"; orderId: string };
 
@@ -130,6 +139,8 @@ async function plan(db: Db, customerId: string, now: Date): Promise<Plan> {
     const order = await orderOf(tx, session.id, true);
     if (order?.state === "paid") return { kind: "done", response: await paidResponse(tx, order.id) };
     if (session.checked_out_at) return { kind: "done", response: { status: "empty", receipt: null } };
+    // Closed by the abandoned sweep: the cart is kept for the record and never charged.
+    if (session.abandoned_at) throw visitAbandoned();
 
     if (order && (order.state === "charging" || order.state === "unsettled")) {
       const leaseOver =
@@ -153,7 +164,18 @@ async function plan(db: Db, customerId: string, now: Date): Promise<Plan> {
       // Nothing to pay: the visit ends, nothing is charged, no receipt.
       if (order) await tx.execute(sql`delete from orders where id = ${order.id}`);
       await tx.execute(sql`update shopping_sessions set checked_out_at = ${now} where id = ${session.id}`);
-      return { kind: "done", response: { status: "empty", receipt: null } };
+      await recordSessionEvent(tx, {
+        sessionId: session.id,
+        storeId: session.store_id,
+        kind: "checkout",
+        source: "system",
+        detail: { amount: 0, empty: true },
+      });
+      return {
+        kind: "done",
+        response: { status: "empty", receipt: null },
+        change: { store_id: session.store_id, session_id: session.id, kind: "checkout" },
+      };
     }
     for (const line of lines) checkAgeLimit(session, line, now);
     if (!session.payment_customer_id || !session.payment_method_id)
@@ -199,17 +221,33 @@ async function plan(db: Db, customerId: string, now: Date): Promise<Plan> {
           from jsonb_to_recordset(${JSON.stringify(lines.map((line, position) => ({ ...line, position })))}::jsonb)
             as l(position int, product_id uuid, name text, quantity int, unit_price_ore int, vat_rate_bp int, weight_grams int)`,
     );
+    await recordSessionEvent(tx, {
+      sessionId: session.id,
+      storeId: session.store_id,
+      kind: "checkout",
+      source: "system",
+      detail: { amount: fromOre(totalOre), attempt },
+    });
     return { kind: "charge", order: saved!, session };
   });
 }
 
 /** Records the provider's answer; the first request to record a payment gives the receipt number. */
-async function record(db: Db, order: OrderRow, sessionId: string, outcome: ChargeOutcome, now: Date) {
-  await db.transaction(async (tx) => {
+async function record(
+  db: Db,
+  order: OrderRow,
+  sessionId: string,
+  outcome: ChargeOutcome,
+  now: Date,
+): Promise<SessionChange | null> {
+  return db.transaction(async (tx) => {
     // Locks in the order plan() takes them, visit then order, so two requests never wait on each other in a circle.
-    await tx.execute(sql`select id from shopping_sessions where id = ${sessionId} for update`);
+    const [visit] = await queryRows<{ store_id: string }>(
+      tx,
+      sql`select store_id from shopping_sessions where id = ${sessionId} for update`,
+    );
     const current = await orderOf(tx, sessionId, true);
-    if (!current || current.id !== order.id || current.state === "paid") return;
+    if (!current || current.id !== order.id || current.state === "paid") return null;
     if (outcome.kind === "paid") {
       const [counter] = await queryRows<{ last_number: number; store_id: string }>(
         tx,
@@ -235,7 +273,47 @@ async function record(db: Db, order: OrderRow, sessionId: string, outcome: Charg
     } else {
       await tx.execute(sql`update orders set state = 'unsettled', charge_started_at = null where id = ${order.id}`);
     }
+    return recordChargeEvent(tx, { sessionId, storeId: visit?.store_id ?? null, order: current, outcome });
   });
+}
+
+/** The provider's answer, once recorded, on the visit's timeline: charged (with the receipt number), charge_failed or unsettled. */
+async function recordChargeEvent(
+  tx: Tx,
+  opts: { sessionId: string; storeId: string | null; order: OrderRow; outcome: ChargeOutcome },
+): Promise<SessionChange> {
+  const { order, outcome } = opts;
+  let kind: string;
+  let detail: Record<string, unknown>;
+  if (outcome.kind === "paid") {
+    const [paid] = await queryRows<{ receipt_number: number | null }>(
+      tx,
+      sql`select receipt_number from orders where id = ${order.id}`,
+    );
+    kind = "charged";
+    // settled_later: the first try got no answer and a later one (the shopper's or the periodic job's) settled it.
+    detail = {
+      amount: fromOre(order.total_ore),
+      receipt_number: paid?.receipt_number ?? null,
+      settled_later: order.state === "unsettled",
+    };
+  } else if (outcome.kind === "declined") {
+    kind = "charge_failed";
+    detail = { amount: fromOre(order.total_ore), code: outcome.code };
+  } else {
+    kind = "unsettled";
+    detail = { amount: fromOre(order.total_ore) };
+  }
+  // The provider's answer is not the shopper's doing: it does not keep the visit from being called abandoned.
+  await recordSessionEvent(tx, {
+    sessionId: opts.sessionId,
+    storeId: opts.storeId,
+    kind,
+    source: "system",
+    detail,
+    activity: false,
+  });
+  return { store_id: opts.storeId, session_id: opts.sessionId, kind };
 }
 
 const declined = () =>
@@ -262,19 +340,25 @@ export async function checkout(opts: {
   customerId: string;
   userId: string;
   now?: () => Date;
+  announce?: AnnounceSession;
 }): Promise<CheckoutResponse> {
   const now = opts.now ?? (() => new Date());
+  const announce = opts.announce ?? announceNothing;
   if (opts.userId !== opts.customerId) throw forbidden("Du kan bara betala för ditt eget besök.");
   const deadline = Date.now() + CHARGE_LEASE_MS + 5_000;
   for (;;) {
     const next = await plan(opts.db, opts.customerId, now());
-    if (next.kind === "done") return next.response;
+    if (next.kind === "done") {
+      if (next.change) await announce(next.change);
+      return next.response;
+    }
     if (next.kind === "wait") {
       if (Date.now() > deadline) throw unavailable();
       await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
       continue;
     }
     const { order, session } = next;
+    await announce({ store_id: session.store_id, session_id: session.id, kind: "checkout" });
     const outcome = await opts.payments.charge({
       customer: session.payment_customer_id!,
       paymentMethod: session.payment_method_id!,
@@ -284,7 +368,8 @@ export async function checkout(opts: {
       description: `${session.store_name}, besök ${session.id}`,
       metadata: { order_id: order.id, session_id: session.id, store_id: session.store_id },
     });
-    await record(opts.db, order, session.id, outcome, now());
+    const change = await record(opts.db, order, session.id, outcome, now());
+    if (change) await announce(change);
     if (outcome.kind === "declined") throw declined();
     if (outcome.kind === "unavailable") throw unavailable();
     const paid = await orderOf(opts.db, session.id);
@@ -296,7 +381,12 @@ export async function checkout(opts: {
  * Orders whose charge got no answer: asked again with the same key (the
  * provider answers the charge it made, or makes it once). Run by housekeeping.
  */
-export async function settleUnsettled(opts: { db: Db; payments: ChargePort; now?: () => Date }): Promise<number> {
+export async function settleUnsettled(opts: {
+  db: Db;
+  payments: ChargePort;
+  now?: () => Date;
+  announce?: AnnounceSession;
+}): Promise<number> {
   const now = opts.now ?? (() => new Date());
   const stale = new Date(now().getTime() - CHARGE_LEASE_MS);
   const rows = await queryRows<{ customer_id: string }>(
@@ -381,6 +471,7 @@ export async function readReceipt(db: Db | Tx, orderId: string): Promise<Receipt
     })),
     currency: order.currency,
     payment: order.card_brand && order.card_last4 ? { brand: order.card_brand, last4: order.card_last4 } : null,
+    ...(await receiptAfterwards(db, [order.id])).get(order.id)!,
   };
 }
 

@@ -3,6 +3,7 @@ import { type Db, queryRows, sql } from "../../db/client.ts";
 import { AppError, forbidden, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import type { PaymentFailure, PaymentProvider } from "../../platform/payments/provider.ts";
+import { receiptAfterwards } from "../refunds/receipt-refunds.ts";
 import { readReceipt } from "./checkout.service.ts";
 
 type CardRow = {
@@ -97,13 +98,23 @@ export async function listReceipts(db: Db, customerId: string) {
         where customer_id = ${customerId} and state = 'paid'
         order by paid_at desc limit 200`,
   );
-  return rows.map((row) => ({
-    id: row.id,
-    number: row.receipt_number,
-    store_name: row.store_name,
-    paid_at: new Date(row.paid_at).toISOString(),
-    total: fromOre(row.total_ore),
-  }));
+  const afterwards = await receiptAfterwards(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => {
+    const { refunds, refunded, dispute } = afterwards.get(row.id)!;
+    return {
+      id: row.id,
+      number: row.receipt_number,
+      store_name: row.store_name,
+      paid_at: new Date(row.paid_at).toISOString(),
+      total: fromOre(row.total_ore),
+      refunded,
+      refunds,
+      dispute: dispute && { state: dispute.state, resolution: dispute.resolution },
+    };
+  });
 }
 
 export async function ownReceipt(db: Db, customerId: string, orderId: string): Promise<Receipt> {

@@ -13,7 +13,7 @@ export async function enqueueReceiptMail(tx: Tx, orderId: string): Promise<boole
     sql`insert into receipt_mails (order_id, to_address)
         select o.id, c.email from orders o join customers c on c.id = o.customer_id
         where o.id = ${orderId} and c.email is not null
-        on conflict (order_id) do nothing
+        on conflict (order_id) where kind = 'receipt' do nothing
         returning id`,
   );
   return rows.length > 0;

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { type Db, queryRows, sql } from "../../db/client.ts";
 import { type PeriodicJob, schedulePeriodic } from "../../platform/housekeeping.ts";
 import type { Mailer } from "../../platform/mail.ts";
+import { refundMail } from "../refunds/refund-mail.ts";
 import { readReceipt } from "./checkout.service.ts";
 import { receiptMail } from "./receipt-mail.ts";
 
@@ -27,7 +28,7 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3600_000);
 }
 
-type Due = { id: string; order_id: string; to_address: string; attempts: number };
+type Due = { id: string; order_id: string; to_address: string; attempts: number; refund_id: string | null };
 
 /**
  * Sends the receipt mails that are due. Each row is taken under a lease (so
@@ -63,7 +64,7 @@ export async function sendDueReceiptMails(opts: {
                        where state = 'pending' and next_attempt_at <= ${now()}
                        order by next_attempt_at limit ${BATCH}
                        for update skip locked)
-          returning id, order_id, to_address, attempts`,
+          returning id, order_id, to_address, attempts, refund_id`,
     );
     for (const row of due) counts[await sendOne(opts.db, opts.mailer, row, now, opts.log)]++;
     if (due.length < BATCH) break;
@@ -86,7 +87,13 @@ async function sendOne(
     await db.execute(sql`update receipt_mails set state = 'failed', last_error = 'no receipt' where id = ${row.id}`);
     return "failed";
   }
-  const outcome = await mailer.send({ to: row.to_address, ...receiptMail(receipt) });
+  // A refund notice (kind refund) tells what was given back, with the receipt as it stands now.
+  const message = row.refund_id ? await refundMail(db, receipt, row.refund_id) : receiptMail(receipt);
+  if (!message) {
+    await db.execute(sql`update receipt_mails set state = 'failed', last_error = 'no refund' where id = ${row.id}`);
+    return "failed";
+  }
+  const outcome = await mailer.send({ to: row.to_address, ...message });
   if (outcome.kind === "accepted") {
     await db.execute(
       sql`update receipt_mails set state = 'sent', sent_at = ${now()}, last_error = null

@@ -25,6 +25,9 @@ const receipt = (over: Partial<Receipt> = {}): Receipt => ({
   ],
   currency: "SEK",
   payment: { brand: "visa", last4: "4242" },
+  refunds: [],
+  refunded: 0,
+  dispute: null,
   ...over,
 });
 

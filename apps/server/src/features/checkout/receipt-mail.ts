@@ -6,7 +6,7 @@ export const RECEIPT_TIME_ZONE = "Europe/Stockholm";
 const amount = new Intl.NumberFormat("sv-SE", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const percent = new Intl.NumberFormat("sv-SE", { maximumFractionDigits: 2 });
 const kilograms = new Intl.NumberFormat("sv-SE", { minimumFractionDigits: 3, maximumFractionDigits: 3 });
-const dateTime = new Intl.DateTimeFormat("sv-SE", {
+export const dateTime = new Intl.DateTimeFormat("sv-SE", {
   timeZone: RECEIPT_TIME_ZONE,
   year: "numeric",
   month: "2-digit",
@@ -24,7 +24,7 @@ const BRANDS: Record<string, string> = {
 };
 
 /** "35,80 kr" (kronor); another currency by its code. */
-const money = (kronor: number, currency: string) =>
+export const money = (kronor: number, currency: string) =>
   `${amount.format(kronor)} ${currency.toUpperCase() === "SEK" ? "kr" : currency.toUpperCase()}`;
 const rateOf = (fraction: number) => `${percent.format(fraction * 100)} %`;
 const brandOf = (brand: string) => BRANDS[brand.toLowerCase()] ?? brand.charAt(0).toUpperCase() + brand.slice(1);

@@ -12,6 +12,7 @@ import { storeDeviceKeys, stores } from "../../db/schema/index.ts";
 import { randomToken, sha256 } from "../../platform/crypto.ts";
 import { notFound } from "../../platform/errors.ts";
 import { actorOf, assertPlatformAdmin, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
+import { named, recordAudit } from "../audit/audit.ts";
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 422: errorSchema };
 const tags = ["store devices"];
@@ -24,6 +25,8 @@ const toKey = (r: Row) => ({
   created_at: r.createdAt.toISOString(),
   last_used_at: r.lastUsedAt?.toISOString() ?? null,
 });
+/** How the audit log names a key: its label, or its kind when it has none. */
+const keyName = (r: Row) => (r.label ? `${named("Device key", r.label)} (${r.kind})` : `Device key (${r.kind})`);
 
 /** Keys for a store's door scanner and other devices; the key is shown once, only its hash is kept. */
 export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -31,8 +34,9 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook("preHandler", async (request) => assertPlatformAdmin(actorOf(request), "manage device keys"));
 
   const storeExists = async (id: string) => {
-    const [store] = await app.db.select({ id: stores.id }).from(stores).where(eq(stores.id, id));
+    const [store] = await app.db.select({ id: stores.id, name: stores.name }).from(stores).where(eq(stores.id, id));
     if (!store) throw notFound(`Store ${id} not found`);
+    return store;
   };
 
   app.get(
@@ -68,18 +72,30 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await storeExists(request.params.id);
+      const store = await storeExists(request.params.id);
       const key = `gd_${randomToken(32)}`;
-      const [row] = await app.db
-        .insert(storeDeviceKeys)
-        .values({
-          storeId: request.params.id,
-          kind: request.body.kind,
-          label: request.body.label ?? null,
-          keyHash: sha256(key),
-        })
-        .returning();
-      return reply.status(201).send({ ...toKey(row!), key });
+      const row = await app.db.transaction(async (tx) => {
+        const [created] = await tx
+          .insert(storeDeviceKeys)
+          .values({
+            storeId: store.id,
+            kind: request.body.kind,
+            label: request.body.label ?? null,
+            keyHash: sha256(key),
+          })
+          .returning();
+        await recordAudit(tx, {
+          actor: actorOf(request),
+          action: "store.device_key_create",
+          entityType: "device_key",
+          entityId: created!.id,
+          storeId: store.id,
+          summary: `${keyName(created!)} created for ${named("store", store.name)}`,
+          after: toKey(created!),
+        });
+        return created!;
+      });
+      return reply.status(201).send({ ...toKey(row), key });
     },
   );
 
@@ -94,11 +110,23 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const deleted = await app.db
-        .delete(storeDeviceKeys)
-        .where(and(eq(storeDeviceKeys.id, request.params.keyId), eq(storeDeviceKeys.storeId, request.params.id)))
-        .returning({ id: storeDeviceKeys.id });
-      if (deleted.length === 0) throw notFound(`Device key ${request.params.keyId} not found`);
+      await app.db.transaction(async (tx) => {
+        const [deleted] = await tx
+          .delete(storeDeviceKeys)
+          .where(and(eq(storeDeviceKeys.id, request.params.keyId), eq(storeDeviceKeys.storeId, request.params.id)))
+          .returning();
+        if (!deleted) throw notFound(`Device key ${request.params.keyId} not found`);
+        const [store] = await tx.select({ name: stores.name }).from(stores).where(eq(stores.id, deleted.storeId));
+        await recordAudit(tx, {
+          actor: actorOf(request),
+          action: "store.device_key_delete",
+          entityType: "device_key",
+          entityId: deleted.id,
+          storeId: deleted.storeId,
+          summary: `${keyName(deleted)} revoked for ${named("store", store?.name ?? deleted.storeId)}`,
+          before: toKey(deleted),
+        });
+      });
       return reply.status(204).send(null);
     },
   );

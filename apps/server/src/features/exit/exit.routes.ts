@@ -6,6 +6,7 @@ import { deriveKey, sha256 } from "../../platform/crypto.ts";
 import { unauthorized } from "../../platform/errors.ts";
 import { chargeWith } from "../checkout/charge.ts";
 import { paymentsOf } from "../checkout/checkout.routes.ts";
+import { sessionAnnouncer } from "../sessions/session-events.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
 import { exitStatus, issueExitToken, scanAtGate } from "./exit.service.ts";
 
@@ -55,6 +56,10 @@ export const exitRoutes: FastifyPluginAsyncZod = async (app) => {
           200: z.object({
             state: z.enum(["shopping", "pending", "declined", "paid", "empty"]),
             receipt: receiptSchema.nullable(),
+            notice: z
+              .string()
+              .optional()
+              .describe("Swedish, for the phone; only when the visit was picked for a staff check at the exit"),
           }),
           ...errors,
         },
@@ -93,6 +98,8 @@ export const exitRoutes: FastifyPluginAsyncZod = async (app) => {
             where key_hash = ${sha256(deviceKey)} and kind = 'exit_gate' returning store_id`,
       );
       if (!gate) throw unauthorized("Unknown exit gate key", "invalid_device_key");
+      // Read before scanAtGate opens any transaction (PGlite has one connection).
+      const spotCheckShare = (await app.settings.effective(gate.store_id)).store.spot_check_share;
       const answer = await scanAtGate({
         db: app.db,
         key,
@@ -100,6 +107,8 @@ export const exitRoutes: FastifyPluginAsyncZod = async (app) => {
         gateStoreId: gate.store_id,
         token: request.body.token,
         openGate: ({ storeId, sessionId }) => app.door.open({ storeId, sessionId }),
+        announce: sessionAnnouncer(app.bus, request.log),
+        spotCheckShare,
       });
       if (answer.status === "paid") app.receiptMails.kick();
       return answer;

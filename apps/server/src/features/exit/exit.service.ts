@@ -2,14 +2,22 @@ import type { Receipt } from "@glide/contracts";
 import { type Db, queryRows, sql } from "../../db/client.ts";
 import { AppError, conflict, forbidden, isUniqueViolation, notFound } from "../../platform/errors.ts";
 import { type ChargePort, checkout, readReceipt } from "../checkout/checkout.service.ts";
+import { type AnnounceSession, announceNothing, recordSessionEvent } from "../sessions/session-events.ts";
+import { flagAtExit, spotCheckNotice } from "../spot-checks/spot-checks.service.ts";
 import { signExitToken, verifyExitToken } from "./exit-token.ts";
 
-type OpenVisit = { id: string; store_id: string; customer_id: string; checked_out_at: Date | null };
+type OpenVisit = {
+  id: string;
+  store_id: string;
+  customer_id: string;
+  checked_out_at: Date | null;
+  abandoned_at: Date | null;
+};
 
 async function latestVisit(db: Db, customerId: string): Promise<OpenVisit | undefined> {
   const [row] = await queryRows<OpenVisit>(
     db,
-    sql`select id, store_id, customer_id, checked_out_at from shopping_sessions
+    sql`select id, store_id, customer_id, checked_out_at, abandoned_at from shopping_sessions
         where customer_id = ${customerId} and door_opened_at is not null
         order by door_opened_at desc limit 1`,
   );
@@ -44,7 +52,11 @@ export async function scanAtGate(opts: {
   token: string;
   openGate: (visit: { storeId: string; sessionId: string }) => Promise<void>;
   now?: Date;
+  announce?: AnnounceSession;
+  /** The store's store/spot_check_share, read before any transaction; none: no spot checks. */
+  spotCheckShare?: number;
 }): Promise<GateAnswer> {
+  const announce = opts.announce ?? announceNothing;
   const checked = verifyExitToken(opts.key, opts.token, opts.now);
   if (!checked.ok) {
     if (checked.reason === "expired") throw new AppError(410, "exit_code_expired", "The exit code has expired");
@@ -54,13 +66,22 @@ export async function scanAtGate(opts: {
   if (claims.storeId !== opts.gateStoreId) throw forbidden("The exit code is for another store", "wrong_store");
   const [visit] = await queryRows<OpenVisit>(
     opts.db,
-    sql`select id, store_id, customer_id, checked_out_at from shopping_sessions where id = ${claims.sessionId}`,
+    sql`select id, store_id, customer_id, checked_out_at, abandoned_at from shopping_sessions
+        where id = ${claims.sessionId}`,
   );
   if (!visit) throw notFound("The visit no longer exists", "unknown_session");
   const latest = await latestVisit(opts.db, visit.customer_id);
   if (latest?.id !== visit.id) throw conflict("The exit code is for an earlier visit", "stale_exit_code");
   try {
-    await opts.db.execute(sql`insert into exit_token_uses (nonce, session_id) values (${claims.nonce}, ${visit.id})`);
+    await opts.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into exit_token_uses (nonce, session_id) values (${claims.nonce}, ${visit.id})`);
+      await recordSessionEvent(tx, {
+        sessionId: visit.id,
+        storeId: visit.store_id,
+        kind: "exit_qr",
+        source: "exit_gate",
+      });
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict("The exit code has already been used", "exit_code_used");
     throw err;
@@ -73,14 +94,28 @@ export async function scanAtGate(opts: {
       payments: opts.payments,
       customerId: visit.customer_id,
       userId: visit.customer_id,
+      announce,
     });
     answer = { gate_opened: true, status: paid.status, receipt_number: paid.receipt?.number ?? null };
   } catch (err) {
     // No answer from the provider: the shopper has a card on file and the charge is settled with the same key later.
     if (err instanceof AppError && err.code === "payment_unavailable")
       answer = { gate_opened: true, status: "pending", receipt_number: null };
+    // A visit closed as abandoned is never charged, but no one is locked in.
+    else if (err instanceof AppError && err.code === "visit_abandoned")
+      answer = { gate_opened: true, status: "empty", receipt_number: null };
     else throw err;
   }
+  await announce({ store_id: visit.store_id, session_id: visit.id, kind: "exit_qr" });
+  if (answer.status !== "empty" && opts.spotCheckShare)
+    await flagAtExit({
+      db: opts.db,
+      announce,
+      sessionId: visit.id,
+      storeId: visit.store_id,
+      customerId: visit.customer_id,
+      share: opts.spotCheckShare,
+    });
   await opts.openGate({ storeId: visit.store_id, sessionId: visit.id });
   return answer;
 }
@@ -89,18 +124,28 @@ export type ExitStatus = {
   /** shopping: not paid yet; pending: being charged; declined: the card was refused; paid; empty. */
   state: "shopping" | "pending" | "declined" | "paid" | "empty";
   receipt: Receipt | null;
+  /** A line for the phone, only when there is one: the visit was picked for a staff check. */
+  notice?: string;
 };
 
 /** What the exit page shows while it waits at the gate. */
 export async function exitStatus(db: Db, customerId: string): Promise<ExitStatus> {
   const visit = await latestVisit(db, customerId);
   if (!visit) throw notFound("Du har inget pågående besök.", "no_visit");
+  const status = await visitStatus(db, visit);
+  const notice = await spotCheckNotice(db, visit.id);
+  return notice ? { ...status, notice } : status;
+}
+
+/** Where the visit stands: paid, empty (or closed as abandoned), declined, being charged, or still shopping. */
+async function visitStatus(db: Db, visit: OpenVisit): Promise<ExitStatus> {
   const [order] = await queryRows<{ id: string; state: string }>(
     db,
     sql`select id, state from orders where session_id = ${visit.id}`,
   );
   if (order?.state === "paid") return { state: "paid", receipt: await readReceipt(db, order.id) };
-  if (visit.checked_out_at) return { state: "empty", receipt: null };
+  // Closed as abandoned: nothing is charged, the gate opens as for an empty cart.
+  if (visit.checked_out_at || visit.abandoned_at) return { state: "empty", receipt: null };
   if (order?.state === "declined") return { state: "declined", receipt: null };
   if (order && (order.state === "charging" || order.state === "unsettled")) return { state: "pending", receipt: null };
   return { state: "shopping", receipt: null };

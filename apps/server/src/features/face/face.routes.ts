@@ -4,6 +4,7 @@ import { z } from "zod";
 import { queryRows, sql } from "../../db/client.ts";
 import { forbidden } from "../../platform/errors.ts";
 import type { FaceVerifier } from "../../platform/face.ts";
+import { recordSessionEvent, sessionAnnouncer } from "../sessions/session-events.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
 
 declare module "fastify" {
@@ -17,6 +18,7 @@ const tags = ["face"];
 const consentSchema = z.object({ consent: z.boolean(), given_at: z.string().nullable() });
 
 export const faceRoutes: FastifyPluginAsyncZod = async (app) => {
+  const announce = sessionAnnouncer(app.bus, app.log);
   const consentOf = async (customerId: string) => {
     const [row] = await queryRows<{ face_consent_at: Date | string | null }>(
       app.db,
@@ -24,6 +26,18 @@ export const faceRoutes: FastifyPluginAsyncZod = async (app) => {
     );
     const at = row?.face_consent_at ?? null;
     return { consent: at !== null, given_at: at === null ? null : new Date(at).toISOString() };
+  };
+
+  const faceCheck = async (
+    customerId: string,
+    visit: { id: string; store_id: string; consent: boolean; module_on: boolean },
+  ) => {
+    if (!visit.module_on) return { status: "not_verified" as const, reason: "module_off" as const };
+    if (!visit.consent) return { status: "not_verified" as const, reason: "no_consent" as const };
+    const ok = await app.faceVerifier.verify({ customerId, sessionId: visit.id, storeId: visit.store_id });
+    return ok
+      ? { status: "ok" as const, reason: "verified" as const }
+      : { status: "not_verified" as const, reason: "no_match" as const };
   };
 
   app.get(
@@ -92,12 +106,17 @@ export const faceRoutes: FastifyPluginAsyncZod = async (app) => {
             order by s.door_opened_at desc limit 1`,
       );
       if (!visit) return { status: "not_verified" as const, reason: "no_visit" as const };
-      if (!visit.module_on) return { status: "not_verified" as const, reason: "module_off" as const };
-      if (!visit.consent) return { status: "not_verified" as const, reason: "no_consent" as const };
-      const ok = await app.faceVerifier.verify({ customerId, sessionId: visit.id, storeId: visit.store_id });
-      return ok
-        ? { status: "ok" as const, reason: "verified" as const }
-        : { status: "not_verified" as const, reason: "no_match" as const };
+      const answer = await faceCheck(customerId, visit);
+      // The result goes on the visit's timeline: staff see why the exit asked for the QR code instead.
+      await recordSessionEvent(app.db, {
+        sessionId: visit.id,
+        storeId: visit.store_id,
+        kind: "face_check",
+        source: "phone",
+        detail: { ...answer },
+      });
+      await announce({ store_id: visit.store_id, session_id: visit.id, kind: "face_check" });
+      return answer;
     },
   );
 };

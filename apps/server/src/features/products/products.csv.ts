@@ -14,6 +14,7 @@ import { productBarcodes, products } from "../../db/schema/index.ts";
 import { unprocessable } from "../../platform/errors.ts";
 import { assertPlatformAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
+import { recordAudit } from "../audit/audit.ts";
 import { plannedBarcodes } from "./barcode-store.ts";
 import { csvCell, MISSING_SKU, parseCsv, rowErrors, toInput } from "./products.csv-format.ts";
 import { productFilter } from "./products.search.ts";
@@ -217,6 +218,14 @@ export async function importProductsCsv(opts: {
       );
       if (values.length) await tx.insert(productBarcodes).values(values);
     }
+    // One entry per import with its counts: a file of 50,000 rows is one event, not 50,000.
+    await recordAudit(tx, {
+      actor: opts.actor,
+      action: "product.import",
+      entityType: "product",
+      summary: `Products imported from CSV: ${report.created} created, ${report.updated} updated, ${report.rejected} skipped`,
+      after: { created: report.created, updated: report.updated, skipped: report.rejected, rows: report.rows.length },
+    });
   });
   if (good.length >= 1000) {
     // After a large import the planner's statistics mislead it, and the search index keeps new entries in a

@@ -16,6 +16,7 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provid
 import { z } from "zod";
 import { AppError } from "../../platform/errors.ts";
 import { actorOf, assertPlatformAdmin, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
+import { recordAudit } from "../audit/audit.ts";
 import { exportProductsCsv, importProductsCsv } from "./products.csv.ts";
 import { imagesDir, storeProductImage } from "./products.images.ts";
 import { listCategories, listProducts } from "./products.search.ts";
@@ -211,12 +212,22 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request, reply) => {
-        assertPlatformAdmin(actorOf(request), "change products");
+        const actor = actorOf(request);
+        assertPlatformAdmin(actor, "change products");
         const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
         if (!(PRODUCT_IMAGE_TYPES as readonly string[]).includes(type) || !Buffer.isBuffer(request.body)) {
           throw new AppError(415, "unsupported_media_type", "Images must be JPEG, PNG or WebP");
         }
         const imageUrl = await storeProductImage(app.config.dataDir, request.body);
+        // The photo is only a file until a product's image_url names it; that edit is recorded as product.update.
+        await recordAudit(app.db, {
+          actor,
+          action: "product.image_upload",
+          entityType: "product_image",
+          entityId: imageUrl,
+          summary: `Product photo uploaded: ${imageUrl.split("/").pop()}`,
+          after: { image_url: imageUrl },
+        });
         return reply.status(201).send({ image_url: imageUrl });
       },
     );

@@ -8,6 +8,7 @@ import { conflict, fieldError, isUniqueViolation, notFound, unprocessable } from
 import { fromOre } from "../../platform/money.ts";
 import { assertPlatformAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
+import { named, recordAudit, recordUpdate } from "../audit/audit.ts";
 import { plannedBarcodes } from "./barcode-store.ts";
 
 type CreateInput = z.output<typeof productInputSchema>;
@@ -18,6 +19,9 @@ type ProductRow = typeof products.$inferSelect;
 export const barcodesColumn = sql<string[]>`coalesce((
   select array_agg(${productBarcodes.gtin14} order by ${productBarcodes.isPrimary} desc, ${productBarcodes.position})
   from ${productBarcodes} where ${productBarcodes.productId} = ${products.id}), '{}')`;
+
+/** How the audit log names a product: `Product "Mjölk 1 l" (SKU MJ-1)`. */
+const productName = (p: Product) => `${named("Product", p.name)} (SKU ${p.sku})`;
 
 const scaled = (v: number | null, by: number) => (v === null ? null : v / by);
 
@@ -152,7 +156,16 @@ export async function createProduct(opts: {
         })
         .returning();
       await writeBarcodes(tx, row!.id, gtins);
-      return toProduct(row!, gtins);
+      const product = toProduct(row!, gtins);
+      await recordAudit(tx, {
+        actor: opts.actor,
+        action: "product.create",
+        entityType: "product",
+        entityId: product.id,
+        summary: `${productName(product)} created`,
+        after: product,
+      });
+      return product;
     })
     .catch(explainConflict(opts.db, { sku: input.sku, gtins }));
 }
@@ -183,15 +196,37 @@ export async function updateProduct(opts: {
         .update(products)
         .set({ ...productColumns(input), updatedAt: sql`now()` })
         .where(eq(products.id, id));
-      return getProduct(tx, id);
+      const after = await getProduct(tx, id);
+      await recordUpdate(tx, {
+        actor: opts.actor,
+        action: "product.update",
+        entityType: "product",
+        entityId: id,
+        label: productName(after),
+        before: toProduct(existing.product, existing.barcodes),
+        after,
+      });
+      return after;
     })
     .catch(explainConflict(opts.db, { sku: input.sku, gtins: plannedBarcodes(input, []) }, id));
 }
 
 export async function deleteProduct(opts: { db: Db; actor: AdminActor; id: string }): Promise<void> {
   assertPlatformAdmin(opts.actor, "change products");
-  const deleted = await opts.db.delete(products).where(eq(products.id, opts.id)).returning({ id: products.id });
-  if (deleted.length === 0) throw notFound(`Product ${opts.id} not found`);
+  await opts.db.transaction(async (tx) => {
+    const before = await getProduct(tx, opts.id);
+    const deleted = await tx.delete(products).where(eq(products.id, opts.id)).returning({ id: products.id });
+    // Another request deleted it between the two statements.
+    if (deleted.length === 0) throw notFound(`Product ${opts.id} not found`);
+    await recordAudit(tx, {
+      actor: opts.actor,
+      action: "product.delete",
+      entityType: "product",
+      entityId: opts.id,
+      summary: `${productName(before)} deleted`,
+      before,
+    });
+  });
 }
 
 /**

@@ -4,6 +4,8 @@ import { decodeJwt, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/client.ts";
 import { as, createDeviceKey, createTestContext, signIn, signInShopper, type TestContext } from "../../test/harness.ts";
+import type { SessionChange } from "./session-events.ts";
+import { cancelEntrySession, createEntrySession, scanAtDoor } from "./sessions.service.ts";
 
 let ctx: TestContext;
 let storeA: string;
@@ -167,5 +169,90 @@ describe("a shopper token that should no longer count", () => {
     });
     expect(out.statusCode).toBe(204);
     expect((await createEntry(s.accessToken)).statusCode).toBe(401);
+  });
+});
+
+describe("what the Sessions screen is told, and the answers of the use cases", () => {
+  /** An announcer that only remembers what it was told. */
+  const recorder = () => {
+    const told: SessionChange[] = [];
+    return { told, announce: async (change: SessionChange) => void told.push(change) };
+  };
+
+  it("a new code announces the codes it replaced (in their own stores) and then itself", async () => {
+    const s = await signInShopper(ctx.app);
+    const here = await entry(s.accessToken, storeA);
+    const there = await entry(s.accessToken, storeB);
+    const { told, announce } = recorder();
+    const made = await createEntrySession({
+      db: ctx.app.db,
+      customerId: s.customerId,
+      storeId: storeA,
+      ttlSeconds: 60,
+      announce,
+    });
+    expect(told).toEqual([
+      { store_id: storeB, session_id: there.session_id, kind: "entry_revoked" },
+      { store_id: storeA, session_id: made.session_id, kind: "entry_issued" },
+    ]);
+    expect(told.some((c) => c.session_id === here.session_id)).toBe(false);
+  });
+
+  it("answers 401 when the shopper no longer exists, and names an unknown store", async () => {
+    await expect(
+      createEntrySession({
+        db: ctx.app.db,
+        customerId: "00000000-0000-4000-8000-00000000dead",
+        storeId: storeA,
+        ttlSeconds: 60,
+      }),
+    ).rejects.toMatchObject({ status: 401, code: "unauthorized", message: "Logga in med BankID först." });
+    const s = await signInShopper(ctx.app);
+    const res = await createEntry(s.accessToken, "00000000-0000-4000-8000-000000000000");
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ detail: "Butiken finns inte.", code: "unknown_store" });
+  });
+
+  it("a cancel is announced once, however often it is repeated", async () => {
+    const s = await signInShopper(ctx.app);
+    const e = await entry(s.accessToken, storeB);
+    const { told, announce } = recorder();
+    await cancelEntrySession({ db: ctx.app.db, customerId: s.customerId, sessionId: e.session_id, announce });
+    await cancelEntrySession({ db: ctx.app.db, customerId: s.customerId, sessionId: e.session_id, announce });
+    expect(told).toEqual([{ store_id: storeB, session_id: e.session_id, kind: "entry_revoked" }]);
+  });
+
+  it("an opened door is announced for its store", async () => {
+    const s = await signInShopper(ctx.app);
+    const e = await entry(s.accessToken, storeB);
+    const { told, announce } = recorder();
+    const opened = await scanAtDoor({
+      db: ctx.app.db,
+      door: ctx.app.door,
+      caller: { kind: "device", key: keyB },
+      sessionId: e.session_id,
+      sessionToken: e.session_token,
+      storeId: storeB,
+      announce,
+    });
+    expect(opened).toEqual({ door_opened: true, session_id: e.session_id });
+    expect(told).toEqual([{ store_id: storeB, session_id: e.session_id, kind: "door_opened" }]);
+  });
+
+  it("says in words why a cancel or a scan is refused", async () => {
+    const s = await signInShopper(ctx.app);
+    expect((await cancel("00000000-0000-4000-8000-000000000000", s.accessToken)).json()).toEqual({
+      detail: "Sessionen finns inte.",
+      code: "unknown_session",
+    });
+    const e = await entry(s.accessToken);
+    expect((await scan(e)).statusCode).toBe(200);
+    expect((await cancel(e.session_id, s.accessToken)).json()).toEqual({
+      detail: "Dörren har redan öppnats för det här besöket.",
+      code: "door_opened",
+    });
+    const unknown = await scan({ ...e, session_id: "00000000-0000-4000-8000-000000000000" });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ detail: "Okänd QR-kod.", code: "unknown_session" });
   });
 });

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { unauthorized } from "../../platform/errors.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
 import { verifyShopperAccess } from "../shopper-auth/shopper-tokens.ts";
+import { sessionAnnouncer } from "./session-events.ts";
 import { cancelEntrySession, createEntrySession, type DoorCaller, doorStatus, scanAtDoor } from "./sessions.service.ts";
 
 const errors = {
@@ -25,6 +26,7 @@ const errors = {
 const tags = ["shopping sessions"];
 
 export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const announce = sessionAnnouncer(app.bus, app.log);
   app.post(
     "/api/v1/sessions/entry",
     {
@@ -43,6 +45,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
         customerId: shopperOf(request),
         storeId: request.body.store_id,
         ttlSeconds: app.config.entryTokenTtlSeconds,
+        announce,
       }),
   );
 
@@ -58,7 +61,12 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await cancelEntrySession({ db: app.db, customerId: shopperOf(request), sessionId: request.params.session_id });
+      await cancelEntrySession({
+        db: app.db,
+        customerId: shopperOf(request),
+        sessionId: request.params.session_id,
+        announce,
+      });
       return reply.status(204).send(null);
     },
   );
@@ -91,6 +99,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
         sessionId: request.body.session_id,
         sessionToken: request.body.session_token,
         storeId: request.body.store_id,
+        announce,
       });
     },
   );

@@ -5,6 +5,7 @@ import { doorEvents, shoppingSessions, storeDeviceKeys, stores } from "../../db/
 import { randomToken, safeEqual, sha256 } from "../../platform/crypto.ts";
 import type { DoorController } from "../../platform/door.ts";
 import { AppError, conflict, forbidden, notFound, unauthorized } from "../../platform/errors.ts";
+import { type AnnounceSession, announceNothing, recordSessionEvent } from "./session-events.ts";
 
 /** A foreign key that no longer holds: the customer was deleted while their token still verified. */
 const isForeignKeyViolation = (err: unknown) => {
@@ -22,6 +23,7 @@ export async function createEntrySession(opts: {
   customerId: string;
   storeId: string;
   ttlSeconds: number;
+  announce?: AnnounceSession;
 }): Promise<EntrySession> {
   const [store] = await opts.db.select({ isActive: stores.isActive }).from(stores).where(eq(stores.id, opts.storeId));
   if (!store) throw notFound("Butiken finns inte.", "unknown_store");
@@ -32,7 +34,7 @@ export async function createEntrySession(opts: {
     const session = await opts.db.transaction(async (tx) => {
       // The update locks each row: a scan of one of them either finished first (door_opened_at is set, the
       // row is left alone) or waits and then finds it revoked.
-      await tx
+      const replaced = await tx
         .update(shoppingSessions)
         .set({ entryRevokedAt: sql`now()` })
         .where(
@@ -41,7 +43,16 @@ export async function createEntrySession(opts: {
             isNull(shoppingSessions.doorOpenedAt),
             isNull(shoppingSessions.entryRevokedAt),
           ),
-        );
+        )
+        .returning({ id: shoppingSessions.id, storeId: shoppingSessions.storeId });
+      for (const old of replaced)
+        await recordSessionEvent(tx, {
+          sessionId: old.id,
+          storeId: old.storeId,
+          kind: "entry_revoked",
+          source: "phone",
+          detail: { reason: "replaced" },
+        });
       const [row] = await tx
         .insert(shoppingSessions)
         .values({
@@ -51,8 +62,18 @@ export async function createEntrySession(opts: {
           entryExpiresAt: expiresAt,
         })
         .returning({ id: shoppingSessions.id });
-      return row!;
+      await recordSessionEvent(tx, {
+        sessionId: row!.id,
+        storeId: opts.storeId,
+        kind: "entry_issued",
+        source: "phone",
+      });
+      return { id: row!.id, replaced };
     });
+    const announce = opts.announce ?? announceNothing;
+    for (const old of session.replaced)
+      await announce({ store_id: old.storeId, session_id: old.id, kind: "entry_revoked" });
+    await announce({ store_id: opts.storeId, session_id: session.id, kind: "entry_issued" });
     return {
       session_id: session.id,
       session_token: token,
@@ -70,19 +91,48 @@ export async function createEntrySession(opts: {
  * opens the door. Cancelling twice is fine; a code that already opened the
  * door cannot be taken back.
  */
-export async function cancelEntrySession(opts: { db: Db; customerId: string; sessionId: string }): Promise<void> {
-  const cancelled = await opts.db
-    .update(shoppingSessions)
-    .set({ entryRevokedAt: sql`coalesce(${shoppingSessions.entryRevokedAt}, now())` })
-    .where(
-      and(
-        eq(shoppingSessions.id, opts.sessionId),
-        eq(shoppingSessions.customerId, opts.customerId),
-        isNull(shoppingSessions.doorOpenedAt),
-      ),
-    )
-    .returning({ id: shoppingSessions.id });
-  if (cancelled.length > 0) return;
+export async function cancelEntrySession(opts: {
+  db: Db;
+  customerId: string;
+  sessionId: string;
+  announce?: AnnounceSession;
+}): Promise<void> {
+  const cancelled = await opts.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(shoppingSessions)
+      .set({ entryRevokedAt: sql`coalesce(${shoppingSessions.entryRevokedAt}, now())` })
+      .where(
+        and(
+          eq(shoppingSessions.id, opts.sessionId),
+          eq(shoppingSessions.customerId, opts.customerId),
+          isNull(shoppingSessions.doorOpenedAt),
+        ),
+      )
+      .returning({
+        id: shoppingSessions.id,
+        storeId: shoppingSessions.storeId,
+        // The value before this update: only the first cancel is an event.
+        wasRevoked: sql<boolean>`${shoppingSessions.entryRevokedAt} is distinct from now()`,
+      });
+    if (row?.wasRevoked === false)
+      await recordSessionEvent(tx, {
+        sessionId: row.id,
+        storeId: row.storeId,
+        kind: "entry_revoked",
+        source: "phone",
+        detail: { reason: "cancelled" },
+      });
+    return row;
+  });
+  if (cancelled) {
+    if (cancelled.wasRevoked) return;
+    await (opts.announce ?? announceNothing)({
+      store_id: cancelled.storeId,
+      session_id: cancelled.id,
+      kind: "entry_revoked",
+    });
+    return;
+  }
   const [session] = await opts.db
     .select({ customerId: shoppingSessions.customerId })
     .from(shoppingSessions)
@@ -116,10 +166,11 @@ export async function scanAtDoor(opts: {
   sessionId: string;
   sessionToken: string;
   storeId: string;
+  announce?: AnnounceSession;
 }): Promise<{ door_opened: true; session_id: string }> {
   const { db, caller } = opts;
   if (caller.kind === "device") await checkDeviceKey(db, caller.key, opts.storeId);
-  return db.transaction(async (tx) => {
+  const opened = await db.transaction(async (tx) => {
     const [session] = await tx
       .select()
       .from(shoppingSessions)
@@ -142,8 +193,22 @@ export async function scanAtDoor(opts: {
     }
     await tx.update(shoppingSessions).set({ doorOpenedAt: sql`now()` }).where(eq(shoppingSessions.id, session.id));
     await tx.insert(doorEvents).values({ storeId: session.storeId, sessionId: session.id, via: caller.kind });
-    return { door_opened: true as const, session_id: session.id };
+    await recordSessionEvent(tx, {
+      sessionId: session.id,
+      storeId: session.storeId,
+      kind: "door_opened",
+      source: "door",
+      // Which door (a webhook to the lock or the demo's simulated one) and who asked (the scanner or the test button).
+      detail: { via: opts.door.kind ?? "webhook", caller: caller.kind === "device" ? "scanner" : "test_button" },
+    });
+    return { door_opened: true as const, session_id: session.id, store_id: session.storeId };
   });
+  await (opts.announce ?? announceNothing)({
+    store_id: opened.store_id,
+    session_id: opened.session_id,
+    kind: "door_opened",
+  });
+  return { door_opened: true, session_id: opened.session_id };
 }
 
 export async function doorStatus(opts: {

@@ -3,6 +3,7 @@ import http from "node:http";
 import { decodeEntryQr, type EntrySession, encodeEntryQr, entryResponseSchema } from "@glide/contracts";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../db/client.ts";
 import { customers } from "../../db/schema/index.ts";
 import { as, createTestContext, signIn, signInShopper, type TestContext } from "../../test/harness.ts";
 import { issueTokens } from "../shopper-auth/shopper-tokens.ts";
@@ -216,6 +217,45 @@ describe("the door", () => {
   });
 });
 
+describe("what the door tells", () => {
+  it("names in words an unknown key and another store's scanner, and keeps a record of who opened it", async () => {
+    const token = await shopper();
+    const e = await entry(token);
+    expect((await scan(e, "Device gd_made_up")).json()).toEqual({
+      detail: "Unknown device key",
+      code: "invalid_device_key",
+    });
+    expect((await scan(e, `Device ${keyB}`)).json()).toEqual({
+      detail: "This scanner belongs to another store",
+      code: "wrong_store",
+    });
+    expect((await scan(e, `Device ${keyA}`)).statusCode).toBe(200);
+    const button = await entry(token);
+    expect((await scan(button, `Bearer ${token}`)).statusCode).toBe(200);
+    const rows = await queryRows<{ session_id: string; via: string }>(
+      ctx.app.db,
+      sql`select session_id, via from door_events where session_id in (${e.session_id}, ${button.session_id})`,
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.session_id, r.via]))).toEqual({
+      [e.session_id]: "device",
+      [button.session_id]: "shopper",
+    });
+  });
+
+  it("tells a stranger and an unknown visit apart in words", async () => {
+    const e = await entry(await shopper());
+    const stranger = await signInShopper(ctx.app, "Främling");
+    expect((await status(e.session_id, stranger.accessToken)).json()).toEqual({
+      detail: "Det här är inte din session.",
+      code: "forbidden",
+    });
+    expect((await status("00000000-0000-4000-8000-000000000000", stranger.accessToken)).json()).toEqual({
+      detail: "Sessionen finns inte.",
+      code: "unknown_session",
+    });
+  });
+});
+
 describe("a door controller reached by webhook", () => {
   it("gets a signed door.open, and a failing controller leaves the door shut and the token unused", async () => {
     const received: { body: string; signature: string }[] = [];
@@ -249,6 +289,7 @@ describe("a door controller reached by webhook", () => {
       const failed = await scan(e, `Device ${key}`, {}, hooked.app);
       expect(failed.statusCode).toBe(502);
       expect(failed.json().code).toBe("door_unavailable");
+      expect(failed.json().detail).toMatch(/^Kunde inte öppna dörren\. Försök igen\. \(.+\)$/);
 
       answer = 200;
       expect((await scan(e, `Device ${key}`, {}, hooked.app)).statusCode).toBe(200);

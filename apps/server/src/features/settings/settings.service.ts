@@ -15,6 +15,7 @@ import { AppError, forbidden, notFound } from "../../platform/errors.ts";
 import { issueMessage, summarise } from "../../platform/http-errors.ts";
 import { assertCanManageStore, assertPlatformAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
+import { named, recordAudit } from "../audit/audit.ts";
 
 type SettingRow = typeof settings.$inferSelect;
 
@@ -70,6 +71,14 @@ function checkValue(schema: z.ZodType, value: unknown, prefix: string): unknown 
   throw new AppError(422, "validation_error", summarise(errors, prefix), errors);
 }
 
+/** Overrides as "category/key" → value, so the audit log shows (and highlights) each key on its own. */
+const flatOverrides = (overrides: CustomSettings) =>
+  Object.fromEntries(
+    Object.entries(overrides).flatMap(([category, keys]) =>
+      Object.entries(keys ?? {}).map(([key, value]) => [`${category}/${key}`, value]),
+    ),
+  );
+
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 async function record(
@@ -120,6 +129,15 @@ export async function updateSetting(opts: {
     if (same(row.value, value)) return { setting: toSetting(row), changed: false };
     const [updated] = await tx.update(settings).set({ value }).where(eq(settings.id, row.id)).returning();
     await record(tx, actor, { category, key, store: null, oldValue: row.value, newValue: value });
+    await recordAudit(tx, {
+      actor,
+      action: "setting.update",
+      entityType: "setting",
+      entityId: `${category}/${key}`,
+      summary: `Setting ${category}/${key} changed`,
+      before: toSetting(row),
+      after: toSetting(updated!),
+    });
     return { setting: toSetting(updated!), changed: true };
   });
 }
@@ -192,6 +210,16 @@ export async function putStoreOverrides(opts: {
     if (changes.length === 0) return { overrides: { store_id: storeId, custom_settings: before }, changed: false };
     await tx.update(stores).set({ customSettings: clean }).where(eq(stores.id, storeId));
     for (const change of changes) await record(tx, actor, { ...change, store: { id: store.id, name: store.name } });
+    await recordAudit(tx, {
+      actor,
+      action: "setting.store_override",
+      entityType: "store",
+      entityId: storeId,
+      storeId,
+      summary: `Settings of ${named("store", store.name)} overridden: ${changes.map((c) => `${c.category}/${c.key}`).join(", ")}`,
+      before: flatOverrides(before),
+      after: flatOverrides(clean),
+    });
     return { overrides: { store_id: storeId, custom_settings: clean }, changed: true };
   });
 }

@@ -131,6 +131,42 @@ describe("the access token", () => {
   });
 });
 
+describe("what an access token must name", () => {
+  const sign = (claims: { sub: string; sid: string }) =>
+    new SignJWT({ sid: claims.sid })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject(claims.sub)
+      .setIssuer("glide")
+      .setAudience("shopper")
+      .setIssuedAt()
+      .setExpirationTime("5m")
+      .sign(ctx.app.shopperKeys.jwt);
+
+  it("is refused when its sign-in belongs to another customer", async () => {
+    const anna = await signInShopper(ctx.app, "Anna");
+    const bo = await signInShopper(ctx.app, "Bo");
+    const annasSid = decodeJwt(anna.accessToken).sid as string;
+    expect(await probe(await sign({ sub: anna.customerId, sid: annasSid }))).toBe(accepted);
+    expect(await probe(await sign({ sub: bo.customerId, sid: annasSid }))).toBe(401);
+  });
+
+  it("takes ids in either case, and refuses anything around them", async () => {
+    const s = await signInShopper(ctx.app);
+    const sid = decodeJwt(s.accessToken).sid as string;
+    expect(await probe(await sign({ sub: s.customerId.toUpperCase(), sid: sid.toUpperCase() }))).toBe(accepted);
+    expect(await probe(await sign({ sub: `x${s.customerId}`, sid }))).toBe(401);
+    expect(await probe(await sign({ sub: s.customerId, sid: `${sid}x` }))).toBe(401);
+    expect(await probe(await sign({ sub: s.customerId, sid: `x${sid}` }))).toBe(401);
+    expect(await probe(await sign({ sub: s.customerId.replaceAll("-", ""), sid }))).toBe(401);
+  });
+
+  it("comes with the customer's id and name", async () => {
+    const s = await signInShopper(ctx.app, "Signe Ström");
+    const pair = tokensSchema.parse((await refresh(s.refreshToken)).json());
+    expect(pair.user).toEqual({ id: s.customerId, name: "Signe Ström" });
+  });
+});
+
 describe("the refresh token", () => {
   it("is refused once expired, and works until then", async () => {
     const live = await signInShopper(ctx.app);

@@ -15,6 +15,7 @@ import { AppError, notFound, unprocessable } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import { assertCanManageStore, assertPlatformAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
+import { named, recordAudit, recordUpdate } from "../audit/audit.ts";
 
 type StoreRow = typeof stores.$inferSelect;
 type CreateInput = z.output<typeof storeCreateSchema>;
@@ -179,7 +180,17 @@ export async function createStore(opts: {
       .insert(stores)
       .values({ ...cols, name: opts.input.name })
       .returning();
-    return toStore(row!, {});
+    const store = toStore(row!, {});
+    await recordAudit(tx, {
+      actor: opts.actor,
+      action: "store.create",
+      entityType: "store",
+      entityId: store.id,
+      storeId: store.id,
+      summary: `${named("Store", store.name)} created`,
+      after: store,
+    });
+    return store;
   });
 }
 
@@ -200,15 +211,40 @@ export async function updateStore(opts: { db: Db; actor: AdminActor; id: string;
       checkStore(merged);
       cols.organizationNumber = merged.organizationNumber;
     }
+    const before = await getStore(tx, id);
     if (Object.keys(cols).length > 0) await tx.update(stores).set(cols).where(eq(stores.id, id));
-    return getStore(tx, id);
+    const after = await getStore(tx, id);
+    await recordUpdate(tx, {
+      actor,
+      action: "store.update",
+      entityType: "store",
+      entityId: id,
+      storeId: id,
+      label: named("Store", after.name),
+      before,
+      after,
+    });
+    return after;
   });
 }
 
 export async function deleteStore(opts: { db: Db; actor: AdminActor; id: string }): Promise<void> {
   assertPlatformAdmin(opts.actor, "delete stores");
-  const deleted = await opts.db.delete(stores).where(eq(stores.id, opts.id)).returning({ id: stores.id });
-  if (deleted.length === 0) throw notFound(`Store ${opts.id} not found`);
+  await opts.db.transaction(async (tx) => {
+    const before = await getStore(tx, opts.id);
+    const deleted = await tx.delete(stores).where(eq(stores.id, opts.id)).returning({ id: stores.id });
+    // Another request deleted it between the two statements.
+    if (deleted.length === 0) throw notFound(`Store ${opts.id} not found`);
+    await recordAudit(tx, {
+      actor: opts.actor,
+      action: "store.delete",
+      entityType: "store",
+      entityId: opts.id,
+      storeId: opts.id,
+      summary: `${named("Store", before.name)} deleted`,
+      before,
+    });
+  });
 }
 
 export async function listStoreModules(opts: { db: Db; actor: AdminActor; storeId: string }): Promise<StoreModule[]> {
@@ -252,10 +288,27 @@ export async function setStoreModule(opts: {
     throw unprocessable(`module_id: ${opts.bodyModuleId} does not match the module in the path (${moduleId})`);
   }
   return db.transaction(async (tx) => {
-    const [store] = await tx.select({ id: stores.id }).from(stores).where(eq(stores.id, storeId));
+    const [store] = await tx.select({ id: stores.id, name: stores.name }).from(stores).where(eq(stores.id, storeId));
     if (!store) throw notFound(`Store ${storeId} not found`);
     const [mod] = await tx.select().from(modules).where(eq(modules.moduleId, moduleId));
     if (!mod) throw notFound(`Module ${moduleId} not found`);
+    const [current] = await tx
+      .select({ enabled: storeModules.enabled })
+      .from(storeModules)
+      .where(and(eq(storeModules.storeId, storeId), eq(storeModules.moduleId, moduleId)));
+    const wasEnabled = current?.enabled ?? false;
+    if (wasEnabled !== opts.enabled) {
+      await recordAudit(tx, {
+        actor: opts.actor,
+        action: opts.enabled ? "store.module_enable" : "store.module_disable",
+        entityType: "store",
+        entityId: storeId,
+        storeId,
+        summary: `${named("Module", mod.name)} ${opts.enabled ? "enabled" : "disabled"} for ${named("store", store.name)}`,
+        before: { module_id: moduleId, enabled: wasEnabled },
+        after: { module_id: moduleId, enabled: opts.enabled },
+      });
+    }
     await tx
       .insert(storeModules)
       .values({ storeId, moduleId, enabled: opts.enabled })

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { LogOut, Moon, Sun, UserRound } from "lucide-react";
+import { History, LogOut, Moon, Sun, UserRound } from "lucide-react";
 import { useEffect } from "react";
 import { NavLink, useLocation, useNavigate } from "react-router";
 import { setTheme, useTheme } from "../../lib/theme.ts";
@@ -94,6 +94,14 @@ function AccountFooter({ collapsed }: { collapsed: boolean }) {
           </span>
         </div>
       </Tooltip>
+      {admin.role === "platform_admin" ? (
+        <Tooltip content="Audit log" side="right" disabled={!collapsed}>
+          <NavLink to="/audit" className={sidebarItemClass}>
+            <History aria-hidden="true" />
+            <span className={sidebarLabelClass}>Audit log</span>
+          </NavLink>
+        </Tooltip>
+      ) : null}
       <Tooltip content="Dark theme" side="right" disabled={!collapsed}>
         <button
           type="button"

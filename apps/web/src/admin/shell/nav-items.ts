@@ -22,5 +22,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
 export function screenTitle(pathname: string): string {
   const path = pathname.replace(/(.)\/+$/, "$1");
   if (path === "/login") return "Sign in";
+  // Reached from the account menu, not the sidebar's list (the spec fixes its entries).
+  if (path === "/audit") return "Audit log";
   return NAV_ITEMS.find((item) => item.to === path)?.title ?? "Page Not Found";
 }

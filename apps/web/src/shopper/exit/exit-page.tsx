@@ -35,6 +35,8 @@ export default function ExitPage() {
   const [view, setView] = useState<View>({ kind: "verifying" });
   const [code, setCode] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
+  // Staff check this visit at the gate (a spot check): the server's Swedish line, shown until they have.
+  const [check, setCheck] = useState<string | null>(null);
   const userId = useRef(tokenStore.userId());
 
   const succeed = useCallback((answer: CheckoutResponse | { receipt: Receipt | null }) => {
@@ -90,6 +92,7 @@ export default function ExitPage() {
     const poll = () =>
       shopperApi.exitStatus(controller.signal).then(
         (status) => {
+          setCheck(status.notice ?? null);
           if (status.state === "paid" || status.state === "empty") succeed(status);
           else if (status.state === "declined") setNote(sv.exit.declined);
           else if (status.state === "pending") setNote(sv.exit.pending);
@@ -147,11 +150,8 @@ export default function ExitPage() {
           {code ? <QrImage value={code} label={sv.exit.qrLabel} /> : <Spinner label={sv.common.loading} />}
           <p className="text-lg">{sv.exit.qrHint}</p>
           <CardNotice text={sv.card.missingAtExit} />
-          {note && (
-            <p role="status" className="rounded-xl bg-warning-muted px-4 py-3 font-medium text-warning">
-              {note}
-            </p>
-          )}
+          {note && <Notice text={note} />}
+          {check && <Notice text={check} />}
           <button type="button" onClick={() => void pay()} className={buttonClass("ghost")}>
             {sv.exit.fallback}
           </button>
@@ -166,6 +166,7 @@ export default function ExitPage() {
           <CircleCheck aria-hidden="true" className="size-16 text-success" />
           <h1 className="text-2xl font-bold">{view.receipt ? sv.exit.successTitle : sv.exit.emptyTitle}</h1>
           <p className="text-muted-foreground">{view.receipt ? sv.exit.successText : sv.exit.emptyText}</p>
+          {check && <Notice text={check} />}
           {view.receipt && <ReceiptCard receipt={view.receipt} />}
           {emailed && <p className="text-sm">{sv.exit.emailed}</p>}
           <p role="status" className="text-sm text-muted-foreground">
@@ -188,5 +189,14 @@ export default function ExitPage() {
         </button>
       </div>
     </PageShell>
+  );
+}
+
+/** A line the shopper must not miss at the gate: the payment's progress, or a staff check. */
+function Notice({ text }: { text: string }) {
+  return (
+    <p role="status" className="rounded-xl bg-warning-muted px-4 py-3 font-medium text-warning">
+      {text}
+    </p>
   );
 }

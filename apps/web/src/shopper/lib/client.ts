@@ -187,6 +187,11 @@ export const shopperApi = {
     ),
   receipt: (id: string, signal?: AbortSignal) =>
     json<Receipt>("GET", `/api/v1/receipts/${encodeURIComponent(id)}`, { auth: true, signal }),
+  dispute: (id: string, message: string) =>
+    json<NonNullable<Receipt["dispute"]>>("POST", `/api/v1/receipts/${encodeURIComponent(id)}/dispute`, {
+      auth: true,
+      body: { message },
+    }),
   profile: (signal?: AbortSignal) =>
     json<{ name: string; email: string | null }>("GET", "/api/v1/profile", { auth: true, signal }),
   setEmail: (email: string | null) =>
@@ -212,7 +217,10 @@ export const shopperApi = {
       signal,
     }),
   exitStatus: (signal?: AbortSignal) =>
-    json<{ state: ExitState; receipt: Receipt | null }>("GET", "/api/v1/exit/status", { auth: true, signal }),
+    json<{ state: ExitState; receipt: Receipt | null; notice?: string }>("GET", "/api/v1/exit/status", {
+      auth: true,
+      signal,
+    }),
 };
 
 export type ExitState = "shopping" | "pending" | "declined" | "paid" | "empty";

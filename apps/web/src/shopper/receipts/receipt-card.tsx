@@ -45,6 +45,23 @@ export function ReceiptCard({ receipt }: { receipt: Receipt }) {
           <span className="tabular-nums">{formatKr(rate.amount)}</span>
         </p>
       ))}
+      {receipt.refunds.length > 0 && (
+        <div className="flex flex-col gap-1 border-t pt-3">
+          {receipt.refunds.map((refund) => (
+            <p key={refund.id} className="flex justify-between gap-3">
+              <span>
+                {refund.state === "pending" ? sv.receipts.refundPending : sv.receipts.refunded}{" "}
+                {refund.lines.map((line) => `${line.quantity} x ${line.name}`).join(", ")}
+              </span>
+              <span className="tabular-nums">−{formatKr(refund.amount)}</span>
+            </p>
+          ))}
+          <p className="flex justify-between font-bold">
+            <span>{sv.receipts.net}</span>
+            <span className="tabular-nums">{formatKr(receipt.total - receipt.refunded)}</span>
+          </p>
+        </div>
+      )}
       {receipt.payment && (
         <p className="text-sm text-muted-foreground">{sv.exit.card(receipt.payment.brand, receipt.payment.last4)}</p>
       )}

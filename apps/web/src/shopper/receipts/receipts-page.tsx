@@ -9,9 +9,10 @@ import { Spinner } from "../components/spinner.tsx";
 import { isAbort, messageOf, shopperApi } from "../lib/client.ts";
 import { formatKr } from "../lib/money.ts";
 import { sv } from "../sv.ts";
+import { DisputeForm } from "./dispute-form.tsx";
 import { ReceiptCard } from "./receipt-card.tsx";
 
-type Summary = { id: string; number: number; store_name: string; paid_at: string; total: number };
+type Summary = { id: string; number: number; store_name: string; paid_at: string; total: number; refunded?: number };
 
 /** /customer/receipts and /customer/receipts/:id: the shopper's receipts, newest first, and one of them. */
 export default function ReceiptsPage() {
@@ -38,7 +39,10 @@ export default function ReceiptsPage() {
       {error && <Message tone="error">{error}</Message>}
       {id ? (
         receipt ? (
-          <ReceiptCard receipt={receipt} />
+          <>
+            <ReceiptCard receipt={receipt} />
+            <DisputeForm receipt={receipt} onSent={(dispute) => setReceipt({ ...receipt, dispute })} />
+          </>
         ) : (
           !error && <Spinner label={sv.common.loading} />
         )

@@ -1,0 +1,435 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import {
+  type AuditEntry,
+  type AuditListItem,
+  auditEntrySchema,
+  auditListItemSchema,
+  errorSchema,
+} from "@glide/contracts";
+import { sql } from "drizzle-orm";
+import pino from "pino";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../db/client.ts";
+import { auditLog } from "../../db/schema/index.ts";
+import { as, createTestContext, signIn, TEST_PASSWORD, type TestContext } from "../../test/harness.ts";
+import { ADMIN_COOKIE } from "../admin-auth/admin-auth.hooks.ts";
+
+let ctx: TestContext;
+let platform: ReturnType<typeof as>;
+let platformAdmin: { cookie: string; email: string; id: string };
+let storeAdmin: ReturnType<typeof as>;
+let storeAdminEmail: string;
+let mine: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  platformAdmin = await signIn(ctx.app);
+  platform = as(ctx.app, platformAdmin.cookie);
+  mine = (await platform.post("/api/v1/stores/", { name: "Revisionsbutiken" })).json().id;
+  const signedIn = await signIn(ctx.app, "store_admin", [mine]);
+  storeAdmin = as(ctx.app, signedIn.cookie);
+  storeAdminEmail = signedIn.email;
+});
+afterAll(() => ctx.close());
+
+async function list(query = ""): Promise<{ items: AuditListItem[]; total: number }> {
+  const res = await platform.get(`/api/v1/admin/audit${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return { items: auditListItemSchema.array().parse(res.json()), total: Number(res.headers["x-total-count"]) };
+}
+
+/** The newest entry of `action` for `entityId`, with its before and after. */
+async function latest(action: string, entityId: string): Promise<AuditEntry> {
+  const { items } = await list(`?action=${action}&entity_id=${encodeURIComponent(entityId)}&limit=1`);
+  expect(items, `no ${action} entry for ${entityId}`).toHaveLength(1);
+  const res = await platform.get(`/api/v1/admin/audit/${items[0]!.id}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return auditEntrySchema.parse(res.json());
+}
+
+const count = async () => (await list("?limit=1")).total;
+
+function expectOk(res: { statusCode: number; body: string }, status = 200) {
+  expect(res.statusCode, res.body).toBe(status);
+  return JSON.parse(res.body || "null");
+}
+
+describe("stores", () => {
+  it("records create, a rename with old and new values, and delete, by the admin who did it", async () => {
+    const store = expectOk(await platform.post("/api/v1/stores/", { name: "Gamla namnet" }), 201);
+    const created = await latest("store.create", store.id);
+    expect(created).toMatchObject({
+      actor_id: platformAdmin.id,
+      actor_email: platformAdmin.email,
+      entity_type: "store",
+      store_id: store.id,
+      summary: 'Store "Gamla namnet" created',
+      before: null,
+      after: { id: store.id, name: "Gamla namnet" },
+    });
+
+    expectOk(await platform.put(`/api/v1/stores/${store.id}`, { name: "Nya namnet", phone: "046-11 22 33" }));
+    const renamed = await latest("store.update", store.id);
+    expect(renamed.summary).toBe('Store "Nya namnet" updated: name (was "Gamla namnet"), phone');
+    expect(renamed.before).toMatchObject({ name: "Gamla namnet", phone: null });
+    expect(renamed.after).toMatchObject({ name: "Nya namnet", phone: "046-11 22 33" });
+
+    // Saving the same values again changes nothing, so nothing is recorded.
+    const before = await count();
+    expectOk(await platform.put(`/api/v1/stores/${store.id}`, { name: "Nya namnet" }));
+    expect(await count()).toBe(before);
+
+    expectOk(await platform.delete(`/api/v1/stores/${store.id}`), 204);
+    const deleted = await latest("store.delete", store.id);
+    expect(deleted).toMatchObject({ summary: 'Store "Nya namnet" deleted', after: null });
+    expect(deleted.before).toMatchObject({ name: "Nya namnet" });
+  });
+
+  it("names the store admin when they change their own store", async () => {
+    expectOk(await storeAdmin.put(`/api/v1/stores/${mine}`, { city: "Lund" }));
+    const entry = await latest("store.update", mine);
+    expect(entry).toMatchObject({ actor_email: storeAdminEmail, summary: 'Store "Revisionsbutiken" updated: city' });
+  });
+
+  it("records a module enabled and disabled, only when its state changes", async () => {
+    const moduleId = expectOk(await platform.get(`/api/v1/stores/${mine}/modules`))[0].module_id;
+    expectOk(await platform.post(`/api/v1/stores/${mine}/modules/${moduleId}`, { enabled: true }));
+    const enabled = await latest("store.module_enable", mine);
+    expect(enabled.before).toEqual({ module_id: moduleId, enabled: false });
+    expect(enabled.after).toEqual({ module_id: moduleId, enabled: true });
+    expect(enabled.summary).toMatch(/^Module ".+" enabled for store "Revisionsbutiken"$/);
+
+    const before = await count();
+    expectOk(await platform.post(`/api/v1/stores/${mine}/modules/${moduleId}`, { enabled: true }));
+    expect(await count()).toBe(before);
+
+    expectOk(await platform.post(`/api/v1/stores/${mine}/modules/${moduleId}`, { enabled: false }));
+    expect((await latest("store.module_disable", mine)).after).toEqual({ module_id: moduleId, enabled: false });
+  });
+
+  it("records device keys created and revoked, never the key or its hash", async () => {
+    const key = expectOk(
+      await platform.post(`/api/v1/stores/${mine}/device-keys`, { kind: "door_scanner", label: "Entrédörr" }),
+      201,
+    );
+    const created = await latest("store.device_key_create", key.id);
+    expect(created).toMatchObject({
+      entity_type: "device_key",
+      store_id: mine,
+      summary: 'Device key "Entrédörr" (door_scanner) created for store "Revisionsbutiken"',
+      after: { id: key.id, kind: "door_scanner", label: "Entrédörr" },
+    });
+    expect(JSON.stringify(created)).not.toContain(key.key);
+    expect(JSON.stringify(created)).not.toMatch(/key_hash|keyHash/);
+
+    expectOk(await platform.delete(`/api/v1/stores/${mine}/device-keys/${key.id}`), 204);
+    const revoked = await latest("store.device_key_delete", key.id);
+    expect(revoked).toMatchObject({ after: null, before: { id: key.id, label: "Entrédörr" } });
+  });
+});
+
+describe("products", () => {
+  const csvImport = (csv: string, query: string) =>
+    ctx.app.inject({
+      method: "POST",
+      url: `/api/v1/products/import${query}`,
+      payload: csv,
+      headers: { "content-type": "text/csv" },
+      cookies: { [ADMIN_COOKIE]: platformAdmin.cookie },
+    });
+
+  it("records create, update with old and new price, and delete", async () => {
+    const product = expectOk(
+      await platform.post("/api/v1/products/", { sku: "AUD-1", name: "Mjölk", price: 12.5 }),
+      201,
+    );
+    expect(await latest("product.create", product.id)).toMatchObject({
+      summary: 'Product "Mjölk" (SKU AUD-1) created',
+      after: { sku: "AUD-1", price: 12.5 },
+    });
+
+    expectOk(await platform.put(`/api/v1/products/${product.id}`, { price: 13.9 }));
+    const updated = await latest("product.update", product.id);
+    // updated_at moves on every save; it is no change a person made.
+    expect(updated.summary).toBe('Product "Mjölk" (SKU AUD-1) updated: price');
+    expect(updated.before).toMatchObject({ price: 12.5 });
+    expect(updated.after).toMatchObject({ price: 13.9 });
+
+    expectOk(await platform.delete(`/api/v1/products/${product.id}`), 204);
+    expect(await latest("product.delete", product.id)).toMatchObject({ before: { sku: "AUD-1" }, after: null });
+  });
+
+  it("records one entry per CSV import with its counts, none for a dry run", async () => {
+    expectOk(await platform.post("/api/v1/products/", { sku: "AUD-CSV-1", name: "Fil", price: 10 }), 201);
+    const csv = "sku,name,price\nAUD-CSV-1,Filmjölk,11\nAUD-CSV-2,Yoghurt,20\nAUD-CSV-3,Grädde,15\n,Utan SKU,1\n";
+    const before = await count();
+    expectOk(await csvImport(csv, "?dry_run=true"));
+    expect(await count()).toBe(before);
+
+    expectOk(await csvImport(csv, "?dry_run=false&skip_rejected=true"));
+    expect(await count()).toBe(before + 1);
+    const { items } = await list("?action=product.import&limit=1");
+    const entry = auditEntrySchema.parse(expectOk(await platform.get(`/api/v1/admin/audit/${items[0]!.id}`)));
+    expect(entry).toMatchObject({
+      summary: "Products imported from CSV: 2 created, 1 updated, 1 skipped",
+      after: { created: 2, updated: 1, skipped: 1, rows: 4 },
+    });
+  });
+
+  it("records an uploaded photo", async () => {
+    const image = await sharp({ create: { width: 2, height: 2, channels: 3, background: "#246" } })
+      .png()
+      .toBuffer();
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: "/api/v1/products/images",
+      payload: image,
+      headers: { "content-type": "image/png" },
+      cookies: { [ADMIN_COOKIE]: platformAdmin.cookie },
+    });
+    const { image_url } = expectOk(res, 201);
+    expect((await latest("product.image_upload", image_url)).after).toEqual({ image_url });
+  });
+});
+
+describe("settings", () => {
+  it("records a global value with old and new value", async () => {
+    expectOk(await platform.put("/api/v1/settings/ai/model_name", { value: "yolov8m" }));
+    const entry = await latest("setting.update", "ai/model_name");
+    expect(entry.summary).toBe("Setting ai/model_name changed");
+    expect(entry.before).toMatchObject({ value: "yolov8n" });
+    expect(entry.after).toMatchObject({ value: "yolov8m" });
+  });
+
+  it("records a store's overrides key by key, by the store admin who set them", async () => {
+    const put = (settings: unknown) => storeAdmin.put(`/api/v1/settings/stores/${mine}`, { settings });
+    expectOk(await put({ ai: { confidence_threshold: 0.7 } }));
+    expectOk(await put({ ai: { confidence_threshold: 0.8 }, store: { abandon_after_minutes: 45 } }));
+    const entry = await latest("setting.store_override", mine);
+    expect(entry).toMatchObject({
+      actor_email: storeAdminEmail,
+      store_id: mine,
+      summary: 'Settings of store "Revisionsbutiken" overridden: ai/confidence_threshold, store/abandon_after_minutes',
+      before: { "ai/confidence_threshold": 0.7 },
+      after: { "ai/confidence_threshold": 0.8, "store/abandon_after_minutes": 45 },
+    });
+  });
+});
+
+describe("cameras", () => {
+  const SECRET = "hemligt-lösen-123";
+
+  it("records systems and cameras, a password change as has_password and never the password", async () => {
+    const system = expectOk(
+      await platform.post("/api/v1/cameras/systems", {
+        name: "NVR revision",
+        host: "127.0.0.1",
+        port: 1,
+        username: "admin",
+        password: SECRET,
+        store_id: mine,
+      }),
+      201,
+    );
+    const created = await latest("camera_system.create", system.id);
+    expect(created).toMatchObject({ store_id: mine, after: { name: "NVR revision", has_password: true } });
+
+    expectOk(await platform.put(`/api/v1/cameras/systems/${system.id}`, { password: "ett-annat-lösen" }));
+    const changed = await latest("camera_system.update", system.id);
+    expect(changed.summary).toBe('Camera system "NVR revision" updated: password');
+    expect(changed.before).toMatchObject({ has_password: true });
+    expect(changed.after).toMatchObject({ has_password: true });
+
+    const camera = expectOk(
+      await platform.post("/api/v1/cameras/cameras", { name: "Kamera kassa", camera_system_id: system.id }),
+      201,
+    );
+    expect(await latest("camera.create", camera.id)).toMatchObject({ store_id: mine, after: { name: "Kamera kassa" } });
+    expectOk(await platform.put(`/api/v1/cameras/cameras/${camera.id}`, { fps: 25 }));
+    const moved = await latest("camera.update", camera.id);
+    expect(moved.summary).toBe('Camera "Kamera kassa" updated: fps');
+    expect(moved.after).toMatchObject({ fps: 25 });
+    expectOk(await platform.delete(`/api/v1/cameras/cameras/${camera.id}`), 204);
+    expect(await latest("camera.delete", camera.id)).toMatchObject({ after: null });
+
+    expectOk(await platform.delete(`/api/v1/cameras/systems/${system.id}`), 204);
+    expect(await latest("camera_system.delete", system.id)).toMatchObject({ before: { name: "NVR revision" } });
+
+    // Nowhere in the log, whatever the entry.
+    const rows = await ctx.app.db.select().from(auditLog);
+    const everything = JSON.stringify(rows);
+    expect(everything).not.toContain(SECRET);
+    expect(everything).not.toContain("ett-annat-lösen");
+    expect(everything).not.toMatch(/"password(_sealed)?"/);
+  });
+});
+
+describe("failed changes", () => {
+  it("write no entry", async () => {
+    const product = expectOk(
+      await platform.post("/api/v1/products/", { sku: "AUD-DUP", name: "Dubbel", price: 1 }),
+      201,
+    );
+    const before = await count();
+    expect((await platform.post("/api/v1/products/", { sku: "AUD-DUP", name: "Igen", price: 1 })).statusCode).toBe(409);
+    expect((await platform.put(`/api/v1/stores/${mine}`, { organization_number: "123" })).statusCode).toBe(422);
+    expect((await storeAdmin.delete(`/api/v1/stores/${mine}`)).statusCode).toBe(403);
+    expect((await storeAdmin.delete(`/api/v1/products/${product.id}`)).statusCode).toBe(403);
+    expect((await platform.delete(`/api/v1/cameras/cameras/${crypto.randomUUID()}`)).statusCode).toBe(404);
+    expect((await platform.put("/api/v1/settings/ai/model_name", { value: 7 })).statusCode).toBe(422);
+    expect(await count()).toBe(before);
+  });
+});
+
+describe("the command line", () => {
+  it("records the admins it creates, re-passwords and deletes, as the actor cli, never a password", async () => {
+    // The CLI opens the database itself: a PostgreSQL test database, or an embedded one in a folder of its own.
+    const dataDir = mkdtempSync(path.join(tmpdir(), "glide-audit-cli-"));
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent" };
+    if (ctx.databaseUrl) env.DATABASE_URL = ctx.databaseUrl;
+    else delete env.DATABASE_URL;
+    const cli = path.resolve(import.meta.dirname, "../../cli/admin.ts");
+    const run = async (args: string[], password?: string) => {
+      const child = promisify(execFile)(process.execPath, [cli, ...args], { env });
+      child.child.stdin?.end(password === undefined ? "" : `${password}\n`);
+      return child.then(
+        () => 0,
+        (err: { code?: number }) => err.code ?? 1,
+      );
+    };
+    const email = "cli-made@example.se";
+    expect(await run(["create", "--email", email, "--role", "platform_admin"], TEST_PASSWORD)).toBe(0);
+    expect(await run(["set-password", "--email", email], `${TEST_PASSWORD} 2`)).toBe(0);
+    expect(await run(["delete", "--email", "nobody@example.se"])).toBe(1);
+    expect(await run(["delete", "--email", email])).toBe(0);
+
+    const database = ctx.databaseUrl ? null : await openDatabase({ dataDir, logger: pino({ level: "silent" }) });
+    try {
+      const db = database?.db ?? ctx.app.db;
+      const rows = await db.select().from(auditLog).where(sql`actor_email = 'cli'`).orderBy(auditLog.id);
+      const id = rows[0]?.entityId;
+      expect(rows.map((r) => [r.action, r.actorId, r.entityType, r.entityId, r.summary])).toEqual([
+        ["admin_user.create", null, "admin_user", id, `Admin ${email} created (platform_admin)`],
+        [
+          "admin_user.password_change",
+          null,
+          "admin_user",
+          id,
+          `Password of admin ${email} changed; their sessions were signed out`,
+        ],
+        ["admin_user.delete", null, "admin_user", id, `Admin ${email} deleted`],
+      ]);
+      expect(rows[0]!.after).toEqual({ id, email, role: "platform_admin", store_ids: [] });
+      expect(rows[2]!.before).toEqual({ id, email, role: "platform_admin", store_ids: [] });
+      const snapshots = JSON.stringify(rows.map((r) => [r.before, r.after]));
+      expect(snapshots).not.toMatch(/password|hash|argon|scrypt/i);
+      expect(snapshots).not.toContain(TEST_PASSWORD);
+    } finally {
+      await database?.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe("reading the log", () => {
+  const kind = "audit_test_fixture";
+  const times = [
+    "2026-03-01T23:59:59.999Z",
+    "2026-03-02T00:00:00.000Z",
+    "2026-03-02T12:00:00.000Z",
+    "2026-03-03T00:00:00.000Z",
+  ];
+  const other = "00000000-0000-4000-8000-000000000001";
+
+  beforeAll(async () => {
+    await ctx.app.db.insert(auditLog).values(
+      times.map((t, i) => ({
+        occurredAt: new Date(t),
+        actorEmail: i === 0 ? "Someone@Example.se" : "other@example.se",
+        action: i % 2 === 0 ? "fixture.update" : "fixture.delete",
+        entityType: kind,
+        entityId: `fx-${i}`,
+        storeId: i === 3 ? other : null,
+        summary: ["100% sure", "100 percent", "a_b", "axb"][i]!,
+      })),
+    );
+  });
+
+  const ids = async (query: string) => (await list(`?entity_type=${kind}&${query}`)).items.map((e) => e.entity_id);
+
+  it("lists newest first with the total in X-Total-Count", async () => {
+    const { items, total } = await list(`?entity_type=${kind}`);
+    expect(total).toBe(4);
+    expect(items.map((e) => e.entity_id)).toEqual(["fx-3", "fx-2", "fx-1", "fx-0"]);
+  });
+
+  it("searches literally: % and _ match only themselves", async () => {
+    expect(await ids("search=100%25")).toEqual(["fx-0"]);
+    expect(await ids("search=a_b")).toEqual(["fx-2"]);
+    expect(await ids("search=FX-1")).toEqual(["fx-1"]);
+    expect(await ids("search=someone%40")).toEqual(["fx-0"]);
+    expect(await ids("search=fixture.delete")).toEqual(["fx-3", "fx-1"]);
+  });
+
+  it("filters by exact action or a prefix, actor, entity and store", async () => {
+    expect(await ids("action=fixture.update")).toEqual(["fx-2", "fx-0"]);
+    expect(await ids("action=fixture.")).toEqual(["fx-3", "fx-2", "fx-1", "fx-0"]);
+    expect(await ids("action=fixture")).toEqual([]);
+    expect(await ids("actor=someone%40example.se")).toEqual(["fx-0"]);
+    expect(await ids("actor=someone%40example")).toEqual([]);
+    expect(await ids("entity_id=fx-2")).toEqual(["fx-2"]);
+    expect(await ids(`store_id=${other}`)).toEqual(["fx-3"]);
+  });
+
+  it("takes from and to inclusive: a date is its whole UTC day, a time its own millisecond", async () => {
+    expect(await ids("from=2026-03-02&to=2026-03-02")).toEqual(["fx-2", "fx-1"]);
+    expect(await ids("to=2026-03-01")).toEqual(["fx-0"]);
+    expect(await ids("from=2026-03-03")).toEqual(["fx-3"]);
+    expect(await ids("from=2026-03-02T00:00:00.000Z&to=2026-03-02T12:00:00.000Z")).toEqual(["fx-2", "fx-1"]);
+    expect(await ids("from=2026-03-02T00:00:00.001Z&to=2026-03-02T11:59:59.999Z")).toEqual([]);
+    expect(await ids("from=2026-03-02T01:00:00%2B01:00")).toEqual(["fx-3", "fx-2", "fx-1"]);
+    const backwards = await platform.get("/api/v1/admin/audit?from=2026-03-03&to=2026-03-02");
+    expect(backwards.statusCode).toBe(422);
+    expect(errorSchema.parse(backwards.json()).detail).toMatch(/to must not be before from/);
+  });
+
+  it("pages with limit 1 to 100 and offset", async () => {
+    expect(await ids("limit=1")).toEqual(["fx-3"]);
+    expect(await ids("limit=2&offset=2")).toEqual(["fx-1", "fx-0"]);
+    expect(await ids("offset=4")).toEqual([]);
+    expect((await list(`?entity_type=${kind}&limit=100`)).items).toHaveLength(4);
+    for (const bad of ["limit=0", "limit=101", "offset=-1", "from=yesterday", "store_id=x", "action=DROP%20TABLE"]) {
+      const res = await platform.get(`/api/v1/admin/audit?${bad}`);
+      expect(res.statusCode, bad).toBe(400);
+      expect(errorSchema.parse(res.json()).detail).toBeTruthy();
+    }
+  });
+
+  it("defaults to 50 a page", async () => {
+    await ctx.app.db.insert(auditLog).values(
+      Array.from({ length: 51 }, (_, i) => ({
+        actorEmail: "bulk@example.se",
+        action: "bulk.make",
+        entityType: "bulk",
+        summary: `b${i}`,
+      })),
+    );
+    const { items, total } = await list("?entity_type=bulk");
+    expect([items.length, total]).toEqual([50, 51]);
+  });
+
+  it("is for platform admins only: store admins 403, anonymous 401, an unknown id 404", async () => {
+    const { items } = await list(`?entity_type=${kind}&limit=1`);
+    for (const url of ["/api/v1/admin/audit", `/api/v1/admin/audit/${items[0]!.id}`]) {
+      expect((await storeAdmin.get(url)).statusCode).toBe(403);
+      expect((await as(ctx.app, null).get(url)).statusCode).toBe(401);
+    }
+    expect((await platform.get("/api/v1/admin/audit/999999999")).statusCode).toBe(404);
+    expect((await platform.get("/api/v1/admin/audit/abc")).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,500 @@
+import {
+  lineRefundOre,
+  type OrderRefunds,
+  type Refund,
+  type RefundableLine,
+  type RefundCreate,
+} from "@glide/contracts";
+import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
+import { AppError, conflict, isUniqueViolation, notFound } from "../../platform/errors.ts";
+import { fromOre } from "../../platform/money.ts";
+import type { PaymentProvider } from "../../platform/payments/provider.ts";
+import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
+import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
+import { recordAudit } from "../audit/audit.ts";
+import type { AnnounceSession } from "../sessions/session-events.ts";
+import { recordSessionEvent } from "../sessions/session-events.ts";
+import { enqueueRefundMail } from "./refund-mail.ts";
+
+/** Who may ask for a refund: the console's admins, and the spot-check outcome acting for one. */
+export type RefundSource = "staff" | "spot_check" | "dispute";
+
+/** A refund the provider has not answered is asked again (same key) once it is this old. */
+export const REFUND_SETTLE_AFTER_MS = 30_000;
+
+type OrderRow = {
+  id: string;
+  session_id: string | null;
+  store_id: string | null;
+  state: string;
+  receipt_number: number | null;
+  total_ore: number;
+  refunded_ore: number;
+  payment_intent_id: string | null;
+};
+
+type LineRow = RefundableLine & { position: number };
+
+type RefundRow = {
+  id: string;
+  order_id: string;
+  state: "pending" | "succeeded" | "failed";
+  amount_ore: number;
+  reason: string;
+  source: string;
+  failure_code: string | null;
+  created_at: Date | string;
+  completed_at: Date | string | null;
+  provider_refund_id: string | null;
+};
+
+const kr = (ore: number) => `${(ore / 100).toFixed(2)} kr`;
+
+async function lockOrder(tx: Tx, orderId: string): Promise<OrderRow | undefined> {
+  const [order] = await queryRows<OrderRow>(
+    tx,
+    sql`select id, session_id, store_id, state, receipt_number, total_ore, refunded_ore, payment_intent_id
+        from orders where id = ${orderId} for update`,
+  );
+  return order;
+}
+
+async function linesOf(db: Db | Tx, orderId: string): Promise<LineRow[]> {
+  return queryRows<LineRow>(
+    db,
+    sql`select id, position, name, quantity, total_ore, refunded_quantity, refunded_ore, weight_grams, origin
+        from order_lines where order_id = ${orderId} order by position, id`,
+  );
+}
+
+/** The order's refunds as the API shows them, oldest first (or only `refundId`). */
+async function refundsOf(db: Db | Tx, where: { orderId: string } | { refundId: string }): Promise<Refund[]> {
+  const filter = "orderId" in where ? sql`r.order_id = ${where.orderId}` : sql`r.id = ${where.refundId}`;
+  const rows = await queryRows<
+    RefundRow & { lines: Array<{ line_id: string; name: string; quantity: number; amount_ore: number }> }
+  >(
+    db,
+    sql`select r.id, r.order_id, r.state, r.amount_ore, r.reason, r.source, r.failure_code, r.created_at, r.completed_at,
+          r.provider_refund_id,
+          coalesce((select json_agg(json_build_object('line_id', l.id, 'name', l.name, 'quantity', rl.quantity,
+                                                      'amount_ore', rl.amount_ore) order by l.position)
+                    from refund_lines rl join order_lines l on l.id = rl.order_line_id
+                    where rl.refund_id = r.id and rl.quantity > 0), '[]'::json) as lines
+        from refunds r where ${filter} order by r.created_at, r.id`,
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    order_id: row.order_id,
+    state: row.state,
+    amount: fromOre(row.amount_ore),
+    reason: row.reason,
+    source: row.source,
+    failure_code: row.failure_code,
+    created_at: new Date(row.created_at).toISOString(),
+    completed_at: row.completed_at ? new Date(row.completed_at).toISOString() : null,
+    lines: row.lines.map((line) => ({
+      line_id: line.line_id,
+      name: line.name,
+      quantity: line.quantity,
+      amount: fromOre(line.amount_ore),
+    })),
+  }));
+}
+
+async function oneRefund(db: Db | Tx, refundId: string): Promise<Refund> {
+  const [refund] = await refundsOf(db, { refundId });
+  if (!refund) throw notFound("Unknown refund");
+  return refund;
+}
+
+/** GET /api/v1/admin/orders/:id/refunds: what the refund dialog shows. */
+export async function readOrderRefunds(opts: { db: Db; actor: AdminActor; orderId: string }): Promise<OrderRefunds> {
+  const [order] = await queryRows<OrderRow>(
+    opts.db,
+    sql`select id, session_id, store_id, state, receipt_number, total_ore, refunded_ore, payment_intent_id
+        from orders where id = ${opts.orderId}`,
+  );
+  if (!order) throw notFound("Unknown order");
+  assertOrderStore(opts.actor, order);
+  const lines = await linesOf(opts.db, order.id);
+  return {
+    order_id: order.id,
+    store_id: order.store_id,
+    receipt_number: order.receipt_number,
+    state: order.state,
+    total: fromOre(order.total_ore),
+    refunded: fromOre(order.refunded_ore),
+    lines: lines.map(({ position: _position, ...line }) => line),
+    refunds: await refundsOf(opts.db, { orderId: order.id }),
+  };
+}
+
+/** An order of a deleted store is for platform admins only. */
+function assertOrderStore(actor: AdminActor, order: OrderRow) {
+  if (order.store_id) assertCanManageStore(actor, order.store_id);
+  else if (actor.role !== "platform_admin") throw new AppError(403, "forbidden", "You do not manage this store");
+}
+
+type Planned = { line: LineRow; quantity: number; amountOre: number };
+
+/** The units asked for, priced with lineRefundOre; more than is left of a line is refused by name. */
+function plan(lines: LineRow[], request: RefundCreate): Planned[] {
+  if (request.whole) {
+    return lines
+      .map((line) => ({ line, quantity: line.quantity - line.refunded_quantity, amountOre: 0 }))
+      .map((p) => ({ ...p, amountOre: lineRefundOre(p.line, p.quantity) }));
+  }
+  const byId = new Map(lines.map((line) => [line.id, line]));
+  return (request.lines ?? []).map((asked, index) => {
+    const line = byId.get(asked.line_id);
+    if (!line)
+      throw new AppError(404, "unknown_line", "That line is not on this order", [
+        { path: `lines.${index}.line_id`, message: "not a line of this order" },
+      ]);
+    const left = line.quantity - line.refunded_quantity;
+    if (asked.quantity > left) {
+      const detail = `${line.name}: only ${left} of ${line.quantity} left, only ${kr(lineRefundOre(line, left))} is left to refund`;
+      throw new AppError(409, "refund_exceeds_captured", detail, [
+        { path: `lines.${index}.quantity`, message: detail },
+      ]);
+    }
+    return { line, quantity: asked.quantity, amountOre: lineRefundOre(line, asked.quantity) };
+  });
+}
+
+/**
+ * The payment a line was paid with: the checkout's charge, or the extra
+ * charge of a spot check (lines added there). A refund gives back to one
+ * payment, so a request touching both makes one refund of each.
+ */
+type Payment = "checkout" | "spot_check";
+const PAYMENTS: Payment[] = ["checkout", "spot_check"];
+const paymentOf = (line: { origin: string }): Payment => (line.origin === "spot_check" ? "spot_check" : "checkout");
+
+/** Each refund row has a unique key: the request's own on the checkout's refund, one derived from it on the other. */
+const refundKey = (requestKey: string, payment: Payment) =>
+  payment === "checkout" ? requestKey : `${requestKey}:spot_check`;
+
+const REFUND_COLUMNS = sql`id, order_id, state, amount_ore, reason, source, failure_code, created_at, completed_at, provider_refund_id`;
+
+/**
+ * The same key again is the same request only when it asks for the same
+ * thing. A whole-order request names every line of each payment it refunded
+ * (some with 0 units); one of some lines names only those.
+ */
+async function sameRequest(tx: Tx, existing: RefundRow[], orderId: string, request: RefundCreate, reason: string) {
+  if (existing.some((refund) => refund.order_id !== orderId || refund.reason !== reason)) return false;
+  const rows = await queryRows<{ refund_id: string; order_line_id: string; quantity: number }>(
+    tx,
+    sql`select refund_id, order_line_id, quantity from refund_lines
+        where refund_id in (select unnest(${`{${existing.map((refund) => refund.id).join(",")}}`}::uuid[]))`,
+  );
+  if (request.whole) {
+    const lines = await linesOf(tx, orderId);
+    return existing.every((refund) => {
+      const named = new Set(rows.filter((row) => row.refund_id === refund.id).map((row) => row.order_line_id));
+      const payment = paymentOf(lines.find((line) => named.has(line.id)) ?? { origin: "cart" });
+      const ofPayment = lines.filter((line) => paymentOf(line) === payment);
+      return named.size === ofPayment.length && ofPayment.every((line) => named.has(line.id));
+    });
+  }
+  const asked = new Map((request.lines ?? []).map((line) => [line.line_id, line.quantity]));
+  const named = rows.filter((row) => row.quantity > 0);
+  return named.length === asked.size && named.every((row) => asked.get(row.order_line_id) === row.quantity);
+}
+
+/** The provider's id of a payment of the order; refunding an unpaid one is a conflict. */
+async function intentOf(tx: Tx, order: OrderRow, payment: Payment): Promise<string> {
+  if (payment === "checkout") {
+    if (!order.payment_intent_id) throw conflict("This order has no captured payment to refund", "order_not_paid");
+    return order.payment_intent_id;
+  }
+  const [check] = await queryRows<{ charge_intent_id: string | null }>(
+    tx,
+    sql`select charge_intent_id from spot_checks where order_id = ${order.id} and charge_intent_id is not null limit 1`,
+  );
+  if (!check?.charge_intent_id) throw conflict("The spot check's extra charge was never paid", "order_not_paid");
+  return check.charge_intent_id;
+}
+
+/** The planned units split by the payment they were paid with, checkout first; a payment with nothing to give back is left out. */
+function byPayment(planned: Planned[]): Array<{ payment: Payment; planned: Planned[]; amountOre: number }> {
+  return PAYMENTS.map((payment) => {
+    const own = planned.filter((p) => paymentOf(p.line) === payment);
+    return { payment, planned: own, amountOre: own.reduce((sum, p) => sum + p.amountOre, 0) };
+  }).filter((group) => group.planned.some((p) => p.quantity > 0));
+}
+
+type Made = { refundId: string; intentId: string };
+type Reserved =
+  | { kind: "existing"; refundIds: string[]; sessionId: string | null }
+  | { kind: "new"; made: Made[]; sessionId: string | null };
+
+type ReserveOpts = {
+  actor: AdminActor;
+  orderId: string;
+  request: RefundCreate;
+  source: RefundSource;
+  disputeId?: string | null;
+};
+
+/**
+ * Under the order's row lock: the key's earlier refunds are answered as they
+ * are; otherwise the amount is computed, checked against what is left,
+ * reserved on the lines and the order (their CHECK constraints are the last
+ * guard), and one pending refund per payment is written, each with its event
+ * and audit entry. All of it commits together or not at all.
+ */
+async function reserve(deps: RefundDeps, opts: ReserveOpts): Promise<Reserved> {
+  const reason = opts.request.reason.trim();
+  const key = opts.request.idempotency_key;
+  return deps.db.transaction(async (tx) => {
+    const order = await lockOrder(tx, opts.orderId);
+    if (!order) throw notFound("Unknown order");
+    assertOrderStore(opts.actor, order);
+    deps.provider();
+    const existing = await queryRows<RefundRow>(
+      tx,
+      sql`select ${REFUND_COLUMNS} from refunds
+          where idempotency_key in (${refundKey(key, "checkout")}, ${refundKey(key, "spot_check")})
+          order by idempotency_key = ${key} desc, id`,
+    );
+    if (existing.length > 0) {
+      if (!(await sameRequest(tx, existing, order.id, opts.request, reason)))
+        throw conflict(
+          "This idempotency key was already used for a different refund; open the dialog again for a new one",
+          "idempotency_key_reused",
+        );
+      return { kind: "existing", refundIds: existing.map((refund) => refund.id), sessionId: order.session_id };
+    }
+    if (order.state !== "paid") throw conflict("Only a paid order can be refunded", "order_not_paid");
+
+    const groups = byPayment(plan(await linesOf(tx, order.id), opts.request));
+    if (groups.reduce((sum, group) => sum + group.amountOre, 0) <= 0)
+      throw conflict(
+        `Only ${kr(order.total_ore - order.refunded_ore)} is left to refund on this order`,
+        "nothing_left",
+      );
+    const made: Made[] = [];
+    let refundedOre = order.refunded_ore;
+    for (const group of groups) {
+      const intentId = await intentOf(tx, order, group.payment);
+      const refundId = await writeRefund(tx, {
+        ...opts,
+        order,
+        reason,
+        key: refundKey(key, group.payment),
+        planned: group.planned,
+        amountOre: group.amountOre,
+        refundedBeforeOre: refundedOre,
+      });
+      refundedOre += group.amountOre;
+      made.push({ refundId, intentId });
+    }
+    return { kind: "new", made, sessionId: order.session_id };
+  });
+}
+
+/** One payment's part of a request: reserved on its lines and the order, written pending, with its event and audit entry. */
+async function writeRefund(
+  tx: Tx,
+  opts: ReserveOpts & {
+    order: OrderRow;
+    reason: string;
+    key: string;
+    planned: Planned[];
+    amountOre: number;
+    refundedBeforeOre: number;
+  },
+): Promise<string> {
+  const { order, planned, amountOre, reason } = opts;
+  for (const p of planned) {
+    await tx.execute(
+      sql`update order_lines set refunded_quantity = refunded_quantity + ${p.quantity},
+            refunded_ore = refunded_ore + ${p.amountOre}
+          where id = ${p.line.id}`,
+    );
+  }
+  await tx.execute(sql`update orders set refunded_ore = refunded_ore + ${amountOre} where id = ${order.id}`);
+  const [refund] = await queryRows<{ id: string }>(
+    tx,
+    sql`insert into refunds (order_id, store_id, amount_ore, reason, source, idempotency_key, requested_by, dispute_id)
+        values (${order.id}, ${order.store_id}, ${amountOre}, ${reason}, ${opts.source},
+                ${opts.key}, ${opts.actor.id}, ${opts.disputeId ?? null})
+        returning id`,
+  );
+  const refundId = refund!.id;
+  await tx.execute(
+    sql`insert into refund_lines (refund_id, order_line_id, quantity, amount_ore)
+        select ${refundId}, l.id, l.quantity, l.amount_ore
+        from jsonb_to_recordset(${JSON.stringify(planned.map((p) => ({ id: p.line.id, quantity: p.quantity, amount_ore: p.amountOre })))}::jsonb)
+          as l(id uuid, quantity int, amount_ore int)`,
+  );
+  const lineDetail = planned
+    .filter((p) => p.quantity > 0)
+    .map((p) => ({ line_id: p.line.id, name: p.line.name, quantity: p.quantity, amount: fromOre(p.amountOre) }));
+  if (order.session_id)
+    await recordSessionEvent(tx, {
+      sessionId: order.session_id,
+      storeId: order.store_id,
+      kind: "refund",
+      source: "staff",
+      adminId: opts.actor.id,
+      activity: false,
+      detail: { refund_id: refundId, origin: opts.source, amount: fromOre(amountOre), reason, lines: lineDetail },
+    });
+  await recordAudit(tx, {
+    actor: opts.actor,
+    action: "refund.create",
+    entityType: "refund",
+    entityId: refundId,
+    storeId: order.store_id,
+    summary: `Refund of ${kr(amountOre)} on receipt ${order.receipt_number ?? order.id}: ${reason}`,
+    before: { order_id: order.id, refunded: fromOre(opts.refundedBeforeOre) },
+    after: { order_id: order.id, refunded: fromOre(opts.refundedBeforeOre + amountOre), lines: lineDetail },
+  });
+  return refundId;
+}
+
+export type RefundDeps = {
+  db: Db;
+  /** The payment provider; asked for only once the caller may refund (503 without one). */
+  provider: () => PaymentProvider;
+  announce: AnnounceSession;
+  /** Tells the receipt mail sender there is something to send. */
+  kickMails?: () => void;
+};
+
+/**
+ * POST /api/v1/admin/orders/:id/refunds. Reserved under the order's lock,
+ * then asked of the provider with no transaction open (one call per payment,
+ * each under its refund's key refund-<id>), then recorded: succeeded, failed
+ * (the amount is free again) or, without a definite answer, left pending for
+ * settlePendingRefunds. The refunds come back checkout's first.
+ */
+export async function createRefund(
+  deps: RefundDeps,
+  opts: { actor: AdminActor; orderId: string; request: RefundCreate; source?: RefundSource; disputeId?: string | null },
+): Promise<{ created: boolean; refunds: Refund[] }> {
+  let reserved: Reserved;
+  try {
+    reserved = await reserve(deps, { ...opts, source: opts.source ?? "staff" });
+  } catch (err) {
+    // The same key raced in on another order (or another instance): answer from the rows that won.
+    if (isUniqueViolation(err)) return createRefund(deps, opts);
+    if (isCheckViolation(err))
+      throw conflict("Only what is left of the order can be refunded", "refund_exceeds_captured");
+    throw err;
+  }
+  const answer = async (ids: string[]) => Promise.all(ids.map((id) => oneRefund(deps.db, id)));
+  if (reserved.kind === "existing") return { created: false, refunds: await answer(reserved.refundIds) };
+  const [order] = await queryRows<{ store_id: string | null }>(
+    deps.db,
+    sql`select store_id from orders where id = ${opts.orderId}`,
+  );
+  if (reserved.sessionId)
+    await deps.announce({ store_id: order?.store_id ?? null, session_id: reserved.sessionId, kind: "refund" });
+  for (const { refundId, intentId } of reserved.made) await askProvider(deps, refundId, intentId);
+  return { created: true, refunds: await answer(reserved.made.map((made) => made.refundId)) };
+}
+
+/** PostgreSQL's check_violation: the reservation went past what was captured. */
+function isCheckViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === "23514" || e?.cause?.code === "23514";
+}
+
+/** One provider call under the refund's own key, and its answer recorded; repeating it never pays twice. */
+async function askProvider(deps: RefundDeps, refundId: string, intentId: string): Promise<void> {
+  const [row] = await queryRows<{ amount_ore: number }>(
+    deps.db,
+    sql`select amount_ore from refunds where id = ${refundId}`,
+  );
+  const answer = await deps.provider().refund({
+    paymentIntentId: intentId,
+    amountOre: row!.amount_ore,
+    idempotencyKey: `refund-${refundId}`,
+    reason: "requested_by_customer",
+  });
+  if (answer.status === "refunded") {
+    const mailed = await deps.db.transaction(async (tx) => {
+      const done = await queryRows<{ id: string }>(
+        tx,
+        sql`update refunds set state = 'succeeded', completed_at = now(), provider_refund_id = ${answer.refundId}
+            where id = ${refundId} and state = 'pending' returning id`,
+      );
+      return done.length > 0 && (await enqueueRefundMail(tx, refundId));
+    });
+    if (mailed) deps.kickMails?.();
+    return;
+  }
+  // No answer, or the key is busy or was used otherwise: the same key settles it later, never a guess.
+  if (answer.status === "unavailable" || answer.status === "key_reused") return;
+  await releaseFailed(deps.db, refundId, answer.code);
+}
+
+/** A definite no from the provider: the refund failed and what it reserved is free again. */
+async function releaseFailed(db: Db, refundId: string, code: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [refund] = await queryRows<{ order_id: string; amount_ore: number }>(
+      tx,
+      sql`select order_id, amount_ore from refunds where id = ${refundId}`,
+    );
+    if (!refund) return;
+    await lockOrder(tx, refund.order_id);
+    const failed = await queryRows<{ id: string }>(
+      tx,
+      sql`update refunds set state = 'failed', failure_code = ${code}, completed_at = now()
+          where id = ${refundId} and state = 'pending' returning id`,
+    );
+    if (failed.length === 0) return;
+    await tx.execute(
+      sql`update order_lines l set refunded_quantity = l.refunded_quantity - rl.quantity,
+            refunded_ore = l.refunded_ore - rl.amount_ore
+          from refund_lines rl where rl.refund_id = ${refundId} and rl.order_line_id = l.id`,
+    );
+    await tx.execute(
+      sql`update orders set refunded_ore = refunded_ore - ${refund.amount_ore} where id = ${refund.order_id}`,
+    );
+  });
+}
+
+/**
+ * Refunds the provider did not answer, asked again with their own keys (the
+ * provider answers the refund it made, or makes it once). Run on a timer.
+ */
+export async function settlePendingRefunds(
+  deps: RefundDeps & { olderThanMs?: number },
+): Promise<{ succeeded: number; failed: number; pending: number }> {
+  const age = deps.olderThanMs ?? REFUND_SETTLE_AFTER_MS;
+  const rows = await queryRows<{ id: string; order_id: string; origin: string | null }>(
+    deps.db,
+    sql`select r.id, r.order_id,
+          (select l.origin from refund_lines rl join order_lines l on l.id = rl.order_line_id
+           where rl.refund_id = r.id and rl.quantity > 0 limit 1) as origin
+        from refunds r
+        where r.state = 'pending' and r.created_at <= now() - ${age}::float8 * interval '1 millisecond'
+        order by r.created_at limit 100`,
+  );
+  const counts = { succeeded: 0, failed: 0, pending: 0 };
+  for (const row of rows) {
+    const intentId = await storedIntent(deps.db, row.order_id, row.origin);
+    if (intentId) await askProvider(deps, row.id, intentId);
+    const [now] = await queryRows<{ state: keyof typeof counts }>(
+      deps.db,
+      sql`select state from refunds where id = ${row.id}`,
+    );
+    if (now) counts[now.state]++;
+  }
+  return counts;
+}
+
+async function storedIntent(db: Db, orderId: string, origin: string | null): Promise<string | null> {
+  const [row] = await queryRows<{ intent: string | null }>(
+    db,
+    origin === "spot_check"
+      ? sql`select charge_intent_id as intent from spot_checks where order_id = ${orderId} and charge_intent_id is not null limit 1`
+      : sql`select payment_intent_id as intent from orders where id = ${orderId}`,
+  );
+  return row?.intent ?? null;
+}

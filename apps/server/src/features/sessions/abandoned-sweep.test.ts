@@ -1,0 +1,198 @@
+import { gtinCheckDigit } from "@glide/contracts";
+import type { InjectOptions } from "fastify";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../app.ts";
+import { loadConfig } from "../../config.ts";
+import { openDatabase, queryRows, sql } from "../../db/client.ts";
+import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
+import {
+  as,
+  createDeviceKey,
+  createTestContext,
+  signIn,
+  signInShopper,
+  TEST_DATABASE_URL,
+  type TestContext,
+} from "../../test/harness.ts";
+import { sweepAbandoned } from "./abandoned-sweep.ts";
+
+let ctx: TestContext;
+let pay: PaymentHarness;
+let admin: ReturnType<typeof as>;
+let usual: string;
+let quick: string;
+let gateKey: string;
+const juice = `731000000701${gtinCheckDigit("731000000701")}`;
+const ABANDONED = "Besöket avslutades efter en stund utan aktivitet och debiteras inte.";
+
+type Reply = Awaited<ReturnType<TestContext["app"]["inject"]>>;
+
+/** A shopper inside `storeId` with one juice in the cart, last active `idleMinutes` ago. */
+async function quietVisit(storeId: string, idleMinutes: number) {
+  const { customerId, accessToken } = await signInShopper(ctx.app, "Idle Idun");
+  const call = (opts: Omit<InjectOptions, "headers">): Promise<Reply> =>
+    ctx.app.inject({ ...opts, headers: { authorization: `Bearer ${accessToken}` } } as InjectOptions);
+  expect(
+    (await call({ method: "PUT", url: "/api/v1/payment-method", payload: { payment_method: "pm_card_visa" } }))
+      .statusCode,
+  ).toBe(200);
+  const visit = (await call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: storeId } })).json()
+    .session_id as string;
+  await ctx.app.db.execute(sql`update shopping_sessions set door_opened_at = now() where id = ${visit}`);
+  const scanned = await call({
+    method: "POST",
+    url: "/api/v1/cart/scan",
+    payload: { session_id: visit, barcode: juice },
+  });
+  expect(scanned.statusCode, scanned.body).toBe(200);
+  await idle(visit, idleMinutes);
+  return { customerId, call, visit, itemId: scanned.json().item.id as string };
+}
+
+const idle = (visit: string, minutes: number) =>
+  ctx.app.db.execute(
+    sql`update shopping_sessions set last_activity_at = now() - make_interval(mins => ${minutes}) where id = ${visit}`,
+  );
+const stateOf = async (visit: string) => {
+  const [row] = await queryRows<{ abandoned_at: Date | null; checked_out_at: Date | null; events: number }>(
+    ctx.app.db,
+    sql`select abandoned_at, checked_out_at,
+          (select count(*)::int from session_events e where e.session_id = s.id and e.kind = 'abandoned') as events
+        from shopping_sessions s where id = ${visit}`,
+  );
+  return row!;
+};
+
+beforeAll(async () => {
+  pay = await startPaymentHarness();
+  ctx = await createTestContext({ STRIPE_SECRET_KEY: pay.simulator.secretKey, STRIPE_API_BASE: pay.apiBase });
+  admin = as(ctx.app, (await signIn(ctx.app)).cookie);
+  usual = (await admin.post("/api/v1/stores/", { name: "Vanliga butiken" })).json().id;
+  quick = (await admin.post("/api/v1/stores/", { name: "Snabba butiken" })).json().id;
+  const override = await admin.put(`/api/v1/settings/stores/${quick}`, {
+    settings: { store: { abandon_after_minutes: 10 } },
+  });
+  expect(override.statusCode, override.body).toBe(200);
+  gateKey = (await createDeviceKey(ctx.app, usual, "exit_gate")).key;
+  const res = await admin.post("/api/v1/products/", {
+    sku: "ab-juice",
+    name: "Apelsinjuice",
+    price: 24.9,
+    barcode: juice,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+});
+afterAll(async () => {
+  await ctx?.close();
+  await pay?.close();
+});
+
+describe("the abandoned-visit sweep", () => {
+  it("closes a visit one minute past its store's limit, not one minute before, and leaves closed visits alone", async () => {
+    const before = await quietVisit(usual, 29);
+    const after = await quietVisit(usual, 31);
+    const quickBefore = await quietVisit(quick, 9);
+    const quickAfter = await quietVisit(quick, 11);
+    const paid = await quietVisit(usual, 10);
+    const pay1 = await paid.call({ method: "POST", url: "/api/v1/checkout", payload: { user_id: paid.customerId } });
+    expect(pay1.statusCode, pay1.body).toBe(200);
+    await idle(paid.visit, 120);
+
+    const swept = await sweepAbandoned(ctx.app);
+    expect(swept).not.toBe("skipped");
+    const ids = (swept as { session_id: string }[]).map((c) => c.session_id).sort();
+    expect(ids).toEqual([after.visit, quickAfter.visit].sort());
+    for (const v of [after, quickAfter]) expect(await stateOf(v.visit)).toMatchObject({ events: 1 });
+    for (const v of [before, quickBefore])
+      expect(await stateOf(v.visit)).toMatchObject({ abandoned_at: null, events: 0 });
+    expect(await stateOf(paid.visit)).toMatchObject({ abandoned_at: null, events: 0 });
+
+    const [event] = await queryRows<{ source: string; detail: { idle_minutes: number } }>(
+      ctx.app.db,
+      sql`select source, detail from session_events where session_id = ${quickAfter.visit} and kind = 'abandoned'`,
+    );
+    expect(event).toMatchObject({ source: "system", detail: { idle_minutes: 10 } });
+
+    // An abandoned visit stays as it was: a second sweep neither moves abandoned_at nor records again.
+    const first = (await stateOf(after.visit)).abandoned_at;
+    await idle(after.visit, 500);
+    expect(await sweepAbandoned(ctx.app)).toEqual([]);
+    expect(await stateOf(after.visit)).toMatchObject({ abandoned_at: first, events: 1 });
+  });
+
+  it("never charges an abandoned visit: checkout and the cart refuse it in Swedish, the gate still opens", async () => {
+    const v = await quietVisit(usual, 45);
+    await sweepAbandoned(ctx.app);
+    const checkout = await v.call({ method: "POST", url: "/api/v1/checkout", payload: { user_id: v.customerId } });
+    expect(checkout.statusCode).toBe(409);
+    expect(checkout.json()).toMatchObject({ code: "visit_abandoned", detail: ABANDONED });
+    const scan = await v.call({
+      method: "POST",
+      url: "/api/v1/cart/scan",
+      payload: { session_id: v.visit, barcode: juice },
+    });
+    expect(scan.statusCode).toBe(409);
+    expect(scan.json().detail).toBe(ABANDONED);
+    const change = await v.call({ method: "PUT", url: `/api/v1/cart/item/${v.itemId}`, payload: { quantity: 2 } });
+    expect(change.statusCode).toBe(409);
+    expect((await v.call({ method: "DELETE", url: `/api/v1/cart/item/${v.itemId}` })).statusCode).toBe(409);
+
+    const token = (await v.call({ method: "GET", url: "/api/v1/exit/token" })).json().token as string;
+    const gate = await ctx.app.inject({
+      method: "POST",
+      url: "/api/v1/exit/scan",
+      headers: { authorization: `Device ${gateKey}` },
+      payload: { token },
+    });
+    expect(gate.statusCode, gate.body).toBe(200);
+    expect(gate.json()).toMatchObject({ gate_opened: true, status: "empty", receipt_number: null });
+    expect((await v.call({ method: "GET", url: "/api/v1/exit/status" })).json().state).toBe("empty");
+    const orders = await queryRows(ctx.app.db, sql`select id from orders where session_id = ${v.visit}`);
+    expect(orders).toEqual([]);
+    // The cart is kept for the record.
+    const cart = await queryRows(ctx.app.db, sql`select id from cart_items where session_id = ${v.visit}`);
+    expect(cart).toHaveLength(1);
+  });
+
+  it("leaves a visit whose charge is in flight alone, however quiet", async () => {
+    const v = await quietVisit(usual, 10);
+    await ctx.app.db.execute(
+      sql`insert into orders (session_id, customer_id, store_id, state, total_ore, vat_ore, currency, store_name)
+          values (${v.visit}, ${v.customerId}, ${usual}, 'unsettled', 2490, 498, 'SEK', 'Vanliga butiken')`,
+    );
+    await idle(v.visit, 300);
+    await sweepAbandoned(ctx.app);
+    expect(await stateOf(v.visit)).toMatchObject({ abandoned_at: null, events: 0 });
+  });
+
+  describe.skipIf(!TEST_DATABASE_URL)("two instances on one PostgreSQL", () => {
+    it("close each quiet visit once", async () => {
+      const database = await openDatabase({
+        databaseUrl: ctx.databaseUrl,
+        logger: pino({ level: "silent" }),
+        poolSize: 3,
+      });
+      const second = await buildApp(
+        loadConfig({
+          NODE_ENV: "test",
+          LOG_LEVEL: "silent",
+          DATA_DIR: ctx.dataDir,
+          WEB_DIST: ctx.dataDir,
+          SECRET_KEY: "x".repeat(64),
+        }),
+        { database },
+      );
+      try {
+        const quiet = await Promise.all([1, 2, 3].map(() => quietVisit(usual, 40)));
+        const results = await Promise.all([sweepAbandoned(ctx.app), sweepAbandoned(second), sweepAbandoned(ctx.app)]);
+        const closed = results.flatMap((r) => (r === "skipped" ? [] : r.map((c) => c.session_id)));
+        expect(closed.sort()).toEqual(quiet.map((q) => q.visit).sort());
+        for (const q of quiet) expect((await stateOf(q.visit)).events).toBe(1);
+      } finally {
+        await second.close();
+        await database.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,340 @@
+import type { SessionDetail, SessionListQuery, SessionRow, SessionStatus } from "@glide/contracts";
+import type { SQL } from "drizzle-orm";
+import { type Db, queryRows, sql } from "../../db/client.ts";
+import { notFound } from "../../platform/errors.ts";
+import { fromOre } from "../../platform/money.ts";
+import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
+import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
+
+type VisitRow = {
+  id: string;
+  store_id: string;
+  store_name: string;
+  shopper_name: string | null;
+  entered_at: Date | string;
+  checked_out_at: Date | string | null;
+  abandoned_at: Date | string | null;
+  last_activity_at: Date | string;
+  status: SessionStatus;
+  payment_state: SessionRow["payment_state"];
+  lines: number;
+  items: number;
+  total_ore: number;
+  refunded_ore: number;
+  receipt_number: number | null;
+  order_id: string | null;
+  spot_check: string | null;
+  dispute: string | null;
+};
+
+/**
+ * Every visit that went through the door, with what the list shows of it.
+ * The cart counts while the visit is open; the order once it is charged
+ * (a declined order leaves the cart as the truth). The status reads in the
+ * order a person would: an open dispute first, then how the visit ended,
+ * then whether anything happened in the cart.
+ */
+const visits = sql`
+  select s.id, s.store_id, st.name as store_name, c.name as shopper_name, s.door_opened_at as entered_at,
+    s.checked_out_at, s.abandoned_at, s.last_activity_at, s.customer_id,
+    case when d.state = 'open' then 'disputed'
+         when s.checked_out_at is not null then 'checked_out'
+         when s.abandoned_at is not null then 'abandoned'
+         when ci.lines > 0 or exists (select 1 from session_events e where e.session_id = s.id
+                                        and e.kind in ('item_added', 'quantity_changed', 'item_removed')) then 'shopping'
+         else 'entered' end as status,
+    case when o.id is null then 'none'
+         when o.state = 'paid' and o.refunded_ore > 0 and o.refunded_ore >= o.total_ore then 'refunded'
+         when o.state = 'paid' and o.refunded_ore > 0 then 'partly_refunded'
+         when o.state = 'awaiting_payment' then 'charging'
+         else o.state end as payment_state,
+    case when charged then ol.lines else ci.lines end as lines,
+    case when charged then ol.items else ci.items end as items,
+    case when charged then o.total_ore else ci.total_ore end as total_ore,
+    coalesce(o.refunded_ore, 0) as refunded_ore, o.receipt_number, o.id as order_id,
+    case when sc.id is null then null else coalesce(sc.outcome, 'pending') end as spot_check,
+    d.state as dispute
+  from shopping_sessions s
+  join stores st on st.id = s.store_id
+  left join customers c on c.id = s.customer_id
+  left join orders o on o.session_id = s.id
+  cross join lateral (select o.id is not null and o.state <> 'declined' as charged) k
+  cross join lateral (
+    select count(*)::int as lines, coalesce(sum(i.quantity), 0)::int as items,
+      coalesce(sum(i.quantity * i.unit_price_ore), 0)::int as total_ore
+    from cart_items i where i.session_id = s.id) ci
+  cross join lateral (
+    select count(*)::int as lines, coalesce(sum(l.quantity), 0)::int as items
+    from order_lines l where l.order_id = o.id) ol
+  left join spot_checks sc on sc.session_id = s.id
+  left join lateral (
+    select x.state from disputes x where x.order_id = o.id
+    order by x.state = 'open' desc, x.created_at desc limit 1) d on true
+  where s.door_opened_at is not null`;
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+function toRow(v: VisitRow): SessionRow {
+  const checkedOut = iso(v.checked_out_at);
+  return {
+    id: v.id,
+    store: { id: v.store_id, name: v.store_name },
+    status: v.status,
+    shopper_name: v.shopper_name,
+    entered_at: iso(v.entered_at)!,
+    exited_at: checkedOut,
+    last_activity_at: iso(v.last_activity_at)!,
+    abandoned_at: iso(v.abandoned_at),
+    lines: v.lines,
+    items: v.items,
+    total: fromOre(v.total_ore),
+    payment_state: v.payment_state,
+    refunded: fromOre(v.refunded_ore),
+    receipt_number: v.receipt_number,
+    order_id: v.order_id,
+    spot_check: v.spot_check,
+    dispute: v.dispute,
+  };
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The list's filters as SQL on the `visits` columns; a date without a time is a whole day in the store's own zone. */
+function filters(actor: AdminActor, query: SessionListQuery): SQL[] {
+  const where: SQL[] = [];
+  if (actor.role !== "platform_admin") where.push(sql`v.store_id = any(${`{${actor.storeIds.join(",")}}`}::uuid[])`);
+  if (query.store_id) where.push(sql`v.store_id = ${query.store_id}::uuid`);
+  if (query.status) where.push(sql`v.status = ${query.status}`);
+  const localDay = sql`(v.entered_at at time zone v.store_timezone)::date`;
+  if (query.from)
+    where.push(
+      DATE_ONLY.test(query.from)
+        ? sql`${localDay} >= ${query.from}::date`
+        : sql`v.entered_at >= ${query.from}::timestamptz`,
+    );
+  if (query.to)
+    where.push(
+      DATE_ONLY.test(query.to) ? sql`${localDay} <= ${query.to}::date` : sql`v.entered_at <= ${query.to}::timestamptz`,
+    );
+  const search = query.search?.trim();
+  if (search) {
+    const like = `%${escapeLike(search)}%`;
+    const receipt = /^\d{1,9}$/.test(search) ? Number(search) : null;
+    where.push(sql`(v.shopper_name ilike ${like} or v.id::text ilike ${`${escapeLike(search.toLowerCase())}%`}
+      or v.receipt_number = ${receipt}::int)`);
+  }
+  return where;
+}
+
+const withTimezone = sql`select q.*, st.timezone as store_timezone from (${visits}) q join stores st on st.id = q.store_id`;
+
+/** GET /api/v1/admin/sessions: newest entry first; a store admin sees only their stores. */
+export async function listSessions(opts: {
+  db: Db;
+  actor: AdminActor;
+  query: SessionListQuery;
+}): Promise<{ items: SessionRow[]; total: number }> {
+  const { actor, query } = opts;
+  if (query.store_id) assertCanManageStore(actor, query.store_id);
+  const where = filters(actor, query);
+  const condition = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+  const [rows, [count]] = await Promise.all([
+    queryRows<VisitRow>(
+      opts.db,
+      sql`select v.* from (${withTimezone}) v ${condition}
+          order by v.entered_at desc, v.id desc limit ${query.limit ?? 25} offset ${query.offset ?? 0}`,
+    ),
+    queryRows<{ n: number }>(opts.db, sql`select count(*)::int as n from (${withTimezone}) v ${condition}`),
+  ]);
+  return { items: rows.map(toRow), total: count?.n ?? 0 };
+}
+
+type EventRow = {
+  id: number | string;
+  kind: string;
+  source: SessionDetail["timeline"][number]["source"];
+  staff_email: string | null;
+  detail: Record<string, unknown> | null;
+  created_at: Date | string;
+};
+
+/**
+ * GET /api/v1/admin/sessions/:id: the row, its timeline, the cart, the
+ * order with what was refunded of each line, refunds, disputes and the spot
+ * check. Unknown (or never through the door): 404; another store's: 403,
+ * as for every other store-owned record.
+ */
+export async function getSession(opts: { db: Db; actor: AdminActor; id: string }): Promise<SessionDetail> {
+  const { db, id } = opts;
+  const [visit] = await queryRows<VisitRow>(db, sql`select v.* from (${visits}) v where v.id = ${id}`);
+  if (!visit) throw notFound(`Session ${id} not found`);
+  assertCanManageStore(opts.actor, visit.store_id);
+  const [events, cart, order, refunds, disputes, spotCheck] = await Promise.all([
+    queryRows<EventRow>(
+      db,
+      sql`select e.id, e.kind, e.source, a.email as staff_email, e.detail, e.created_at
+          from session_events e left join admin_users a on a.id = e.admin_id
+          where e.session_id = ${id} order by e.id`,
+    ),
+    queryRows<{
+      id: string;
+      product_id: string;
+      name: string;
+      quantity: number;
+      unit_price_ore: number;
+      weight_grams: number | null;
+    }>(
+      db,
+      sql`select i.id, i.product_id, p.name, i.quantity, i.unit_price_ore, i.weight_grams
+          from cart_items i join products p on p.id = i.product_id
+          where i.session_id = ${id} order by i.created_at, i.id`,
+    ),
+    readOrder(db, visit.order_id),
+    queryRows<{
+      id: string;
+      amount_ore: number;
+      reason: string;
+      state: string;
+      source: string;
+      staff_email: string | null;
+      created_at: Date | string;
+    }>(
+      db,
+      sql`select r.id, r.amount_ore, r.reason, r.state, r.source, a.email as staff_email, r.created_at
+          from refunds r left join admin_users a on a.id = r.requested_by
+          where r.order_id = ${visit.order_id} order by r.created_at, r.id`,
+    ),
+    queryRows<{
+      id: string;
+      state: string;
+      message: string;
+      resolution: string | null;
+      created_at: Date | string;
+      resolved_at: Date | string | null;
+    }>(
+      db,
+      sql`select id, state, message, resolution, created_at, resolved_at from disputes
+          where order_id = ${visit.order_id} order by created_at, id`,
+    ),
+    queryRows<{
+      id: string;
+      outcome: string | null;
+      note: string | null;
+      flagged_at: Date | string;
+      decided_at: Date | string | null;
+      staff_email: string | null;
+    }>(
+      db,
+      sql`select c.id, c.outcome, c.note, c.flagged_at, c.decided_at, a.email as staff_email
+          from spot_checks c left join admin_users a on a.id = c.decided_by where c.session_id = ${id}`,
+    ),
+  ]);
+  const check = spotCheck[0];
+  return {
+    ...toRow(visit),
+    timeline: events.map((e) => ({
+      id: Number(e.id),
+      kind: e.kind,
+      source: e.source,
+      staff_email: e.staff_email,
+      detail: e.detail,
+      at: iso(e.created_at)!,
+    })),
+    cart: cart.map((line) => ({
+      id: line.id,
+      product_id: line.product_id,
+      name: line.name,
+      quantity: line.quantity,
+      unit_price: fromOre(line.unit_price_ore),
+      total: fromOre(line.unit_price_ore * line.quantity),
+      weight_grams: line.weight_grams,
+    })),
+    order,
+    refunds: refunds.map((r) => ({
+      id: r.id,
+      amount: fromOre(r.amount_ore),
+      reason: r.reason,
+      state: r.state,
+      source: r.source,
+      staff_email: r.staff_email,
+      created_at: iso(r.created_at)!,
+    })),
+    disputes: disputes.map((d) => ({
+      id: d.id,
+      state: d.state,
+      message: d.message,
+      resolution: d.resolution,
+      created_at: iso(d.created_at)!,
+      resolved_at: iso(d.resolved_at),
+    })),
+    spot_check_detail: check
+      ? {
+          id: check.id,
+          outcome: check.outcome,
+          note: check.note,
+          flagged_at: iso(check.flagged_at)!,
+          decided_at: iso(check.decided_at),
+          staff_email: check.staff_email,
+        }
+      : null,
+  };
+}
+
+async function readOrder(db: Db, orderId: string | null): Promise<SessionDetail["order"]> {
+  if (!orderId) return null;
+  const [[order], lines] = await Promise.all([
+    queryRows<{
+      id: string;
+      state: string;
+      receipt_number: number | null;
+      total_ore: number;
+      vat_ore: number;
+      refunded_ore: number;
+      paid_at: Date | string | null;
+      failure_code: string | null;
+      card_brand: string | null;
+      card_last4: string | null;
+    }>(
+      db,
+      sql`select id, state, receipt_number, total_ore, vat_ore, refunded_ore, paid_at, failure_code, card_brand, card_last4
+          from orders where id = ${orderId}`,
+    ),
+    queryRows<{
+      id: string;
+      name: string;
+      quantity: number;
+      unit_price_ore: number;
+      total_ore: number;
+      refunded_quantity: number;
+      refunded_ore: number;
+      origin: string;
+    }>(
+      db,
+      sql`select id, name, quantity, unit_price_ore, total_ore, refunded_quantity, refunded_ore, origin
+          from order_lines where order_id = ${orderId} order by position`,
+    ),
+  ]);
+  if (!order) return null;
+  return {
+    id: order.id,
+    state: order.state,
+    receipt_number: order.receipt_number,
+    total: fromOre(order.total_ore),
+    vat: fromOre(order.vat_ore),
+    refunded: fromOre(order.refunded_ore),
+    paid_at: iso(order.paid_at),
+    failure_code: order.failure_code,
+    card: order.card_brand && order.card_last4 ? { brand: order.card_brand, last4: order.card_last4 } : null,
+    lines: lines.map((line) => ({
+      id: line.id,
+      name: line.name,
+      quantity: line.quantity,
+      unit_price: fromOre(line.unit_price_ore),
+      total: fromOre(line.total_ore),
+      refunded_quantity: line.refunded_quantity,
+      refunded: fromOre(line.refunded_ore),
+      origin: line.origin,
+    })),
+  };
+}

@@ -1,0 +1,256 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { createStore, expect, signIn, type TestStore, test, unique } from "./fixtures.ts";
+import { createProduct } from "./support/shopping.ts";
+
+/** WCAG 2.1 A and AA, and axe's best practices, as in accessibility.spec.ts. */
+const RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
+
+async function expectAccessible(page: Page, what: string) {
+  const { violations } = await new AxeBuilder({ page }).withTags(RULES).analyze();
+  const found = violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target).join(", ")}`);
+  expect(found, `accessibility of ${what}`).toEqual([]);
+}
+
+interface Shopper {
+  name: string;
+  userId: string;
+  accessToken: string;
+  refreshToken: string;
+  headers: { Authorization: string };
+}
+
+/** The dev-login shopper with a card on file: signed in through the API, as their phone would be. */
+async function shopper(page: Page): Promise<Shopper> {
+  const login = await page.request.post("/api/v1/auth/dev-login");
+  expect(login.ok(), await login.text()).toBe(true);
+  const tokens = (await login.json()) as {
+    access_token: string;
+    refresh_token: string;
+    user: { id: string; name: string };
+  };
+  const headers = { Authorization: `Bearer ${tokens.access_token}` };
+  const card = await page.request.put("/api/v1/payment-method", { data: { payment_method: "pm_card_visa" }, headers });
+  expect(card.ok(), await card.text()).toBe(true);
+  return {
+    name: tokens.user.name,
+    userId: tokens.user.id,
+    accessToken: tokens.access_token,
+    refreshToken: tokens.refresh_token,
+    headers,
+  };
+}
+
+async function exitGate(page: Page, store: TestStore): Promise<string> {
+  const gate = await page.request.post(`/api/v1/stores/${store.id}/device-keys`, { data: { kind: "exit_gate" } });
+  expect(gate.ok(), await gate.text()).toBe(true);
+  return ((await gate.json()) as { key: string }).key;
+}
+
+interface PaidVisit {
+  sessionId: string;
+  receiptId: string;
+  receiptNumber: number;
+  /** What the phone is told at the exit: only when staff check the visit. */
+  notice?: string;
+}
+
+/** Through the door, the scans, and out through the gate, which charges the card: all as the devices do it. */
+async function paidVisit(
+  page: Page,
+  who: Shopper,
+  store: TestStore,
+  gateKey: string,
+  barcodes: string[],
+): Promise<PaidVisit> {
+  const headers = who.headers;
+  const entry = await page.request.post("/api/v1/sessions/entry", { data: { store_id: store.id }, headers });
+  expect(entry.ok(), await entry.text()).toBe(true);
+  const visit = (await entry.json()) as { session_id: string; session_token: string; store_id: string };
+  const door = await page.request.post("/api/v1/sessions/door/scan", {
+    data: visit,
+    headers: { Authorization: `Device ${store.doorKey}` },
+  });
+  expect(door.ok(), await door.text()).toBe(true);
+  for (const barcode of barcodes) {
+    const scan = await page.request.post("/api/v1/cart/scan", {
+      data: { session_id: visit.session_id, barcode },
+      headers,
+    });
+    expect(scan.ok(), await scan.text()).toBe(true);
+  }
+  const code = await page.request.get("/api/v1/exit/token", { headers });
+  expect(code.ok(), await code.text()).toBe(true);
+  const scanned = await page.request.post("/api/v1/exit/scan", {
+    data: { token: ((await code.json()) as { token: string }).token },
+    headers: { Authorization: `Device ${gateKey}` },
+  });
+  expect(scanned.ok(), await scanned.text()).toBe(true);
+  const status = await page.request.get("/api/v1/exit/status", { headers });
+  const paid = (await status.json()) as { state: string; receipt: { id: string; number: number }; notice?: string };
+  expect(paid.state).toBe("paid");
+  return {
+    sessionId: visit.session_id,
+    receiptId: paid.receipt.id,
+    receiptNumber: paid.receipt.number,
+    ...(paid.notice ? { notice: paid.notice } : {}),
+  };
+}
+
+/** Opens a shopper page with the shopper's tokens where the shopper app keeps them. */
+async function asShopper(page: Page, who: Shopper, path: string) {
+  await page.goto("/customer/not-a-page");
+  await page.evaluate((who) => {
+    localStorage.setItem("glide_access_token", who.accessToken);
+    localStorage.setItem("auth_token", who.accessToken);
+    localStorage.setItem("glide_refresh_token", who.refreshToken);
+    localStorage.setItem("glide_user_id", who.userId);
+    localStorage.setItem("glide_user_name", who.name);
+  }, who);
+  await page.goto(path);
+}
+
+test("staff refund one line from the visit's detail; the shopper's receipt shows what was given back", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await signIn(page);
+  const store = await createStore(page.request);
+  const gateKey = await exitGate(page, store);
+  const coffee = await createProduct(page.request, { price: 30, name: unique("Returkaffe") });
+  const bun = await createProduct(page.request, { price: 15, name: unique("Returbulle") });
+  const who = await shopper(page);
+  const visit = await paidVisit(page, who, store, gateKey, [coffee.barcode, coffee.barcode, bun.barcode]);
+
+  await page.goto(`/sessions?session=${visit.sessionId}`);
+  const detail = page.getByRole("dialog", { name: who.name });
+  await detail.getByRole("button", { name: "Refund", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Refund", exact: true });
+  await expect(dialog.getByLabel(`${coffee.name} (2 of 2 left)`)).toBeVisible();
+  await dialog.getByLabel(`${coffee.name} (2 of 2 left)`).fill("1");
+  await dialog.getByLabel("Reason").fill("Trasig förpackning");
+  // The amount the server will refund, before confirming.
+  await expect(dialog.getByText("To refund: 30,00 kr")).toBeVisible();
+  await expectAccessible(page, "the refund dialog");
+  await dialog.getByRole("button", { name: "Refund 30,00 kr" }).click();
+  await expect(page.getByText("Refunded 30,00 kr")).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(detail).toContainText(/Refunded\s*30,00\s*kr/);
+
+  await asShopper(page, who, `/customer/receipts/${visit.receiptId}`);
+  const receipt = page.getByRole("region", { name: "Kvitto" });
+  await expect(receipt).toContainText(`Återbetalt 1 x ${coffee.name}`);
+  await expect(receipt).toContainText(/−30,00\s*kr/);
+  await expect(receipt).toContainText(/Att betala efter återbetalning\s*45,00\s*kr/);
+});
+
+test("the shopper disputes a receipt; staff resolve it in the Disputes view and the shopper sees the answer", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await signIn(page);
+  const store = await createStore(page.request);
+  const gateKey = await exitGate(page, store);
+  const milk = await createProduct(page.request, { price: 18.9, name: unique("Tvistmjölk") });
+  const who = await shopper(page);
+  const visit = await paidVisit(page, who, store, gateKey, [milk.barcode]);
+  const complaint = unique("Mjölken var sur, jag vill ha pengarna tillbaka");
+
+  await asShopper(page, who, `/customer/receipts/${visit.receiptId}`);
+  await expect(page.getByRole("heading", { name: "Stämmer inte kvittot?" })).toBeVisible();
+  await page.getByLabel("Beskriv vad som är fel").fill(complaint);
+  await expectAccessible(page, "the dispute form");
+  await page.getByRole("button", { name: "Skicka" }).click();
+  await expect(page.getByRole("heading", { name: "Vi har tagit emot ditt ärende" })).toBeVisible();
+  await expect(page.getByText("Under behandling")).toBeVisible();
+
+  await page.goto("/sessions?view=disputes");
+  await expect(page.getByRole("tab", { name: "Disputes" })).toHaveAttribute("aria-selected", "true");
+  const item = page.getByRole("listitem").filter({ hasText: complaint });
+  await expect(item).toContainText(`Receipt ${visit.receiptNumber}`);
+  await expect(item).toContainText(store.name);
+  await expectAccessible(page, "the Disputes view");
+  await item.getByRole("button", { name: "Resolve" }).click();
+  const answer = page.getByRole("dialog", { name: "Resolve dispute" });
+  await answer.getByLabel("Answer to the shopper").fill("Vi ber om ursäkt och har betalat tillbaka mjölken.");
+  await expectAccessible(page, "the answer dialog");
+  await answer.getByRole("button", { name: "Resolve" }).click();
+  await expect(page.getByText("Dispute resolved")).toBeVisible();
+  await expect(item).toContainText("resolved");
+  await expect(item).toContainText("Answer: Vi ber om ursäkt och har betalat tillbaka mjölken.");
+
+  await asShopper(page, who, `/customer/receipts/${visit.receiptId}`);
+  await expect(
+    page.getByText("Löst · Svar från butiken: Vi ber om ursäkt och har betalat tillbaka mjölken."),
+  ).toBeVisible();
+});
+
+test("an exit picked for a spot check: the phone says so, staff find it in Spot checks and record OK", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await signIn(page);
+  const store = await createStore(page.request);
+  const gateKey = await exitGate(page, store);
+  const share = await page.request.put(`/api/v1/settings/stores/${store.id}`, {
+    data: { settings: { store: { spot_check_share: 0.2 } } },
+  });
+  expect(share.ok(), await share.text()).toBe(true);
+  const soap = await createProduct(page.request, { price: 24.5, name: unique("Kontrolltvål") });
+  const who = await shopper(page);
+  // A first visit to a store is never checked; after it, a fifth of exits are. Not picked 60 times in a row:
+  // a chance of 0.8^60, about one in 650,000.
+  const first = await paidVisit(page, who, store, gateKey, [soap.barcode]);
+  expect(first.notice).toBeUndefined();
+  let picked: PaidVisit | undefined;
+  for (let i = 0; i < 60 && !picked; i++) {
+    const visit = await paidVisit(page, who, store, gateKey, [soap.barcode]);
+    if (visit.notice) picked = visit;
+  }
+  expect(picked, "an exit picked for a check").toBeDefined();
+  const flagged = picked!;
+  expect(flagged.notice).toBe("Personalen gör en snabb kontroll vid utgången.");
+
+  // The phone at the exit: paid, and the line about the check.
+  await asShopper(page, who, "/customer/exit");
+  await expect(page.getByRole("heading", { name: "Tack för ditt köp!" })).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByText("Personalen gör en snabb kontroll vid utgången.")).toBeVisible();
+
+  await page.goto("/sessions?view=spot-checks");
+  await expect(page.getByRole("tab", { name: "Spot checks" })).toHaveAttribute("aria-selected", "true");
+  const check = page
+    .getByRole("list", { name: "Waiting for a check" })
+    .locator(":scope > li")
+    .filter({ hasText: new RegExp(`Receipt ${flagged.receiptNumber}\\b`) });
+  await expect(check).toContainText(`1 x ${soap.name}`);
+  await expect(check).toContainText(store.name);
+
+  // Items added: the product is found by search and picked with the keyboard (then taken back off the list).
+  await check.getByRole("button", { name: "Items added" }).click();
+  const search = check.getByRole("combobox", { name: "Add a product" });
+  await search.fill(soap.name);
+  await expect(check.getByRole("option", { name: new RegExp(soap.name) })).toBeVisible();
+  await expect(search).toHaveAttribute("aria-expanded", "true");
+  await expectAccessible(page, "the Spot checks view with the product search open");
+  await search.press("ArrowDown");
+  await search.press("Enter");
+  await expect(search).toHaveAttribute("aria-expanded", "false");
+  const toCharge = check.getByRole("list", { name: "Items to charge" });
+  await expect(toCharge.getByLabel(`Quantity of ${soap.name}`)).toHaveValue("1");
+  await expect(check.getByRole("button", { name: "Charge 24,50 kr and record" })).toBeVisible();
+  await toCharge.getByRole("button", { name: `Remove ${soap.name}` }).click();
+  await expect(toCharge).toBeHidden();
+
+  await check.getByRole("button", { name: "OK", exact: true }).click();
+  await expect(page.getByText("Spot check recorded")).toBeVisible();
+  await expect(check).toBeHidden();
+  const decided = page
+    .getByRole("list", { name: "Decided" })
+    .getByRole("listitem")
+    .filter({ hasText: new RegExp(`Receipt ${flagged.receiptNumber}\\b`) });
+  await expect(decided).toContainText("ok");
+
+  // Recorded: the phone is no longer told to wait for staff.
+  const status = await page.request.get("/api/v1/exit/status", { headers: who.headers });
+  expect(((await status.json()) as { notice?: string }).notice).toBeUndefined();
+});

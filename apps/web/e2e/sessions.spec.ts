@@ -1,0 +1,125 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { createStore, expect, signIn, test } from "./fixtures.ts";
+import { createProduct, scanThroughApi } from "./support/shopping.ts";
+
+/** WCAG 2.1 A and AA, and axe's best practices, as in accessibility.spec.ts. */
+const RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
+
+async function expectAccessible(page: Page, what: string) {
+  const { violations } = await new AxeBuilder({ page }).withTags(RULES).analyze();
+  const found = violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target).join(", ")}`);
+  expect(found, `accessibility of ${what}`).toEqual([]);
+}
+
+test("follows a live visit on the Sessions screen from the door to the receipt, without reloading", async ({
+  page,
+  browser,
+}) => {
+  // Two pages, a shopper's whole visit and two accessibility scans: more than the default 30 s on a busy machine.
+  test.setTimeout(60_000);
+  // The console, filtered to a new store, is open before the shopper arrives.
+  await signIn(page);
+  const store = await createStore(page.request);
+  const juice = await createProduct(page.request, { price: 24.9, name: "Sessionsjuice" });
+  const gate = await page.request.post(`/api/v1/stores/${store.id}/device-keys`, { data: { kind: "exit_gate" } });
+  const gateKey = ((await gate.json()) as { key: string }).key;
+  await page.goto(`/sessions?store=${store.id}`);
+  await expect(page).toHaveTitle("Sessions · Glide");
+  await expect(page.getByRole("heading", { name: "Sessions", level: 1 })).toBeVisible();
+  await expect(page.getByRole("tab", { name: "Sessions" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible();
+  await expect(page.getByText("No sessions match these filters")).toBeVisible();
+
+  // The shopper, on their own phone (another browser context): signed in, a card on file, through the door.
+  const phone = await browser.newPage();
+  const login = await phone.request.post("/api/v1/auth/dev-login");
+  expect(login.ok(), await login.text()).toBe(true);
+  const tokens = (await login.json()) as { access_token: string; user: { name: string } };
+  const headers = { Authorization: `Bearer ${tokens.access_token}` };
+  const card = await phone.request.put("/api/v1/payment-method", { data: { payment_method: "pm_card_visa" }, headers });
+  expect(card.ok(), await card.text()).toBe(true);
+  const entry = await phone.request.post("/api/v1/sessions/entry", { data: { store_id: store.id }, headers });
+  const visit = (await entry.json()) as { session_id: string; session_token: string; store_id: string };
+  const door = await phone.request.post("/api/v1/sessions/door/scan", {
+    data: visit,
+    headers: { Authorization: `Device ${store.doorKey}` },
+  });
+  expect(door.ok(), await door.text()).toBe(true);
+
+  // The shopper's own shop page is open while they shop.
+  await phone.goto("/customer/not-a-page");
+  await phone.evaluate(
+    ({ token, entry }) => {
+      localStorage.setItem("glide_access_token", token);
+      localStorage.setItem("auth_token", token);
+      localStorage.setItem("session_id", entry.session_id);
+      localStorage.setItem("session_token", entry.session_token);
+      localStorage.setItem("store_id", entry.store_id);
+    },
+    { token: tokens.access_token, entry: visit },
+  );
+  await phone.goto("/customer/shop");
+  await expect(phone.getByText("Kundvagnen är tom")).toBeVisible();
+
+  // The row appears when the door opens, and its item count follows each scan.
+  const row = page.locator(`[data-session-id="${visit.session_id}"]`);
+  await expect(row).toContainText("Entered");
+  await expect(row).toContainText(tokens.user.name);
+  const shopper = { sessionId: visit.session_id, accessToken: tokens.access_token, store };
+  for (const count of [1, 2]) {
+    expect((await scanThroughApi(phone, shopper, juice.barcode)).ok()).toBe(true);
+    await expect(row.locator('[data-label="items"]')).toContainText(String(count));
+  }
+  await expect(phone.getByTestId("cart-badge")).toHaveText("2");
+  await expect(row).toContainText("Shopping");
+  await expect(row).toContainText("49,80 kr");
+  await expectAccessible(page, "the Sessions list");
+
+  // The detail: the scans on the timeline, made with the phone.
+  await row.getByRole("button", { name: tokens.user.name }).click();
+  await expect(page).toHaveURL(new RegExp(`session=${visit.session_id}`));
+  const detail = page.getByRole("dialog", { name: tokens.user.name });
+  const timeline = detail.getByRole("list", { name: "Timeline" });
+  await expect(timeline.getByRole("listitem")).toHaveCount(4);
+  const scans = timeline.getByRole("listitem").filter({ hasText: `Added ${juice.name}` });
+  await expect(scans).toHaveCount(2);
+  await expect(scans.first()).toContainText("Phone");
+  await expect(timeline.getByRole("listitem").filter({ hasText: "Door opened" })).toContainText("Door");
+  await expect(detail.getByRole("list", { name: "Cart" })).toContainText(`2 × ${juice.name}`);
+  await expectAccessible(page, "the session detail");
+
+  // Out through the gate: the open detail and the list follow to the receipt.
+  const code = await phone.request.get("/api/v1/exit/token", { headers });
+  const opened = await phone.request.post("/api/v1/exit/scan", {
+    data: { token: ((await code.json()) as { token: string }).token },
+    headers: { Authorization: `Device ${gateKey}` },
+  });
+  expect(opened.ok(), await opened.text()).toBe(true);
+  const receiptNumber = ((await opened.json()) as { receipt_number: number }).receipt_number;
+  await expect(timeline.getByRole("listitem").filter({ hasText: "Exit QR code read" })).toContainText("Exit gate");
+  await expect(timeline.getByRole("listitem").filter({ hasText: `receipt ${receiptNumber}` })).toContainText("System");
+  await expect(detail.getByRole("region", { name: `Receipt ${receiptNumber}` })).toContainText(juice.name);
+  await expect(detail.getByRole("button", { name: "Refund" })).toBeVisible();
+
+  await page.keyboard.press("Escape");
+  await expect(detail).toBeHidden();
+  await expect(page).not.toHaveURL(/session=/);
+  await expect(row).toContainText("Checked out");
+  await expect(row).toContainText("Paid");
+  await phone.close();
+});
+
+test("keeps the view and the filters in the URL, and says so when nothing matches", async ({ page }) => {
+  await signIn(page, "/sessions?view=spot-checks");
+  await expect(page.getByRole("tab", { name: "Spot checks" })).toHaveAttribute("aria-selected", "true");
+  await page.getByRole("tab", { name: "Sessions" }).click();
+  await expect(page).not.toHaveURL(/view=/);
+  await page.getByLabel("Status").selectOption({ label: "Abandoned" });
+  await expect(page).toHaveURL(/status=abandoned/);
+  await page.getByRole("searchbox", { name: "Search sessions" }).fill("ingen-sådan-kund-100%");
+  await expect(page).toHaveURL(/search=/);
+  await expect(page.getByText("No sessions match these filters")).toBeVisible();
+  await page.getByRole("button", { name: "Clear filters" }).click();
+  await expect(page).not.toHaveURL(/status=|search=/);
+});

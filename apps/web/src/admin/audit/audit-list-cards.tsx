@@ -1,0 +1,36 @@
+import type { AuditListItem } from "@glide/contracts";
+import { formatActor, formatAuditTime } from "./audit-format.ts";
+
+interface AuditListCardsProps {
+  entries: AuditListItem[];
+  onOpen: (entry: AuditListItem) => void;
+  busy?: boolean;
+}
+
+/** The log on a phone: the table's four columns do not fit, so each change is a card that opens the entry. */
+export function AuditListCards({ entries, onOpen, busy }: AuditListCardsProps) {
+  if (entries.length === 0) {
+    return <p className="rounded-lg border bg-card py-12 text-center text-muted-foreground">No changes found</p>;
+  }
+  return (
+    <ul aria-label="Audit log" aria-busy={busy} className={`grid gap-2 ${busy ? "opacity-60" : ""}`}>
+      {entries.map((entry) => (
+        <li key={entry.id} className="min-w-0">
+          <button
+            type="button"
+            aria-haspopup="dialog"
+            className="grid w-full min-w-0 gap-1 rounded-lg border bg-card p-3 text-left text-card-foreground shadow-xs hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
+            onClick={() => onOpen(entry)}
+          >
+            <span className="font-medium break-words">{entry.summary}</span>
+            <span className="truncate text-sm text-muted-foreground">
+              <time dateTime={entry.occurred_at}>{formatAuditTime(entry.occurred_at)}</time>
+              {` · ${formatActor(entry.actor_email)}`}
+            </span>
+            <span className="truncate font-mono text-xs text-muted-foreground">{entry.action}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,100 @@
+import type { SessionDetail, SessionEventSource, SessionPaymentState, SessionStatus } from "@glide/contracts";
+import { formatKronor } from "../../lib/format.ts";
+
+type BadgeVariant = "default" | "secondary" | "success" | "destructive" | "outline";
+
+export const STATUS_LABELS: Record<SessionStatus, string> = {
+  entered: "Entered",
+  shopping: "Shopping",
+  checked_out: "Checked out",
+  abandoned: "Abandoned",
+  disputed: "Disputed",
+};
+
+export const STATUS_VARIANTS: Record<SessionStatus, BadgeVariant> = {
+  entered: "outline",
+  shopping: "default",
+  checked_out: "success",
+  abandoned: "secondary",
+  disputed: "destructive",
+};
+
+export const PAYMENT_LABELS: Record<SessionPaymentState, string> = {
+  none: "Not charged",
+  charging: "Charging",
+  unsettled: "Awaiting the provider",
+  declined: "Declined",
+  paid: "Paid",
+  partly_refunded: "Partly refunded",
+  refunded: "Refunded",
+};
+
+/** The timeline's sources as words (docs/sessions.md). */
+export const SOURCE_LABELS: Record<SessionEventSource, string> = {
+  phone: "Phone",
+  camera_worker: "Camera",
+  staff: "Staff",
+  door: "Door",
+  exit_gate: "Exit gate",
+  system: "System",
+};
+
+const time = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "short",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+const clock = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+
+/** "23 Nov, 17:42"; an empty value is a dash. */
+export function formatSessionTime(value: string | null): string {
+  if (!value) return "—";
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : time.format(date);
+}
+
+/** "17:42:05" for the timeline, where the day is the visit's own. */
+export function formatClock(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : clock.format(date);
+}
+
+type TimelineEvent = SessionDetail["timeline"][number];
+const text = (value: unknown) => (typeof value === "string" || typeof value === "number" ? String(value) : "");
+const money = (value: unknown) => (typeof value === "number" ? formatKronor(value) : "");
+
+/** What happened, in a line a person reads: "Added Apelsinjuice (7310000006011)". */
+export function describeEvent(event: TimelineEvent): string {
+  const d = event.detail ?? {};
+  switch (event.kind) {
+    case "entry_issued":
+      return "Entry QR code issued";
+    case "entry_revoked":
+      return d.reason === "replaced" ? "Entry QR code replaced by a new one" : "Entry QR code cancelled";
+    case "door_opened":
+      return `Door opened${d.via ? ` (${text(d.via)} door)` : ""}`;
+    case "item_added":
+      return `Added ${text(d.product)}${d.barcode ? ` (${d.label ? "label " : ""}${text(d.barcode)})` : ""}`;
+    case "quantity_changed":
+      return `Quantity of ${text(d.product)} changed from ${text(d.from)} to ${text(d.to)}`;
+    case "item_removed":
+      return `Removed ${text(d.product)}${typeof d.quantity === "number" && d.quantity > 1 ? ` (${d.quantity})` : ""}`;
+    case "exit_qr":
+      return "Exit QR code read at the gate";
+    case "face_check":
+      return d.status === "ok" ? "Face check passed" : `Face check not passed (${text(d.reason).replaceAll("_", " ")})`;
+    case "checkout":
+      return d.empty ? "Left with an empty cart" : `Checkout started: ${money(d.amount)}`;
+    case "charged":
+      return `Charged ${money(d.amount)}, receipt ${text(d.receipt_number)}${d.settled_later ? " (settled later)" : ""}`;
+    case "charge_failed":
+      return `Charge of ${money(d.amount)} declined${d.code ? ` (${text(d.code)})` : ""}`;
+    case "unsettled":
+      return `No answer from the payment provider for ${money(d.amount)}; settled later`;
+    case "abandoned":
+      return `Closed as abandoned after ${text(d.idle_minutes)} minutes without activity`;
+    default:
+      return event.kind.replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
+  }
+}

@@ -1,0 +1,132 @@
+import type { SessionDetail } from "@glide/contracts";
+import type { ReactNode } from "react";
+import { formatKronor } from "../../lib/format.ts";
+import { formatSessionTime } from "./session-format.ts";
+
+const SPOT_CHECK_LABELS: Record<string, string> = {
+  pending: "Waiting for staff",
+  ok: "OK",
+  items_added: "Items added",
+  items_removed: "Items removed",
+};
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="grid gap-2">
+      <h3 id={id} className="font-semibold">
+        {title}
+      </h3>
+      {children}
+    </section>
+  );
+}
+
+/** The receipt's lines with what was refunded of each once charged; the cart before that. */
+export function SessionLines({ session }: { session: SessionDetail }) {
+  const order = session.order && session.order.state !== "declined" ? session.order : null;
+  return (
+    <>
+      {order ? (
+        <Section
+          id="session-receipt"
+          title={order.receipt_number !== null ? `Receipt ${order.receipt_number}` : "Order"}
+        >
+          <table className="w-full text-sm">
+            <caption className="sr-only">The order's lines and what was refunded of each</caption>
+            <thead>
+              <tr className="border-b text-left">
+                <th scope="col" className="py-1 pr-2 font-medium">
+                  Product
+                </th>
+                <th scope="col" className="py-1 pr-2 text-right font-medium">
+                  Qty
+                </th>
+                <th scope="col" className="py-1 pr-2 text-right font-medium">
+                  Total
+                </th>
+                <th scope="col" className="py-1 text-right font-medium">
+                  Refunded
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {order.lines.map((line) => (
+                <tr key={line.id} className="border-b last:border-0">
+                  <td className="py-1 pr-2">
+                    {line.name}
+                    {line.origin === "spot_check" ? (
+                      <span className="text-muted-foreground"> (added at a check)</span>
+                    ) : null}
+                  </td>
+                  <td className="py-1 pr-2 text-right tabular-nums">{line.quantity}</td>
+                  <td className="py-1 pr-2 text-right tabular-nums">{formatKronor(line.total)}</td>
+                  <td className="py-1 text-right tabular-nums">
+                    {line.refunded_quantity > 0 ? `${line.refunded_quantity} · ${formatKronor(line.refunded)}` : "—"}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Section>
+      ) : (
+        <Section id="session-cart" title="Cart">
+          {session.cart.length === 0 ? (
+            <p className="text-sm text-muted-foreground">The cart is empty.</p>
+          ) : (
+            <ul aria-label="Cart" className="grid gap-1 text-sm">
+              {session.cart.map((line) => (
+                <li key={line.id} className="flex justify-between gap-2">
+                  <span>
+                    {line.quantity} × {line.name}
+                  </span>
+                  <span className="tabular-nums">{formatKronor(line.total)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Section>
+      )}
+      {session.refunds.length > 0 ? (
+        <Section id="session-refunds" title="Refunds">
+          <ul className="grid gap-1 text-sm">
+            {session.refunds.map((refund) => (
+              <li key={refund.id} className="flex flex-wrap justify-between gap-2">
+                <span>
+                  {formatSessionTime(refund.created_at)} · {refund.reason}
+                  {refund.staff_email ? <span className="text-muted-foreground"> · {refund.staff_email}</span> : null}
+                </span>
+                <span className="tabular-nums">
+                  {formatKronor(refund.amount)} ({refund.state})
+                </span>
+              </li>
+            ))}
+          </ul>
+        </Section>
+      ) : null}
+      {session.disputes.length > 0 ? (
+        <Section id="session-disputes" title="Dispute">
+          <ul className="grid gap-2 text-sm">
+            {session.disputes.map((dispute) => (
+              <li key={dispute.id} className="grid gap-1">
+                <span className="font-medium capitalize">{dispute.state}</span>
+                <q className="break-words">{dispute.message}</q>
+                {dispute.resolution ? (
+                  <span className="text-muted-foreground">Answer: {dispute.resolution}</span>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </Section>
+      ) : null}
+      {session.spot_check_detail ? (
+        <Section id="session-spot-check" title="Spot check">
+          <p className="text-sm">
+            {SPOT_CHECK_LABELS[session.spot_check_detail.outcome ?? "pending"] ?? session.spot_check_detail.outcome}
+            {session.spot_check_detail.staff_email ? ` · ${session.spot_check_detail.staff_email}` : ""}
+            {session.spot_check_detail.note ? ` · ${session.spot_check_detail.note}` : ""}
+          </p>
+        </Section>
+      ) : null}
+    </>
+  );
+}

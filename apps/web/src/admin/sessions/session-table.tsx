@@ -1,0 +1,113 @@
+import type { SessionRow } from "@glide/contracts";
+import { formatKronor } from "../../lib/format.ts";
+import { Badge } from "../../ui/badge.tsx";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../ui/table.tsx";
+import { formatSessionTime, PAYMENT_LABELS, STATUS_LABELS, STATUS_VARIANTS } from "./session-format.ts";
+
+interface SessionListProps {
+  sessions: SessionRow[];
+  onOpen: (id: string) => void;
+  busy?: boolean;
+  /** Words for an empty list: none yet, or none matching the filters. */
+  empty: string;
+}
+
+export function SessionStatusBadge({ status }: { status: SessionRow["status"] }) {
+  return <Badge variant={STATUS_VARIANTS[status]}>{STATUS_LABELS[status]}</Badge>;
+}
+
+/** The visits on a wide screen; the shopper's name is the button that opens the visit. */
+export function SessionTable({ sessions, onOpen, busy, empty }: SessionListProps) {
+  return (
+    <Table aria-label="Sessions" aria-busy={busy} className={busy ? "opacity-60" : undefined}>
+      <TableHeader>
+        <TableRow className="hover:bg-transparent">
+          <TableHead>Status</TableHead>
+          <TableHead>Shopper</TableHead>
+          <TableHead>Store</TableHead>
+          <TableHead>Entered</TableHead>
+          <TableHead>Exited</TableHead>
+          <TableHead className="text-right">Items</TableHead>
+          <TableHead className="text-right">Total</TableHead>
+          <TableHead>Payment</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {sessions.length === 0 ? (
+          <TableRow className="hover:bg-transparent">
+            <TableCell colSpan={8} className="h-24 text-center text-muted-foreground">
+              {empty}
+            </TableCell>
+          </TableRow>
+        ) : (
+          sessions.map((s) => (
+            // The whole row opens the visit for a mouse; the shopper button does it for keyboard and screen readers.
+            <TableRow key={s.id} data-session-id={s.id} className="cursor-pointer" onClick={() => onOpen(s.id)}>
+              <TableCell>
+                <SessionStatusBadge status={s.status} />
+              </TableCell>
+              <TableCell className="max-w-48">
+                <button
+                  type="button"
+                  aria-haspopup="dialog"
+                  className="truncate rounded-sm text-left font-medium hover:underline focus-visible:outline-2 focus-visible:outline-ring"
+                  onClick={(event) => {
+                    event.stopPropagation();
+                    onOpen(s.id);
+                  }}
+                >
+                  {s.shopper_name ?? "Deleted shopper"}
+                </button>
+              </TableCell>
+              <TableCell className="max-w-40 truncate">{s.store.name}</TableCell>
+              <TableCell className="whitespace-nowrap tabular-nums">
+                <time dateTime={s.entered_at}>{formatSessionTime(s.entered_at)}</time>
+              </TableCell>
+              <TableCell className="whitespace-nowrap tabular-nums">{formatSessionTime(s.exited_at)}</TableCell>
+              <TableCell className="text-right tabular-nums" data-label="items">
+                {s.items}
+              </TableCell>
+              <TableCell className="text-right whitespace-nowrap tabular-nums">{formatKronor(s.total)}</TableCell>
+              <TableCell className="whitespace-nowrap">{PAYMENT_LABELS[s.payment_state]}</TableCell>
+            </TableRow>
+          ))
+        )}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** The visits on a phone: each one a card that opens it. */
+export function SessionListCards({ sessions, onOpen, busy, empty }: SessionListProps) {
+  if (sessions.length === 0) {
+    return <p className="rounded-lg border bg-card py-12 text-center text-muted-foreground">{empty}</p>;
+  }
+  return (
+    <ul aria-label="Sessions" aria-busy={busy} className={`grid gap-2 ${busy ? "opacity-60" : ""}`}>
+      {sessions.map((s) => (
+        <li key={s.id} className="min-w-0" data-session-id={s.id}>
+          <button
+            type="button"
+            aria-haspopup="dialog"
+            className="grid w-full min-w-0 gap-1 rounded-lg border bg-card p-3 text-left text-card-foreground shadow-xs hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
+            onClick={() => onOpen(s.id)}
+          >
+            <span className="flex items-center justify-between gap-2">
+              <span className="truncate font-medium">{s.shopper_name ?? "Deleted shopper"}</span>
+              <SessionStatusBadge status={s.status} />
+            </span>
+            <span className="truncate text-sm text-muted-foreground">
+              {s.store.name} · <time dateTime={s.entered_at}>{formatSessionTime(s.entered_at)}</time>
+            </span>
+            <span className="flex justify-between gap-2 text-sm tabular-nums">
+              <span data-label="items">{`${s.items} ${s.items === 1 ? "item" : "items"}`}</span>
+              <span>
+                {formatKronor(s.total)} · {PAYMENT_LABELS[s.payment_state]}
+              </span>
+            </span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
