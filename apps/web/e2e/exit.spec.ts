@@ -57,7 +57,8 @@ test("at the exit gate: the QR code is read, the visit is paid once, the receipt
   await page.getByRole("link", { name: "Mina kvitton" }).click();
   await page.getByRole("link", { name: new RegExp(visit.store.name) }).click();
   await expect(page).toHaveURL(/\/customer\/receipts\/[0-9a-f-]{36}$/);
-  const kept = page.getByRole("region", { name: "Kvitto" });
+  // Exact: the receipt page also has the region "Stämmer inte kvittot?" (the dispute form).
+  const kept = page.getByRole("region", { name: "Kvitto", exact: true });
   await expect(kept).toContainText("2 x Bryggkaffe");
   await expect(kept).toContainText(visit.store.name);
   await expect(kept).toContainText("Storgatan 1");

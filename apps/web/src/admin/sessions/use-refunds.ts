@@ -74,6 +74,10 @@ export function useDecideSpotCheck() {
   const queryClient = useQueryClient();
   return useMutation<SpotCheck, Error, { id: string } & SpotCheckDecision>({
     mutationFn: ({ id, ...body }) => api.put(`/api/v1/admin/spot-checks/${id}/outcome`, body, spotCheckSchema),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: refundKeys.allSpotChecks }),
+    // Not awaited: the reloaded list no longer holds the decided check, and its item (which says
+    // "recorded") would be gone before the caller's own onSuccess ran.
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: refundKeys.allSpotChecks });
+    },
   });
 }
