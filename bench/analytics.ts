@@ -28,6 +28,7 @@ import {
   analyticsTopProducts,
 } from "../apps/server/src/features/analytics/analytics.service.ts";
 import { type CallResult, n, type Plan, report, type Timed } from "./analytics-report.ts";
+import { quietCpu } from "./cart-setup.ts";
 import { loadAverage, setting, withPostgres } from "./lib.ts";
 
 const orderCount = setting("BENCH_ANALYTICS_ORDERS", 1_000_000);
@@ -40,8 +41,8 @@ const YEAR_END = "2025-12-31";
 const ROUTES = ["summary", "revenue", "sessions-by-hour", "top-products", "top-categories", "refunds"] as const;
 type Route = (typeof ROUTES)[number];
 
-/** Seconds the section may take before the bench gives up: seeding, backfill and 24 × calls calls. */
-export const analyticsTimeLimit = 1200;
+/** Seconds the section may take: seeding, backfill, 24 × calls calls, and up to a minute per range for quiet CPUs. */
+export const analyticsTimeLimit = 1500;
 
 export async function analyticsBench(): Promise<string> {
   const result = await withPostgres(async (url, version) => {
@@ -254,7 +255,9 @@ async function measure(app: Awaited<ReturnType<typeof makeApp>>, client: pg.Clie
   ];
   const results: CallResult[] = [];
   for (const range of ranges) {
-    const load = loadAverage();
+    // Other work on this shared machine decides a p95 of 50 calls: start each range's calls on quiet CPUs.
+    const busy = await quietCpu();
+    const load = `${loadAverage()} / ${busy ?? "–"} %`;
     for (const route of ROUTES) {
       const store = range.storeId ? `&store_id=${range.storeId}` : "";
       const url = `/api/v1/admin/analytics/${route}?from=${range.from}&to=${range.to}${store}`;

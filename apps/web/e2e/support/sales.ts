@@ -24,7 +24,10 @@ export async function sellThroughExit(page: Page, store: TestStore, barcodes: st
   });
   expect(door.ok(), await door.text()).toBe(true);
   for (const barcode of barcodes) {
-    const scan = await page.request.post("/api/v1/cart/scan", { data: { session_id: visit.session_id, barcode }, headers });
+    const scan = await page.request.post("/api/v1/cart/scan", {
+      data: { session_id: visit.session_id, barcode },
+      headers,
+    });
     expect(scan.ok(), await scan.text()).toBe(true);
   }
 

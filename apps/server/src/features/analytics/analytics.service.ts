@@ -62,37 +62,72 @@ function hoursOf(scope: AnalyticsScope): SQL {
     and ${storeFilter(sql`h.store_id`, scope.storeIds)}`;
 }
 
-/** The first days of the calendar months wholly inside the range (first and last), or null when there are none. */
-export function wholeMonths(from: string, to: string): { first: string; last: string } | null {
-  const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
-  const monthStart = (d: Date, add: number) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + add, 1));
-  const f = day(from);
-  const t = day(to);
-  const first = monthStart(f, f.getUTCDate() === 1 ? 0 : 1);
-  const endsMonth = monthStart(t, 1).getTime() - t.getTime() === 86_400_000;
-  const last = monthStart(t, endsMonth ? 0 : -1);
-  if (first > last) return null;
-  return { first: first.toISOString().slice(0, 10), last: last.toISOString().slice(0, 10) };
-}
+type DayPiece = { from: string; to: string; sign: 1 | -1 };
+
+const DAY_MS = 86_400_000;
+const dayMs = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const monthStartMs = (ms: number, add = 0) => {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + add, 1);
+};
 
 /**
- * Product rows of the scope: the whole months from the month rollup, the
- * days of the partial months at either end from the day rollup. A year is
- * then twelve rows per product and store, not 365.
+ * How to read a range of product sales with the fewest rollup rows: the
+ * months to take from the month rollup (first and last, contiguous; null for
+ * none), and day pieces to add (sign 1) or take away (-1). A month the range
+ * covers wholly is one row per product. A month it covers in part is either
+ * its days in the range, or the whole month less its days outside the range,
+ * whichever is fewer days, so an end of the range never reads more than half
+ * a month of days (Jan 2 – Dec 30 reads 12 months less 2 days, not 58 days).
  */
+export function productPieces(
+  from: string,
+  to: string,
+): { months: { first: string; last: string } | null; days: DayPiece[] } {
+  const [f, t] = [dayMs(from), dayMs(to)];
+  const months: number[] = [];
+  const days: DayPiece[] = [];
+  for (let m = monthStartMs(f); m <= t; m = monthStartMs(m, 1)) {
+    const monthEnd = monthStartMs(m, 1) - DAY_MS;
+    const [a, b] = [Math.max(f, m), Math.min(t, monthEnd)];
+    const inside = (b - a) / DAY_MS + 1;
+    const outside = (monthEnd - m) / DAY_MS + 1 - inside;
+    if (outside > 0 && inside <= outside) {
+      days.push({ from: isoDay(a), to: isoDay(b), sign: 1 });
+      continue;
+    }
+    months.push(m);
+    if (a > m) days.push({ from: isoDay(m), to: isoDay(a - DAY_MS), sign: -1 });
+    if (b < monthEnd) days.push({ from: isoDay(b + DAY_MS), to: isoDay(monthEnd), sign: -1 });
+  }
+  const first = months[0];
+  const last = months[months.length - 1];
+  return {
+    months: first === undefined || last === undefined ? null : { first: isoDay(first), last: isoDay(last) },
+    days,
+  };
+}
+
+/** Product rows of the scope, as productPieces reads them; a row taken away has its quantity and revenue negated. */
 function productRowsOf(scope: AnalyticsScope): SQL {
-  const columns = sql`product_key, product_id, name, category, quantity, revenue_ore`;
-  const days = (where: SQL) =>
-    sql`select ${columns} from analytics_product_days d
-        where d.day between ${scope.from}::date and ${scope.to}::date and ${where}
-          and ${storeFilter(sql`d.store_id`, scope.storeIds)}`;
-  const months = wholeMonths(scope.from, scope.to);
-  if (!months) return days(sql`true`);
-  return sql`${days(sql`not (d.day >= ${months.first}::date and d.day < (${months.last}::date + interval '1 month'))`)}
-    union all
-    select ${columns} from analytics_product_months m
-    where m.month between ${months.first}::date and ${months.last}::date
-      and ${storeFilter(sql`m.store_id`, scope.storeIds)}`;
+  const { months, days } = productPieces(scope.from, scope.to);
+  const parts = days.map(
+    (piece) =>
+      // The sign is 1 or -1 from productPieces, written as a literal so the sums keep their column types.
+      sql`select product_key, product_id, name, category, ${sql.raw(String(piece.sign))} * quantity as quantity,
+          ${sql.raw(String(piece.sign))} * revenue_ore as revenue_ore
+        from analytics_product_days d
+        where d.day between ${piece.from}::date and ${piece.to}::date
+          and ${storeFilter(sql`d.store_id`, scope.storeIds)}`,
+  );
+  if (months) {
+    parts.push(sql`select product_key, product_id, name, category, quantity, revenue_ore
+      from analytics_product_months m
+      where m.month between ${months.first}::date and ${months.last}::date
+        and ${storeFilter(sql`m.store_id`, scope.storeIds)}`);
+  }
+  return sql.join(parts, sql` union all `);
 }
 
 /** PostgreSQL sends sums of bigint as text. */

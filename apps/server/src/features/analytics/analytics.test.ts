@@ -15,6 +15,7 @@ import { queryRows } from "../../db/client.ts";
 import { customers, orderLines, orders, products, refunds, shoppingSessions } from "../../db/schema/index.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
 import { analyticsBackfillStatements } from "./analytics.backfill.ts";
+import { productPieces } from "./analytics.service.ts";
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
@@ -313,6 +314,39 @@ describe("top products and categories", () => {
       ["Te", 7],
     ]);
     expect((await top("2025-02-15", "2025-02-28")).length).toBe(0);
+
+    // Most of a month: the month less the days outside; a product sold only on those days nets to nothing.
+    const sold = async (from: string, to: string) => (await top(from, to)).map((p) => [p.name, p.quantity]);
+    expect(await sold("2025-01-02", "2025-03-01")).toEqual([
+      ["Kaffe", 9],
+      ["Te", 7],
+    ]);
+    expect(await sold("2025-01-02", "2025-01-30")).toEqual([["Kaffe", 9]]);
+    expect(await sold("2025-03-02", "2025-03-31")).toEqual([["Kaffe", 9]]);
+  });
+
+  it("reads a partial month as its days or as the month less the rest, whichever is fewer days", () => {
+    expect(productPieces("2025-01-15", "2025-12-14")).toEqual({
+      // Jan 15–31 is 17 days of 31: the month less Jan 1–14; Dec 1–14 is 14 of 31: the days.
+      months: { first: "2025-01-01", last: "2025-11-01" },
+      days: [
+        { from: "2025-01-01", to: "2025-01-14", sign: -1 },
+        { from: "2025-12-01", to: "2025-12-14", sign: 1 },
+      ],
+    });
+    // Half of a 30-day month either way: the days.
+    expect(productPieces("2025-04-16", "2025-04-30")).toEqual({
+      months: null,
+      days: [{ from: "2025-04-16", to: "2025-04-30", sign: 1 }],
+    });
+    expect(productPieces("2025-04-15", "2025-04-30").days).toEqual([
+      { from: "2025-04-01", to: "2025-04-14", sign: -1 },
+    ]);
+    expect(productPieces("2024-02-01", "2024-02-29")).toEqual({
+      months: { first: "2024-02-01", last: "2024-02-01" },
+      days: [],
+    });
+    expect(productPieces("2025-03-02", "2025-03-02").days).toEqual([{ from: "2025-03-02", to: "2025-03-02", sign: 1 }]);
   });
 
   it("rejects a limit outside 1–100", async () => {

@@ -2,7 +2,7 @@ import type { AnalyticsHour, AnalyticsRevenue } from "@glide/contracts";
 import { Download } from "lucide-react";
 import { useId } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatKronor } from "../../lib/format.ts";
+import { formatKronor, pluralize } from "../../lib/format.ts";
 import { buttonClass } from "../../ui/button.tsx";
 import { CardContent, CardDescription, CardHeader, CardTitle } from "../../ui/card.tsx";
 
@@ -82,7 +82,7 @@ export function HoursChart({ rows, csv }: { rows: AnalyticsHour[]; csv: string }
   const summary =
     entries + purchases === 0
       ? "No visits in this range."
-      : `${entries} entries and ${purchases} purchases; busiest hour ${String(busiest?.hour).padStart(2, "0")}:00 (${busiest?.entries} entries).`;
+      : `${pluralize(entries, "entry", "entries")} and ${pluralize(purchases, "purchase", "purchases")}; busiest hour ${String(busiest?.hour).padStart(2, "0")}:00 (${pluralize(busiest?.entries ?? 0, "entry", "entries")}).`;
   return (
     <ChartCard title="Sessions per hour of day" summary={summary} csv={csv}>
       <ResponsiveContainer width="100%" height="100%">

@@ -5,6 +5,7 @@ import type {
   AnalyticsTopCategory,
   AnalyticsTopProduct,
 } from "@glide/contracts";
+import clsx from "clsx";
 import { Download } from "lucide-react";
 import { type ReactNode, useId } from "react";
 import { formatKronor } from "../../lib/format.ts";
@@ -14,7 +15,11 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from ".
 
 const number = new Intl.NumberFormat("sv-SE");
 
-type Column<T> = { title: string; cell: (row: T) => ReactNode; numeric?: boolean };
+/** A table column; `wide`: shown from the sm breakpoint up, so a phone's table fits without scrolling sideways. */
+type Column<T> = { title: string; cell: (row: T) => ReactNode; numeric?: boolean; wide?: boolean };
+
+const columnClass = (c: Column<never>, numeric: string) =>
+  clsx(c.numeric && numeric, c.wide && "hidden sm:table-cell") || undefined;
 
 /** A titled table card, with its own CSV download of the same figures when it has one. */
 function TableCard<T>(props: {
@@ -50,7 +55,7 @@ function TableCard<T>(props: {
             <TableHeader>
               <TableRow>
                 {props.columns.map((c) => (
-                  <TableHead key={c.title} className={c.numeric ? "text-right" : undefined}>
+                  <TableHead key={c.title} className={columnClass(c, "text-right")}>
                     {c.title}
                   </TableHead>
                 ))}
@@ -60,7 +65,7 @@ function TableCard<T>(props: {
               {props.rows.map((row, i) => (
                 <TableRow key={props.rowKey(row, i)}>
                   {props.columns.map((c) => (
-                    <TableCell key={c.title} className={c.numeric ? "text-right tabular-nums" : undefined}>
+                    <TableCell key={c.title} className={columnClass(c, "text-right tabular-nums")}>
                       {c.cell(row)}
                     </TableCell>
                   ))}
@@ -86,7 +91,7 @@ export function TopProductsTable({ rows, csv }: { rows: AnalyticsTopProduct[]; c
       rowKey={(r, i) => r.product_id ?? `${r.name}-${i}`}
       columns={[
         { title: "Product", cell: (r) => r.name },
-        { title: "Category", cell: (r) => r.category ?? "Uncategorised" },
+        { title: "Category", cell: (r) => r.category ?? "Uncategorised", wide: true },
         { title: "Sold", cell: (r) => number.format(r.quantity), numeric: true },
         { title: "Revenue", cell: (r) => formatKronor(r.revenue), numeric: true },
       ]}
@@ -114,7 +119,7 @@ export function TopCategoriesTable({ rows, csv }: { rows: AnalyticsTopCategory[]
 export function RefundsTable({ rows, csv }: { rows: AnalyticsRefundDay[]; csv: CsvOf }) {
   return (
     <TableCard
-      title="Refunds"
+      title="Refunds per day"
       csv={csv("refunds")}
       rows={rows}
       empty="No refunds in this range."
@@ -139,7 +144,7 @@ export function RevenueByStoreTable({ rows }: { rows: AnalyticsRevenueStore[] })
       columns={[
         { title: "Store", cell: (r) => r.store_name },
         { title: "Orders", cell: (r) => number.format(r.orders), numeric: true },
-        { title: "VAT", cell: (r) => formatKronor(r.vat), numeric: true },
+        { title: "VAT", cell: (r) => formatKronor(r.vat), numeric: true, wide: true },
         { title: "Revenue", cell: (r) => formatKronor(r.revenue), numeric: true },
       ]}
     />
