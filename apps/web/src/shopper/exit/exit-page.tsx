@@ -14,6 +14,9 @@ import { forgetVisit, tokenStore } from "../lib/storage.ts";
 import { ReceiptCard } from "../receipts/receipt-card.tsx";
 import { sv } from "../sv.ts";
 
+/** How long after the payment the page looks once more for a spot-check notice. */
+const NOTICE_RECHECK_MS = 1000;
+
 type View =
   | { kind: "verifying" }
   | { kind: "qr" }
@@ -127,7 +130,20 @@ export default function ExitPage() {
       () => void navigate("/customer", { replace: true }),
       SHOPPER_TIMING.afterCheckoutRedirectMs,
     );
-    return () => clearTimeout(timer);
+    // The gate picks a visit for a spot check just after the payment is recorded: the poll that saw the
+    // payment may have come a moment before it, so look once more for the notice.
+    const controller = new AbortController();
+    const again = setTimeout(() => {
+      shopperApi.exitStatus(controller.signal).then(
+        (status) => setCheck(status.notice ?? null),
+        () => {},
+      );
+    }, NOTICE_RECHECK_MS);
+    return () => {
+      clearTimeout(timer);
+      clearTimeout(again);
+      controller.abort();
+    };
   }, [view.kind, navigate]);
 
   if (view.kind === "verifying") {
