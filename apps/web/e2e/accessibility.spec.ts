@@ -1,16 +1,6 @@
-import { AxeBuilder } from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { createStore, expect, isPhone, openNav, signIn, test } from "./fixtures.ts";
+import { expectAccessible } from "./support/accessibility.ts";
 import { createProduct, enterStore, scanThroughApi } from "./support/shopping.ts";
-
-/** WCAG 2.1 A and AA, and axe's best practices: labels, names, contrast, landmarks, headings. */
-const RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
-
-async function expectAccessible(page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(RULES).analyze();
-  const found = violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target).join(", ")}`);
-  expect(found, `accessibility of ${what}`).toEqual([]);
-}
 
 test("the shopper's pages pass the accessibility checks in both themes", async ({ page }) => {
   // On a phone the login page opens the BankID app; the page stays where it is.

@@ -1,12 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { createStore, expect, signIn, test, unique } from "./fixtures.ts";
+import { expectAccessible } from "./support/accessibility.ts";
 import { sellThroughExit } from "./support/sales.ts";
 import { createProduct } from "./support/shopping.ts";
-
-/** WCAG 2.1 A and AA, and axe's best practices, as in accessibility.spec.ts. */
-const RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
 
 // The range presets count the admin's days and the figures the store's (Stockholm): the same days here,
 // so a sale late in the evening (UTC) is still "today" on both sides.
@@ -86,9 +83,3 @@ test("analytics shows a store's sales in Swedish figures, charts them, follows t
   expect(revenue).toHaveLength(2);
   expect(revenue[1]).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2},${store.id},${store.name},49\\.00,\\d+\\.\\d{2},1$`));
 });
-
-async function expectAccessible(page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(RULES).analyze();
-  const found = violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target).join(", ")}`);
-  expect(found, `accessibility of ${what}`).toEqual([]);
-}

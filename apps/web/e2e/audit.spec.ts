@@ -1,15 +1,5 @@
-import { AxeBuilder } from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { createStore, expect, isPhone, openNav, signIn, test } from "./fixtures.ts";
-
-/** WCAG 2.1 A and AA, and axe's best practices, as in accessibility.spec.ts. */
-const RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
-
-async function expectAccessible(page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(RULES).analyze();
-  const found = violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target).join(", ")}`);
-  expect(found, `accessibility of ${what}`).toEqual([]);
-}
+import { expectAccessible } from "./support/accessibility.ts";
 
 test("a platform admin renames a store, then finds the change in the audit log with its old and new name", async ({
   page,

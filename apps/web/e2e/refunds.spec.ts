@@ -1,101 +1,8 @@
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { createStore, expect, signIn, type TestStore, test, unique } from "./fixtures.ts";
+import { createStore, expect, signIn, test, unique } from "./fixtures.ts";
+import { expectAccessible } from "./support/accessibility.ts";
+import { exitGateKey, type PaidVisit, paidVisit, type Shopper, signInShopper } from "./support/sales.ts";
 import { createProduct } from "./support/shopping.ts";
-
-/** WCAG 2.1 A and AA, and axe's best practices, as in accessibility.spec.ts. */
-const RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
-
-async function expectAccessible(page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(RULES).analyze();
-  const found = violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target).join(", ")}`);
-  expect(found, `accessibility of ${what}`).toEqual([]);
-}
-
-interface Shopper {
-  name: string;
-  userId: string;
-  accessToken: string;
-  refreshToken: string;
-  headers: { Authorization: string };
-}
-
-/** The dev-login shopper with a card on file: signed in through the API, as their phone would be. */
-async function shopper(page: Page): Promise<Shopper> {
-  const login = await page.request.post("/api/v1/auth/dev-login");
-  expect(login.ok(), await login.text()).toBe(true);
-  const tokens = (await login.json()) as {
-    access_token: string;
-    refresh_token: string;
-    user: { id: string; name: string };
-  };
-  const headers = { Authorization: `Bearer ${tokens.access_token}` };
-  const card = await page.request.put("/api/v1/payment-method", { data: { payment_method: "pm_card_visa" }, headers });
-  expect(card.ok(), await card.text()).toBe(true);
-  return {
-    name: tokens.user.name,
-    userId: tokens.user.id,
-    accessToken: tokens.access_token,
-    refreshToken: tokens.refresh_token,
-    headers,
-  };
-}
-
-async function exitGate(page: Page, store: TestStore): Promise<string> {
-  const gate = await page.request.post(`/api/v1/stores/${store.id}/device-keys`, { data: { kind: "exit_gate" } });
-  expect(gate.ok(), await gate.text()).toBe(true);
-  return ((await gate.json()) as { key: string }).key;
-}
-
-interface PaidVisit {
-  sessionId: string;
-  receiptId: string;
-  receiptNumber: number;
-  /** What the phone is told at the exit: only when staff check the visit. */
-  notice?: string;
-}
-
-/** Through the door, the scans, and out through the gate, which charges the card: all as the devices do it. */
-async function paidVisit(
-  page: Page,
-  who: Shopper,
-  store: TestStore,
-  gateKey: string,
-  barcodes: string[],
-): Promise<PaidVisit> {
-  const headers = who.headers;
-  const entry = await page.request.post("/api/v1/sessions/entry", { data: { store_id: store.id }, headers });
-  expect(entry.ok(), await entry.text()).toBe(true);
-  const visit = (await entry.json()) as { session_id: string; session_token: string; store_id: string };
-  const door = await page.request.post("/api/v1/sessions/door/scan", {
-    data: visit,
-    headers: { Authorization: `Device ${store.doorKey}` },
-  });
-  expect(door.ok(), await door.text()).toBe(true);
-  for (const barcode of barcodes) {
-    const scan = await page.request.post("/api/v1/cart/scan", {
-      data: { session_id: visit.session_id, barcode },
-      headers,
-    });
-    expect(scan.ok(), await scan.text()).toBe(true);
-  }
-  const code = await page.request.get("/api/v1/exit/token", { headers });
-  expect(code.ok(), await code.text()).toBe(true);
-  const scanned = await page.request.post("/api/v1/exit/scan", {
-    data: { token: ((await code.json()) as { token: string }).token },
-    headers: { Authorization: `Device ${gateKey}` },
-  });
-  expect(scanned.ok(), await scanned.text()).toBe(true);
-  const status = await page.request.get("/api/v1/exit/status", { headers });
-  const paid = (await status.json()) as { state: string; receipt: { id: string; number: number }; notice?: string };
-  expect(paid.state).toBe("paid");
-  return {
-    sessionId: visit.session_id,
-    receiptId: paid.receipt.id,
-    receiptNumber: paid.receipt.number,
-    ...(paid.notice ? { notice: paid.notice } : {}),
-  };
-}
 
 /** "Receipt 4" and not "Receipt 41": the number may run straight into the next text. */
 const receiptNo = (n: number) => new RegExp(`Receipt ${n}(?!\\d)`);
@@ -119,10 +26,10 @@ test("staff refund one line from the visit's detail; the shopper's receipt shows
   test.setTimeout(60_000);
   await signIn(page);
   const store = await createStore(page.request);
-  const gateKey = await exitGate(page, store);
+  const gateKey = await exitGateKey(page, store);
   const coffee = await createProduct(page.request, { price: 30, name: unique("Returkaffe") });
   const bun = await createProduct(page.request, { price: 15, name: unique("Returbulle") });
-  const who = await shopper(page);
+  const who = await signInShopper(page);
   const visit = await paidVisit(page, who, store, gateKey, [coffee.barcode, coffee.barcode, bun.barcode]);
 
   await page.goto(`/sessions?session=${visit.sessionId}`);
@@ -153,9 +60,9 @@ test("the shopper disputes a receipt; staff resolve it in the Disputes view and 
   test.setTimeout(60_000);
   await signIn(page);
   const store = await createStore(page.request);
-  const gateKey = await exitGate(page, store);
+  const gateKey = await exitGateKey(page, store);
   const milk = await createProduct(page.request, { price: 18.9, name: unique("Tvistmjölk") });
-  const who = await shopper(page);
+  const who = await signInShopper(page);
   const visit = await paidVisit(page, who, store, gateKey, [milk.barcode]);
   const complaint = unique("Mjölken var sur, jag vill ha pengarna tillbaka");
 
@@ -194,13 +101,13 @@ test("an exit picked for a spot check: the phone says so, staff find it in Spot 
   test.setTimeout(90_000);
   await signIn(page);
   const store = await createStore(page.request);
-  const gateKey = await exitGate(page, store);
+  const gateKey = await exitGateKey(page, store);
   const share = await page.request.put(`/api/v1/settings/stores/${store.id}`, {
     data: { settings: { store: { spot_check_share: 0.2 } } },
   });
   expect(share.ok(), await share.text()).toBe(true);
   const soap = await createProduct(page.request, { price: 24.5, name: unique("Kontrolltvål") });
-  const who = await shopper(page);
+  const who = await signInShopper(page);
   // A first visit to a store is never checked; after it, a fifth of exits are. Not picked 60 times in a row:
   // a chance of 0.8^60, about one in 650,000.
   const first = await paidVisit(page, who, store, gateKey, [soap.barcode]);

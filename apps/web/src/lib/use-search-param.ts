@@ -1,14 +1,19 @@
 import { useEffect, useState } from "react";
-import { useLocation, useNavigationType, useSearchParams } from "react-router";
+import { useLocation, useNavigationType } from "react-router";
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from "./use-debounced-value.ts";
+import { type ParamChanges, useUrlParams } from "./use-url-params.ts";
 
 /**
  * A text filter kept in the URL (?key=value). The input reads local state so typing stays
- * instant; the URL, and so the request, follows once typing pauses. Back/forward re-syncs it.
+ * instant; the URL, and so the request, follows once typing pauses, together with
+ * `alsoOnSettle` (a list goes back to page 1). Back/forward re-syncs it.
  * Returns the typed text, its setter, and the settled value to search with.
  */
-export function useSearchParam(key: string): [string, (value: string) => void, string] {
-  const [params, setParams] = useSearchParams();
+export function useSearchParam(
+  key: string,
+  alsoOnSettle: ParamChanges = {},
+): [string, (value: string) => void, string] {
+  const [params, write] = useUrlParams();
   const urlValue = params.get(key) ?? "";
   const [value, setValue] = useState(urlValue);
   const settled = useDebouncedValue(value, SEARCH_DEBOUNCE_MS);
@@ -22,18 +27,9 @@ export function useSearchParam(key: string): [string, (value: string) => void, s
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: written when typing settles, not when history moves the URL.
   useEffect(() => {
-    if (settled === urlValue) return;
-    // From the address as it is now: react-router's `prev` can be a render old, and would undo
-    // another parameter (a page, a tab) changed while the typing settled.
-    setParams(
-      () => {
-        const copy = new URLSearchParams(window.location.search);
-        if (settled) copy.set(key, settled);
-        else copy.delete(key);
-        return copy;
-      },
-      { replace: true },
-    );
+    // Against the address as it is now: the last render's URL can be a write behind ("Clear filters").
+    const current = new URLSearchParams(window.location.search).get(key) ?? "";
+    if (settled !== current) write({ ...alsoOnSettle, [key]: settled });
   }, [settled]);
 
   return [value, setValue, urlValue];

@@ -8,9 +8,9 @@ import {
   analyticsTopProductSchema,
 } from "@glide/contracts";
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
-import { useSearchParams } from "react-router";
 import { z } from "zod";
 import { api, apiUrl } from "../../lib/api.ts";
+import { dayParam, type ParamChanges, useUrlParams } from "../../lib/use-url-params.ts";
 
 export const PRESETS = [
   { value: "7d", label: "Last 7 days" },
@@ -20,7 +20,6 @@ export const PRESETS = [
 ] as const;
 export type Preset = (typeof PRESETS)[number]["value"];
 
-const isDay = (value: string | null): value is string => value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value);
 /** A local calendar day as YYYY-MM-DD (the admin's own days; each store's figures use the store's days). */
 const dayOf = (d: Date) =>
   `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
@@ -37,27 +36,17 @@ export function presetRange(preset: Exclude<Preset, "custom">, today = new Date(
  * custom), ?from= and ?to= for a custom range, ?store= (none: all stores).
  */
 export function useAnalyticsParams() {
-  const [params, setParams] = useSearchParams();
+  const [params, writeParams] = useUrlParams();
   const rawPreset = params.get("range");
   const preset: Preset = PRESETS.some((p) => p.value === rawPreset) ? (rawPreset as Preset) : "30d";
   const fallback = presetRange("30d");
   const range =
     preset === "custom"
-      ? {
-          from: isDay(params.get("from")) ? params.get("from")! : fallback.from,
-          to: isDay(params.get("to")) ? params.get("to")! : fallback.to,
-        }
+      ? { from: dayParam(params, "from") || fallback.from, to: dayParam(params, "to") || fallback.to }
       : presetRange(preset);
   const storeId = params.get("store") ?? "";
-  const write = (changes: Record<string, string | null>) =>
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      for (const [key, value] of Object.entries(changes)) {
-        if (value) next.set(key, value);
-        else next.delete(key);
-      }
-      return next;
-    });
+  // Each new range or store is a step the Back button undoes.
+  const write = (changes: ParamChanges) => writeParams(changes, { replace: false });
   return {
     preset,
     ...range,

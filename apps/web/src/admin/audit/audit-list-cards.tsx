@@ -1,4 +1,5 @@
 import type { AuditListItem } from "@glide/contracts";
+import { ListCards } from "../shell/list-views.tsx";
 import { formatActor, formatAuditTime } from "./audit-format.ts";
 
 interface AuditListCardsProps {
@@ -9,12 +10,12 @@ interface AuditListCardsProps {
 
 /** The log on a phone: the table's four columns do not fit, so each change is a card that opens the entry. */
 export function AuditListCards({ entries, onOpen, busy }: AuditListCardsProps) {
-  if (entries.length === 0) {
-    return <p className="rounded-lg border bg-card py-12 text-center text-muted-foreground">No changes found</p>;
-  }
   return (
-    <ul aria-label="Audit log" aria-busy={busy} className={`grid gap-2 ${busy ? "opacity-60" : ""}`}>
-      {entries.map((entry) => (
+    <ListCards
+      label="Audit log"
+      busy={busy}
+      empty="No changes found"
+      items={entries.map((entry) => (
         <li key={entry.id} className="min-w-0">
           <button
             type="button"
@@ -31,6 +32,6 @@ export function AuditListCards({ entries, onOpen, busy }: AuditListCardsProps) {
           </button>
         </li>
       ))}
-    </ul>
+    />
   );
 }

@@ -1,13 +1,10 @@
 import type { AuditListItem } from "@glide/contracts";
-import { type ReactNode, useEffect, useState } from "react";
-import { errorMessage } from "../../lib/api.ts";
+import { useState } from "react";
 import { ErrorAlert } from "../../ui/alert.tsx";
-import { Button } from "../../ui/button.tsx";
-import { Pagination } from "../../ui/pagination.tsx";
 import { useSidebar } from "../../ui/sidebar.tsx";
-import { Spinner } from "../../ui/spinner.tsx";
 import { useIsPlatformAdmin } from "../auth/admin-context.ts";
 import { PageHeader } from "../shell/page-header.tsx";
+import { PagedList } from "../shell/paged-list.tsx";
 import { AuditEntryDialog } from "./audit-entry-dialog.tsx";
 import { AuditListCards } from "./audit-list-cards.tsx";
 import { AuditTable } from "./audit-table.tsx";
@@ -42,55 +39,24 @@ function AuditLog() {
     offset: (params.page - 1) * params.pageSize,
   });
 
-  const total = log.data?.total;
-  const pageCount = Math.max(1, Math.ceil((total ?? 0) / params.pageSize));
-  const { page, setPage } = params;
-  // Past the end (a shared link, a narrower filter): show the last page.
-  useEffect(() => {
-    if (total !== undefined && page > pageCount) setPage(pageCount);
-  }, [total, page, pageCount, setPage]);
-
-  let body: ReactNode;
-  if (log.isPending) {
-    body = <Spinner label="Loading the audit log" />;
-  } else if (log.isError && !log.data) {
-    body = (
-      <div className="grid justify-items-start gap-3">
-        <ErrorAlert>{errorMessage(log.error, "Failed to load the audit log")}</ErrorAlert>
-        <Button variant="outline" onClick={() => void log.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
-  } else {
-    const entries = log.data?.items ?? [];
-    const busy = log.isPlaceholderData;
-    body = (
-      <>
-        {log.isError ? <ErrorAlert>{errorMessage(log.error, "Failed to load the audit log")}</ErrorAlert> : null}
-        {isMobile ? (
-          <AuditListCards entries={entries} onOpen={setOpen} busy={busy} />
-        ) : (
-          <AuditTable entries={entries} onOpen={setOpen} busy={busy} />
-        )}
-        {total ? (
-          <Pagination
-            page={Math.min(page, pageCount)}
-            pageCount={pageCount}
-            onPageChange={setPage}
-            pageSize={params.pageSize}
-            pageSizes={AUDIT_PAGE_SIZES}
-            onPageSizeChange={params.setPageSize}
-          />
-        ) : null}
-      </>
-    );
-  }
-
   return (
     <>
-      <AuditToolbar params={params} total={total} />
-      {body}
+      <AuditToolbar params={params} total={log.data?.total} />
+      <PagedList
+        query={log}
+        paging={params}
+        pageSizes={AUDIT_PAGE_SIZES}
+        loadingLabel="Loading the audit log"
+        errorLabel="Failed to load the audit log"
+      >
+        {(entries, busy) =>
+          isMobile ? (
+            <AuditListCards entries={entries} onOpen={setOpen} busy={busy} />
+          ) : (
+            <AuditTable entries={entries} onOpen={setOpen} busy={busy} />
+          )
+        }
+      </PagedList>
       <AuditEntryDialog id={open?.id ?? null} summary={open?.summary} onClose={() => setOpen(null)} />
     </>
   );

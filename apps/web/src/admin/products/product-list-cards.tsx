@@ -3,6 +3,7 @@ import { Pencil, Trash } from "lucide-react";
 import { useId } from "react";
 import { Button } from "../../ui/button.tsx";
 import { Select } from "../../ui/select.tsx";
+import { ListCards } from "../shell/list-views.tsx";
 import { ProductBadges } from "./product-badges.tsx";
 import { formatProductPrice } from "./product-table.tsx";
 import type { ProductSort, SortField, SortOrder } from "./use-product-view-prefs.ts";
@@ -58,22 +59,21 @@ export function ProductListCards(props: ProductListCardsProps) {
           ))}
         </Select>
       </div>
-      {products.length === 0 ? (
-        <p className="rounded-lg border bg-card py-12 text-center text-muted-foreground">No products found</p>
-      ) : (
-        <ul aria-label="Products" aria-busy={busy} className={`grid gap-2 ${busy ? "opacity-60" : ""}`}>
-          {products.map((product) => (
-            <li key={product.id} className="min-w-0">
-              <ProductListCard
-                product={product}
-                canManage={canManage}
-                onEdit={() => onEdit(product)}
-                onDelete={() => onDelete(product)}
-              />
-            </li>
-          ))}
-        </ul>
-      )}
+      <ListCards
+        label="Products"
+        busy={busy}
+        empty="No products found"
+        items={products.map((product) => (
+          <li key={product.id} className="min-w-0">
+            <ProductListCard
+              product={product}
+              canManage={canManage}
+              onEdit={() => onEdit(product)}
+              onDelete={() => onDelete(product)}
+            />
+          </li>
+        ))}
+      />
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import type { Product } from "@glide/contracts";
 import { Pencil, Trash } from "lucide-react";
 import { Button } from "../../ui/button.tsx";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, TableSortHead } from "../../ui/table.tsx";
+import { TableCell, TableHead, TableRow, TableSortHead } from "../../ui/table.tsx";
+import { ListTable } from "../shell/list-views.tsx";
 import { ProductBadges } from "./product-badges.tsx";
 import type { ProductSort, SortField } from "./use-product-view-prefs.ts";
 
@@ -33,12 +34,12 @@ export function ProductTable({ products, sort, onSort, canManage, onEdit, onDele
       {label}
     </TableSortHead>
   );
-  const columns = canManage ? 8 : 7;
-
   return (
-    <Table aria-label="Products" aria-busy={busy} className={busy ? "opacity-60" : undefined}>
-      <TableHeader>
-        <TableRow className="hover:bg-transparent">
+    <ListTable
+      label="Products"
+      busy={busy}
+      head={
+        <>
           {sortHead("sku", "SKU")}
           {sortHead("name", "Name")}
           {sortHead("category", "Category")}
@@ -47,57 +48,49 @@ export function ProductTable({ products, sort, onSort, canManage, onEdit, onDele
           <TableHead>Barcode</TableHead>
           <TableHead>Status</TableHead>
           {canManage ? <TableHead className="text-right">Actions</TableHead> : null}
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {products.length === 0 ? (
-          <TableRow className="hover:bg-transparent">
-            <TableCell colSpan={columns} className="h-24 text-center text-muted-foreground">
-              No products found
+        </>
+      }
+      columnCount={canManage ? 8 : 7}
+      empty="No products found"
+      rows={products.map((product) => (
+        <TableRow key={product.id}>
+          <TableCell className="whitespace-nowrap font-mono text-xs">{product.sku}</TableCell>
+          <TableCell className="min-w-40 font-medium">{product.name}</TableCell>
+          <TableCell className="whitespace-nowrap">{product.category ?? ""}</TableCell>
+          <TableCell className="whitespace-nowrap">{product.brand ?? ""}</TableCell>
+          <TableCell className="whitespace-nowrap text-right tabular-nums">
+            {formatProductPrice(product.price)}
+          </TableCell>
+          <TableCell className="whitespace-nowrap font-mono text-xs">{product.barcode ?? ""}</TableCell>
+          <TableCell>
+            <ProductBadges product={product} className="flex-nowrap" />
+          </TableCell>
+          {canManage ? (
+            <TableCell className="text-right">
+              <div className="flex justify-end gap-1">
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  className="size-8"
+                  aria-label={`Edit ${product.name}`}
+                  onClick={() => onEdit(product)}
+                >
+                  <Pencil aria-hidden="true" />
+                </Button>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label={`Delete ${product.name}`}
+                  className="size-8 text-destructive"
+                  onClick={() => onDelete(product)}
+                >
+                  <Trash aria-hidden="true" />
+                </Button>
+              </div>
             </TableCell>
-          </TableRow>
-        ) : (
-          products.map((product) => (
-            <TableRow key={product.id}>
-              <TableCell className="whitespace-nowrap font-mono text-xs">{product.sku}</TableCell>
-              <TableCell className="min-w-40 font-medium">{product.name}</TableCell>
-              <TableCell className="whitespace-nowrap">{product.category ?? ""}</TableCell>
-              <TableCell className="whitespace-nowrap">{product.brand ?? ""}</TableCell>
-              <TableCell className="whitespace-nowrap text-right tabular-nums">
-                {formatProductPrice(product.price)}
-              </TableCell>
-              <TableCell className="whitespace-nowrap font-mono text-xs">{product.barcode ?? ""}</TableCell>
-              <TableCell>
-                <ProductBadges product={product} className="flex-nowrap" />
-              </TableCell>
-              {canManage ? (
-                <TableCell className="text-right">
-                  <div className="flex justify-end gap-1">
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      className="size-8"
-                      aria-label={`Edit ${product.name}`}
-                      onClick={() => onEdit(product)}
-                    >
-                      <Pencil aria-hidden="true" />
-                    </Button>
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      aria-label={`Delete ${product.name}`}
-                      className="size-8 text-destructive"
-                      onClick={() => onDelete(product)}
-                    >
-                      <Trash aria-hidden="true" />
-                    </Button>
-                  </div>
-                </TableCell>
-              ) : null}
-            </TableRow>
-          ))
-        )}
-      </TableBody>
-    </Table>
+          ) : null}
+        </TableRow>
+      ))}
+    />
   );
 }

@@ -1,10 +1,9 @@
 import { PRODUCT_DEFAULTS } from "@glide/contracts";
 import clsx from "clsx";
-import { LayoutGrid, List, Search } from "lucide-react";
-import { pluralize } from "../../lib/format.ts";
+import { LayoutGrid, List } from "lucide-react";
 import { Button } from "../../ui/button.tsx";
-import { Input } from "../../ui/input.tsx";
 import { Select } from "../../ui/select.tsx";
+import { MatchCount, SearchField } from "../shell/filter-controls.tsx";
 import type { ViewMode } from "./use-product-view-prefs.ts";
 
 interface ProductToolbarProps {
@@ -34,20 +33,12 @@ export function ProductToolbar(props: ProductToolbarProps) {
 
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <div className="relative min-w-0 basis-full sm:max-w-sm sm:flex-1 sm:basis-auto">
-        <Search
-          aria-hidden="true"
-          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-        />
-        <Input
-          type="search"
-          aria-label="Search products"
-          placeholder="Search by name, SKU, brand or barcode..."
-          className="pl-9"
-          value={search}
-          onChange={(event) => onSearchChange(event.target.value)}
-        />
-      </div>
+      <SearchField
+        label="Search products"
+        placeholder="Search by name, SKU, brand or barcode..."
+        value={search}
+        onChange={onSearchChange}
+      />
       <Select
         aria-label="Category"
         className="min-w-0 flex-1 sm:w-52 sm:flex-none"
@@ -77,9 +68,7 @@ export function ProductToolbar(props: ProductToolbarProps) {
           </Button>
         ))}
       </fieldset>
-      <p aria-live="polite" className="ml-auto text-sm whitespace-nowrap text-muted-foreground tabular-nums">
-        {total === undefined ? "" : pluralize(total, "product", "products")}
-      </p>
+      <MatchCount total={total} one="product" many="products" />
     </div>
   );
 }

@@ -1,16 +1,14 @@
 import { PRODUCT_DEFAULTS, type Product } from "@glide/contracts";
 import { Download, Plus, Upload } from "lucide-react";
-import { type ReactNode, useEffect, useState } from "react";
+import { useState } from "react";
 import { toast } from "sonner";
 import { apiUrl, errorMessage } from "../../lib/api.ts";
-import { ErrorAlert } from "../../ui/alert.tsx";
 import { ConfirmDialog } from "../../ui/alert-dialog.tsx";
 import { Button, buttonClass } from "../../ui/button.tsx";
-import { Pagination } from "../../ui/pagination.tsx";
 import { useSidebar } from "../../ui/sidebar.tsx";
-import { Spinner } from "../../ui/spinner.tsx";
 import { useIsPlatformAdmin } from "../auth/admin-context.ts";
 import { PageHeader } from "../shell/page-header.tsx";
+import { PagedList } from "../shell/paged-list.tsx";
 import { ImportDialog } from "./import-dialog.tsx";
 import { ProductDialog } from "./product-dialog.tsx";
 import { ProductGrid } from "./product-grid.tsx";
@@ -47,14 +45,6 @@ export default function ProductsPage() {
   const [importing, setImporting] = useState(false);
   const [toDelete, setToDelete] = useState<Product | null>(null);
 
-  const total = products.data?.total;
-  const pageCount = Math.max(1, Math.ceil((total ?? 0) / params.pageSize));
-  const { page, setPage } = params;
-  // Past the end (the last product of the last page deleted, a shared link): show the last page.
-  useEffect(() => {
-    if (total !== undefined && page > pageCount) setPage(pageCount);
-  }, [total, page, pageCount, setPage]);
-
   const onSort = (field: SortField) => {
     sortBy(field);
     params.resetPage();
@@ -74,50 +64,11 @@ export default function ProductsPage() {
   };
 
   const exportHref = apiUrl("/api/v1/products/export", { search: term, category });
-  const list = products.data?.items ?? [];
-  const busy = products.isPlaceholderData;
-  let body: ReactNode;
-  if (products.isPending) {
-    body = <Spinner label="Loading products" />;
-  } else if (products.isError && !products.data) {
-    body = (
-      <div className="grid justify-items-start gap-3">
-        <ErrorAlert>{errorMessage(products.error, "Failed to load products")}</ErrorAlert>
-        <Button variant="outline" onClick={() => void products.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
-  } else {
-    const actions = {
-      canManage,
-      busy,
-      onEdit: (product: Product) => setEditor({ mode: "edit", product }),
-      onDelete: setToDelete,
-    };
-    body = (
-      <>
-        {viewMode === "grid" ? (
-          <ProductGrid products={list} {...actions} />
-        ) : isMobile ? (
-          <ProductListCards products={list} sort={sort} onSortChange={onSortChange} {...actions} />
-        ) : (
-          <ProductTable products={list} sort={sort} onSort={onSort} {...actions} />
-        )}
-        {total ? (
-          <Pagination
-            page={Math.min(page, pageCount)}
-            pageCount={pageCount}
-            onPageChange={setPage}
-            pageSize={params.pageSize}
-            pageSizes={params.pageSizes}
-            onPageSizeChange={params.setPageSize}
-          />
-        ) : null}
-      </>
-    );
-  }
-
+  const actions = {
+    canManage,
+    onEdit: (product: Product) => setEditor({ mode: "edit", product }),
+    onDelete: setToDelete,
+  };
   return (
     <div className="grid grid-cols-1 gap-4">
       <PageHeader
@@ -152,10 +103,26 @@ export default function ProductsPage() {
         onCategoryChange={params.setCategory}
         viewMode={viewMode}
         onViewModeChange={setViewMode}
-        total={total}
+        total={products.data?.total}
       />
 
-      {body}
+      <PagedList
+        query={products}
+        paging={params}
+        pageSizes={params.pageSizes}
+        loadingLabel="Loading products"
+        errorLabel="Failed to load products"
+      >
+        {(list, busy) =>
+          viewMode === "grid" ? (
+            <ProductGrid products={list} busy={busy} {...actions} />
+          ) : isMobile ? (
+            <ProductListCards products={list} sort={sort} onSortChange={onSortChange} busy={busy} {...actions} />
+          ) : (
+            <ProductTable products={list} sort={sort} onSort={onSort} busy={busy} {...actions} />
+          )
+        }
+      </PagedList>
 
       <ProductDialog
         open={editor.mode !== "closed"}

@@ -1,7 +1,8 @@
 import type { SessionRow } from "@glide/contracts";
 import { formatKronor } from "../../lib/format.ts";
 import { Badge } from "../../ui/badge.tsx";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../ui/table.tsx";
+import { TableCell, TableHead, TableRow } from "../../ui/table.tsx";
+import { ListCards, ListTable } from "../shell/list-views.tsx";
 import { formatSessionTime, PAYMENT_LABELS, STATUS_LABELS, STATUS_VARIANTS } from "./session-format.ts";
 
 interface SessionListProps {
@@ -19,9 +20,11 @@ export function SessionStatusBadge({ status }: { status: SessionRow["status"] })
 /** The visits on a wide screen; the shopper's name is the button that opens the visit. */
 export function SessionTable({ sessions, onOpen, busy, empty }: SessionListProps) {
   return (
-    <Table aria-label="Sessions" aria-busy={busy} className={busy ? "opacity-60" : undefined}>
-      <TableHeader>
-        <TableRow className="hover:bg-transparent">
+    <ListTable
+      label="Sessions"
+      busy={busy}
+      head={
+        <>
           <TableHead>Status</TableHead>
           <TableHead>Shopper</TableHead>
           <TableHead>Store</TableHead>
@@ -30,61 +33,53 @@ export function SessionTable({ sessions, onOpen, busy, empty }: SessionListProps
           <TableHead className="text-right">Items</TableHead>
           <TableHead className="text-right">Total</TableHead>
           <TableHead>Payment</TableHead>
+        </>
+      }
+      columnCount={8}
+      empty={empty}
+      rows={sessions.map((s) => (
+        // The whole row opens the visit for a mouse; the shopper button does it for keyboard and screen readers.
+        <TableRow key={s.id} data-session-id={s.id} className="cursor-pointer" onClick={() => onOpen(s.id)}>
+          <TableCell>
+            <SessionStatusBadge status={s.status} />
+          </TableCell>
+          <TableCell className="max-w-48">
+            <button
+              type="button"
+              aria-haspopup="dialog"
+              className="truncate rounded-sm text-left font-medium hover:underline focus-visible:outline-2 focus-visible:outline-ring"
+              onClick={(event) => {
+                event.stopPropagation();
+                onOpen(s.id);
+              }}
+            >
+              {s.shopper_name ?? "Deleted shopper"}
+            </button>
+          </TableCell>
+          <TableCell className="max-w-40 truncate">{s.store.name}</TableCell>
+          <TableCell className="whitespace-nowrap tabular-nums">
+            <time dateTime={s.entered_at}>{formatSessionTime(s.entered_at)}</time>
+          </TableCell>
+          <TableCell className="whitespace-nowrap tabular-nums">{formatSessionTime(s.exited_at)}</TableCell>
+          <TableCell className="text-right tabular-nums" data-label="items">
+            {s.items}
+          </TableCell>
+          <TableCell className="text-right whitespace-nowrap tabular-nums">{formatKronor(s.total)}</TableCell>
+          <TableCell className="whitespace-nowrap">{PAYMENT_LABELS[s.payment_state]}</TableCell>
         </TableRow>
-      </TableHeader>
-      <TableBody>
-        {sessions.length === 0 ? (
-          <TableRow className="hover:bg-transparent">
-            <TableCell colSpan={8} className="h-24 text-center text-muted-foreground">
-              {empty}
-            </TableCell>
-          </TableRow>
-        ) : (
-          sessions.map((s) => (
-            // The whole row opens the visit for a mouse; the shopper button does it for keyboard and screen readers.
-            <TableRow key={s.id} data-session-id={s.id} className="cursor-pointer" onClick={() => onOpen(s.id)}>
-              <TableCell>
-                <SessionStatusBadge status={s.status} />
-              </TableCell>
-              <TableCell className="max-w-48">
-                <button
-                  type="button"
-                  aria-haspopup="dialog"
-                  className="truncate rounded-sm text-left font-medium hover:underline focus-visible:outline-2 focus-visible:outline-ring"
-                  onClick={(event) => {
-                    event.stopPropagation();
-                    onOpen(s.id);
-                  }}
-                >
-                  {s.shopper_name ?? "Deleted shopper"}
-                </button>
-              </TableCell>
-              <TableCell className="max-w-40 truncate">{s.store.name}</TableCell>
-              <TableCell className="whitespace-nowrap tabular-nums">
-                <time dateTime={s.entered_at}>{formatSessionTime(s.entered_at)}</time>
-              </TableCell>
-              <TableCell className="whitespace-nowrap tabular-nums">{formatSessionTime(s.exited_at)}</TableCell>
-              <TableCell className="text-right tabular-nums" data-label="items">
-                {s.items}
-              </TableCell>
-              <TableCell className="text-right whitespace-nowrap tabular-nums">{formatKronor(s.total)}</TableCell>
-              <TableCell className="whitespace-nowrap">{PAYMENT_LABELS[s.payment_state]}</TableCell>
-            </TableRow>
-          ))
-        )}
-      </TableBody>
-    </Table>
+      ))}
+    />
   );
 }
 
 /** The visits on a phone: each one a card that opens it. */
 export function SessionListCards({ sessions, onOpen, busy, empty }: SessionListProps) {
-  if (sessions.length === 0) {
-    return <p className="rounded-lg border bg-card py-12 text-center text-muted-foreground">{empty}</p>;
-  }
   return (
-    <ul aria-label="Sessions" aria-busy={busy} className={`grid gap-2 ${busy ? "opacity-60" : ""}`}>
-      {sessions.map((s) => (
+    <ListCards
+      label="Sessions"
+      busy={busy}
+      empty={empty}
+      items={sessions.map((s) => (
         <li key={s.id} className="min-w-0" data-session-id={s.id}>
           <button
             type="button"
@@ -108,6 +103,6 @@ export function SessionListCards({ sessions, onOpen, busy, empty }: SessionListP
           </button>
         </li>
       ))}
-    </ul>
+    />
   );
 }

@@ -1,0 +1,33 @@
+import { useSearchParams } from "react-router";
+
+/** New values for some of the URL's keys; "" or null removes a key. */
+export type ParamChanges = Record<string, string | null>;
+
+/**
+ * The URL's query, and a writer that changes only the keys it is given (replacing the
+ * history entry unless told to push one). The writer starts from the address bar, not the
+ * last render: the router commits a new URL in a transition, and a write made before that
+ * (the search settling just after "Clear filters") would otherwise bring back what was cleared.
+ */
+export function useUrlParams() {
+  const [params, setParams] = useSearchParams();
+  const write = (changes: ParamChanges, { replace = true }: { replace?: boolean } = {}) =>
+    setParams(
+      () => {
+        const next = new URLSearchParams(window.location.search);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value) next.set(key, value);
+          else next.delete(key);
+        }
+        return next;
+      },
+      { replace },
+    );
+  return [params, write] as const;
+}
+
+/** A day (YYYY-MM-DD, the admin's own calendar) from the URL, or "" when absent or malformed. */
+export function dayParam(params: URLSearchParams, key: string): string {
+  const value = params.get(key);
+  return value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : "";
+}
