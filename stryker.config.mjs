@@ -40,7 +40,11 @@ const GROUPS = {
     tests: [feature("sessions/sessions.test.ts"), feature("sessions/entry-revocation.test.ts")],
   },
   products: { mutate: [feature("products/products.service.ts")], tests: [feature("products/products.test.ts")] },
-  stores: { mutate: [feature("stores/stores.service.ts")], tests: [feature("stores/stores.test.ts")] },
+  stores: {
+    mutate: [feature("stores/stores.service.ts")],
+    // The audit entries a store change writes are checked in the audit tests.
+    tests: [feature("stores/stores.test.ts"), feature("audit/audit.test.ts")],
+  },
   dashboard: { mutate: [feature("dashboard/dashboard.service.ts")], tests: [feature("dashboard/dashboard.test.ts")] },
   cart: {
     mutate: [feature("cart/cart.service.ts")],

@@ -4,9 +4,11 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { queryRows } from "../../db/client.ts";
 import { adminSessions } from "../../db/schema/index.ts";
+import { clearExpired } from "../../platform/housekeeping.ts";
 import { as, createTestContext, signIn, TEST_PASSWORD, type TestContext } from "../../test/harness.ts";
 import { ADMIN_COOKIE } from "./admin-auth.hooks.ts";
 import {
+  adminSessionExpiry,
   countAdmins,
   createAdmin,
   deleteAdmin,
@@ -535,5 +537,80 @@ describe("what a sign-in writes and clears", () => {
     );
     expect((await as(ctx.app, cookie).get("/api/v1/admin/me")).statusCode).toBe(200);
     expect(await ageSeconds()).toBeLessThan(5);
+  });
+});
+
+describe("the edges of a session's life", () => {
+  afterEach(() => vi.useRealTimers());
+  const minute = 60 * 1000;
+  /** Sets the session's times to exact instants and the clock to `now`, to the millisecond. */
+  const pin = async (id: string, times: { createdAt: number; lastSeenAt: number; now: number }) => {
+    await ctx.app.db
+      .update(adminSessions)
+      .set({ createdAt: new Date(times.createdAt), lastSeenAt: new Date(times.lastSeenAt) })
+      .where(eq(adminSessions.adminUserId, id));
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(times.now);
+  };
+  const lastSeen = async (id: string) =>
+    (await ctx.app.db.select().from(adminSessions).where(eq(adminSessions.adminUserId, id)))[0]?.lastSeenAt.getTime();
+
+  it("is alive at exactly 30 idle minutes and at exactly 12 hours, and gone a millisecond later", async () => {
+    const t = Date.now() - 13 * 60 * minute;
+    const idle = await signIn(ctx.app);
+    await pin(idle.id, { createdAt: t, lastSeenAt: t, now: t + 30 * minute });
+    expect((await as(ctx.app, idle.cookie).get("/api/v1/admin/me")).statusCode).toBe(200);
+    await pin(idle.id, { createdAt: t, lastSeenAt: t, now: t + 30 * minute + 1 });
+    expect((await as(ctx.app, idle.cookie).get("/api/v1/admin/me")).statusCode).toBe(401);
+
+    const old = await signIn(ctx.app);
+    const twelveHours = 12 * 60 * minute;
+    await pin(old.id, { createdAt: t, lastSeenAt: t + twelveHours - minute / 2, now: t + twelveHours });
+    expect((await as(ctx.app, old.cookie).get("/api/v1/admin/me")).statusCode).toBe(200);
+    await pin(old.id, { createdAt: t, lastSeenAt: t + twelveHours - minute / 2, now: t + twelveHours + 1 });
+    expect((await as(ctx.app, old.cookie).get("/api/v1/admin/me")).statusCode).toBe(401);
+  });
+
+  it("is not written at exactly one minute since the last write, and is a millisecond later", async () => {
+    const { cookie, id } = await signIn(ctx.app);
+    const t = Date.now() - 10 * minute;
+    await pin(id, { createdAt: t, lastSeenAt: t, now: t + minute });
+    expect((await as(ctx.app, cookie).get("/api/v1/admin/me")).statusCode).toBe(200);
+    expect(await lastSeen(id)).toBe(t);
+    await pin(id, { createdAt: t, lastSeenAt: t, now: t + minute + 1 });
+    expect((await as(ctx.app, cookie).get("/api/v1/admin/me")).statusCode).toBe(200);
+    expect(await lastSeen(id)).toBe(t + minute + 1);
+  });
+
+  it("tells the longer wait when both the account and the address are locked", async () => {
+    const email = "both@example.se";
+    await createAdmin({ db: ctx.app.db, email, password: TEST_PASSWORD, role: "platform_admin" });
+    for (let i = 0; i < LOGIN_LIMITS.perAccount; i++) await login(email, "not the password", "10.13.0.1");
+    // The account's lock ends within the minute, the address's in 15 minutes.
+    await ctx.app.db.execute(
+      sql`update rate_limits set reset_at = now() + interval '20 seconds'
+          where key = ${`admin-login:account:${createHash("sha256").update(email).digest("hex")}`}`,
+    );
+    for (let i = LOGIN_LIMITS.perAccount; i < LOGIN_LIMITS.perAddress; i++) {
+      await login(`nobody${i}@example.se`, "not the password", "10.13.0.1");
+    }
+    const locked = await login(email, TEST_PASSWORD, "10.13.0.1");
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().detail).toBe("Too many sign-in attempts. Try again in 15 minutes.");
+  });
+
+  // Last in this file: housekeeping clears every expired session, other tests' too.
+  it("housekeeping clears sessions signed in over 12 hours ago, however recently used", async () => {
+    const old = await signIn(ctx.app);
+    const young = await signIn(ctx.app);
+    await ctx.app.db.execute(
+      sql`update admin_sessions set created_at = now() - interval '12 hours 1 minute' where admin_user_id = ${old.id}`,
+    );
+    await ctx.app.db.execute(
+      sql`update admin_sessions set created_at = now() - interval '11 hours 59 minutes' where admin_user_id = ${young.id}`,
+    );
+    await clearExpired(ctx.app.db, [adminSessionExpiry]);
+    expect(await lastSeen(old.id)).toBeUndefined();
+    expect(await lastSeen(young.id)).toBeDefined();
   });
 });

@@ -213,6 +213,16 @@ describe("what the Sessions screen is told, and the answers of the use cases", (
     expect(res.json()).toEqual({ detail: "Butiken finns inte.", code: "unknown_store" });
   });
 
+  it("passes on an error that is not a vanished shopper as it is", async () => {
+    const s = await signInShopper(ctx.app);
+    const announce = async () => {
+      throw new Error("bus down");
+    };
+    await expect(
+      createEntrySession({ db: ctx.app.db, customerId: s.customerId, storeId: storeA, ttlSeconds: 60, announce }),
+    ).rejects.toThrow(/^bus down$/);
+  });
+
   it("a cancel is announced once, however often it is repeated", async () => {
     const s = await signInShopper(ctx.app);
     const e = await entry(s.accessToken, storeB);

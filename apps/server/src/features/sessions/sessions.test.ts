@@ -1,10 +1,10 @@
 import { createHmac } from "node:crypto";
 import http from "node:http";
 import { decodeEntryQr, type EntrySession, encodeEntryQr, entryResponseSchema } from "@glide/contracts";
-import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { queryRows } from "../../db/client.ts";
-import { customers } from "../../db/schema/index.ts";
+import { customers, shoppingSessions } from "../../db/schema/index.ts";
 import { as, createTestContext, signIn, signInShopper, type TestContext } from "../../test/harness.ts";
 import { issueTokens } from "../shopper-auth/shopper-tokens.ts";
 
@@ -158,7 +158,23 @@ describe("the door", () => {
     );
     const res = await scan(e, `Device ${keyA}`);
     expect(res.statusCode).toBe(410);
-    expect(res.json().detail).toBe("QR-koden har gått ut. Vänligen börja om.");
+    expect(res.json()).toEqual({ detail: "QR-koden har gått ut. Vänligen börja om.", code: "token_expired" });
+  });
+
+  it("still opens at the very millisecond the token expires", async () => {
+    const e = await entry(await shopper());
+    const expiry = Date.now() + 60_000;
+    await ctx.app.db
+      .update(shoppingSessions)
+      .set({ entryExpiresAt: new Date(expiry) })
+      .where(eq(shoppingSessions.id, e.session_id));
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(expiry);
+      expect((await scan(e, `Device ${keyA}`)).statusCode).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("refuses a token for another store, a key of another store, and a wrong token", async () => {

@@ -1,12 +1,18 @@
 import { tokensSchema } from "@glide/contracts";
 import { eq, sql } from "drizzle-orm";
 import { decodeJwt, SignJWT } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { queryRows } from "../../db/client.ts";
-import { customers } from "../../db/schema/index.ts";
+import { customers, shopperRefreshTokens } from "../../db/schema/index.ts";
 import { sha256 } from "../../platform/crypto.ts";
 import { createTestContext, signInShopper, type TestContext } from "../../test/harness.ts";
-import { ACCESS_TOKEN_TTL_SECONDS, issueTokens, REFRESH_GRACE_MS } from "./shopper-tokens.ts";
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  issueTokens,
+  REFRESH_GRACE_MS,
+  readAccessToken,
+  rotateRefreshToken,
+} from "./shopper-tokens.ts";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -164,6 +170,70 @@ describe("what an access token must name", () => {
     const s = await signInShopper(ctx.app, "Signe Ström");
     const pair = tokensSchema.parse((await refresh(s.refreshToken)).json());
     expect(pair.user).toEqual({ id: s.customerId, name: "Signe Ström" });
+  });
+});
+
+describe("reading an access token directly", () => {
+  const sign = (claims: Record<string, unknown>) =>
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer("glide")
+      .setAudience("shopper")
+      .setIssuedAt()
+      .setExpirationTime("5m")
+      .sign(ctx.app.shopperKeys.jwt);
+
+  it("answers null, not a query error later, for ids that are not UUIDs or not strings", async () => {
+    const s = await signInShopper(ctx.app);
+    const sid = decodeJwt(s.accessToken).sid as string;
+    const read = async (claims: Record<string, unknown>) =>
+      readAccessToken(ctx.app.shopperKeys.jwt, await sign(claims));
+    expect(await read({ sub: s.customerId, sid })).toEqual({ customerId: s.customerId, familyId: sid });
+    expect(await read({ sub: s.customerId, sid: "not-a-uuid" })).toBeNull();
+    expect(await read({ sub: "not-a-uuid", sid })).toBeNull();
+    expect(await read({ sub: s.customerId, sid: [sid] })).toBeNull();
+    expect(await read({ sub: [s.customerId], sid })).toBeNull();
+    expect(await readAccessToken(ctx.app.shopperKeys.jwt, "not.a.token")).toBeNull();
+  });
+});
+
+describe("the refresh token's edges, to the millisecond", () => {
+  afterEach(() => vi.useRealTimers());
+  const setTimes = (token: string, times: { expiresAt?: number; usedAt?: number }) =>
+    ctx.app.db
+      .update(shopperRefreshTokens)
+      .set({
+        ...(times.expiresAt !== undefined ? { expiresAt: new Date(times.expiresAt) } : {}),
+        ...(times.usedAt !== undefined ? { usedAt: new Date(times.usedAt) } : {}),
+      })
+      .where(eq(shopperRefreshTokens.tokenHash, sha256(token)));
+  const at = (ms: number) => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(ms);
+  };
+  const rotate = (token: string) => rotateRefreshToken(ctx.app.db, ctx.app.shopperKeys.jwt, token);
+
+  it("is refused at the very millisecond it expires", async () => {
+    const s = await signInShopper(ctx.app);
+    const expiry = Date.now() + 60_000;
+    await setTimes(s.refreshToken, { expiresAt: expiry });
+    at(expiry - 1);
+    const live = await signInShopper(ctx.app);
+    await setTimes(live.refreshToken, { expiresAt: expiry });
+    await expect(rotate(live.refreshToken)).resolves.toMatchObject({ expires_in: ACCESS_TOKEN_TTL_SECONDS });
+    at(expiry);
+    await expect(rotate(s.refreshToken)).rejects.toMatchObject({ status: 401, code: "invalid_refresh_token" });
+  });
+
+  it("spent exactly the grace window ago still gets a fresh pair", async () => {
+    const s = await signInShopper(ctx.app);
+    await rotate(s.refreshToken);
+    const spent = Date.now() - 60_000;
+    await setTimes(s.refreshToken, { usedAt: spent });
+    at(spent + REFRESH_GRACE_MS);
+    await expect(rotate(s.refreshToken)).resolves.toMatchObject({ expires_in: ACCESS_TOKEN_TTL_SECONDS });
+    at(spent + REFRESH_GRACE_MS + 1);
+    await expect(rotate(s.refreshToken)).rejects.toMatchObject({ status: 401, code: "refresh_token_reused" });
   });
 });
 
