@@ -3,7 +3,7 @@ import pg from "pg";
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { TEST_DATABASE_URL } from "../test/harness.ts";
-import { createEventBus, type EventBus, MAX_EVENT_BYTES } from "./event-bus.ts";
+import { createEventBus, EVENT_CHANNEL, type EventBus, MAX_EVENT_BYTES } from "./event-bus.ts";
 import { pgliteTransport, postgresTransport, redisTransport } from "./event-transports.ts";
 
 const logger = pino({ level: "silent" });
@@ -78,6 +78,36 @@ describe("event bus on the embedded database", () => {
     const arrives = collect(bus, "big", 1);
     await bus.publish("big", "x".repeat(MAX_EVENT_BYTES - overhead));
     expect(((await arrives)[0] as string).length).toBe(MAX_EVENT_BYTES - overhead);
+  });
+
+  it("delivers several topics' events sent as one message, each to its own subscribers, in order", async () => {
+    const sent: string[] = [];
+    const counting = createEventBus(
+      "postgres",
+      pgliteTransport(pglite, async (channel, payload) => {
+        sent.push(payload);
+        await notify(channel, payload);
+      }),
+      logger,
+    );
+    await counting.ready();
+    const cart = collect(counting, "cart:m", 2);
+    const sessions = collect(counting, "sessions.changed", 1);
+    const other = quietFor(counting, "cart:n");
+    await counting.publishMany([
+      { topic: "cart:m", message: { n: 1 } },
+      { topic: "sessions.changed", message: { kind: "item_added" } },
+      { topic: "cart:m", message: { n: 2 } },
+    ]);
+    expect(await cart).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(await sessions).toEqual([{ kind: "item_added" }]);
+    expect(await other).toEqual([]);
+    expect(sent).toHaveLength(1);
+    // Nothing to send sends nothing; a message that is JSON but no envelope is ignored.
+    await counting.publishMany([]);
+    await notify(EVENT_CHANNEL, "null");
+    expect(sent).toHaveLength(1);
+    await counting.close();
   });
 
   it("keeps delivering when one handler throws", async () => {

@@ -23,6 +23,12 @@ export interface EventBus {
   readonly kind: "postgres" | "redis";
   /** Delivers `message` (JSON) to every subscriber of `topic` on every instance, this one included. */
   publish(topic: string, message: unknown): Promise<void>;
+  /**
+   * Delivers several events in one transport message (one NOTIFY): for one
+   * change that several kinds of screen hear of, e.g. a scan to the shopper's
+   * cart and to the console's Sessions screen.
+   */
+  publishMany(events: { topic: string; message: unknown }[]): Promise<void>;
   /** Calls `handler` for each message on `topic` from now on; the returned function stops it. */
   subscribe(topic: string, handler: EventHandler): () => void;
   /** Resolves once this instance is listening (tests wait for it before publishing). */
@@ -42,7 +48,7 @@ export type Transport = {
   close(): Promise<void>;
 };
 
-type Envelope = { t: string; m: unknown };
+type Envelope = { t: string; m: unknown } | { b: { t: string; m: unknown }[] };
 
 export function createEventBus(kind: EventBus["kind"], transport: Transport, logger: FastifyBaseLogger): EventBus {
   const handlers = new Map<string, Set<EventHandler>>();
@@ -54,27 +60,37 @@ export function createEventBus(kind: EventBus["kind"], transport: Transport, log
       logger.warn("event bus: a message that is not JSON was ignored");
       return;
     }
-    const set = handlers.get(envelope.t);
-    if (!set) return;
-    for (const handler of set) {
-      try {
-        handler(envelope.m);
-      } catch (err) {
-        logger.error({ err: (err as Error).message, topic: envelope.t }, "event handler failed");
+    if (typeof envelope !== "object" || envelope === null) return;
+    for (const event of "b" in envelope ? (Array.isArray(envelope.b) ? envelope.b : []) : [envelope]) {
+      const set = handlers.get(event.t);
+      if (!set) continue;
+      for (const handler of set) {
+        try {
+          handler(event.m);
+        } catch (err) {
+          logger.error({ err: (err as Error).message, topic: event.t }, "event handler failed");
+        }
       }
     }
+  };
+  const send = async (envelope: Envelope, what: string) => {
+    const payload = JSON.stringify(envelope);
+    if (Buffer.byteLength(payload) > MAX_EVENT_BYTES) {
+      throw new Error(`event on ${what} is ${Buffer.byteLength(payload)} bytes; the limit is ${MAX_EVENT_BYTES}`);
+    }
+    await transport.send(payload);
   };
   const started = transport.start(dispatch);
   // A transport that cannot start yet keeps retrying by itself; nobody awaits this promise but ready().
   started.catch(() => {});
   return {
     kind,
-    async publish(topic, message) {
-      const payload = JSON.stringify({ t: topic, m: message } satisfies Envelope);
-      if (Buffer.byteLength(payload) > MAX_EVENT_BYTES) {
-        throw new Error(`event on ${topic} is ${Buffer.byteLength(payload)} bytes; the limit is ${MAX_EVENT_BYTES}`);
-      }
-      await transport.send(payload);
+    publish: (topic, message) => send({ t: topic, m: message }, topic),
+    async publishMany(events) {
+      if (events.length === 0) return;
+      const first = events[0]!;
+      if (events.length === 1) return send({ t: first.topic, m: first.message }, first.topic);
+      await send({ b: events.map((e) => ({ t: e.topic, m: e.message })) }, events.map((e) => e.topic).join(", "));
     },
     subscribe(topic, handler) {
       let set = handlers.get(topic);

@@ -1,6 +1,7 @@
 import type { Cart } from "@glide/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { EventBus } from "../../platform/event-bus.ts";
+import { type AnnounceSession, SESSIONS_TOPIC, type SessionChange } from "../sessions/session-events.ts";
 
 /** What a cart change tells the shopper's screens; small, so it fits any transport. */
 export type CartEvent =
@@ -11,23 +12,41 @@ export type CartEvent =
 export const cartTopic = (sessionId: string) => `cart:${sessionId}`;
 
 /**
- * Tells every instance that a cart changed. The change is already committed;
- * a lost event only delays the screen until its next message or reconnect,
- * so a failure to publish is logged, never answered as an error.
+ * Tells every instance that a cart changed, and with it (in the same message:
+ * one NOTIFY) whatever the console's Sessions screen is to hear of it. The
+ * change is already committed; a lost event only delays a screen until its
+ * next message or reconnect, so a failure to publish is logged, never
+ * answered as an error.
  */
 export async function announce(
   bus: EventBus,
   log: FastifyBaseLogger,
   sessionId: string,
   events: CartEvent[],
+  sessionChanges: SessionChange[] = [],
 ): Promise<void> {
-  for (const event of events) {
-    try {
-      await bus.publish(cartTopic(sessionId), event);
-    } catch (err) {
-      log.warn({ err: (err as Error).message }, "cart event not published");
-    }
+  try {
+    await bus.publishMany([
+      ...events.map((message) => ({ topic: cartTopic(sessionId), message })),
+      ...sessionChanges.map((message) => ({ topic: SESSIONS_TOPIC, message })),
+    ]);
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, "cart event not published");
   }
+}
+
+/**
+ * An announcer that keeps the visit's changes for `announce` to send with
+ * the cart's own events, instead of a message of their own.
+ */
+export function collectSessionChanges(): { announce: AnnounceSession; changes: SessionChange[] } {
+  const changes: SessionChange[] = [];
+  return {
+    changes,
+    announce: async (change) => {
+      changes.push(change);
+    },
+  };
 }
 
 /** The events a new cart state implies, compared with the line that changed. */

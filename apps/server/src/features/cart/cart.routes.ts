@@ -12,9 +12,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { queryRows, sql } from "../../db/client.ts";
 import { sha256 } from "../../platform/crypto.ts";
 import { unauthorized } from "../../platform/errors.ts";
-import { sessionAnnouncer } from "../sessions/session-events.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
-import { addedEvent, announce, type CartEvent } from "./cart.events.ts";
+import { addedEvent, announce, type CartEvent, collectSessionChanges } from "./cart.events.ts";
 import { getCart, removeItem, scanIntoCart, setQuantity, workerChange } from "./cart.service.ts";
 
 const errors = {
@@ -29,7 +28,6 @@ const tags = ["cart"];
 
 export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   // The Sessions screen's feed: one more small message per change, after the cart's own.
-  const announceSession = sessionAnnouncer(app.bus, app.log);
   app.post(
     "/api/v1/cart/scan",
     {
@@ -42,6 +40,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
+      const visit = collectSessionChanges();
       const { session_id, barcode, scan_id } = request.body;
       const result = await scanIntoCart({
         db: app.db,
@@ -49,9 +48,9 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         sessionId: session_id,
         barcode,
         scanId: scan_id,
-        announce: announceSession,
+        announce: visit.announce,
       });
-      await announce(app.bus, request.log, session_id, [addedEvent(result.item)]);
+      await announce(app.bus, request.log, session_id, [addedEvent(result.item)], visit.changes);
       return result;
     },
   );
@@ -86,6 +85,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
+      const visit = collectSessionChanges();
       const actor = { kind: "shopper" as const, customerId: shopperOf(request) };
       const itemId = request.params.item_id;
       const before = await quantityOf(itemId);
@@ -94,7 +94,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         actor,
         itemId,
         quantity: request.body.quantity,
-        announce: announceSession,
+        announce: visit.announce,
       });
       const line = cart.items.find((i) => i.id === itemId);
       const events: CartEvent[] = [];
@@ -103,7 +103,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       else if (line && before !== null && line.quantity === before - 1)
         events.push({ type: "product_removed", product_id: line.product.id });
       else events.push({ type: "cart_changed" });
-      await announce(app.bus, request.log, cart.session_id, events);
+      await announce(app.bus, request.log, cart.session_id, events, visit.changes);
       return cart;
     },
   );
@@ -120,14 +120,21 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
+      const visit = collectSessionChanges();
       const actor = { kind: "shopper" as const, customerId: shopperOf(request) };
       const { cart, removed } = await removeItem({
         db: app.db,
         actor,
         itemId: request.params.item_id,
-        announce: announceSession,
+        announce: visit.announce,
       });
-      if (removed) await announce(app.bus, request.log, cart.session_id, [{ type: "product_removed", ...removed }]);
+      await announce(
+        app.bus,
+        request.log,
+        cart.session_id,
+        removed ? [{ type: "product_removed", ...removed }] : [],
+        visit.changes,
+      );
       return cart;
     },
   );
@@ -144,6 +151,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
+      const visit = collectSessionChanges();
       const storeId = await cameraWorkerStore(request.headers.authorization);
       const { session_id, product_id, action, event_id } = request.body;
       const { cart, item, product } = await workerChange({
@@ -153,11 +161,11 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         productId: product_id,
         action,
         eventId: event_id,
-        announce: announceSession,
+        announce: visit.announce,
       });
       const event: CartEvent =
         action === "add" && item ? addedEvent(item) : { type: "product_removed", product_id: product.id };
-      await announce(app.bus, request.log, session_id, [event]);
+      await announce(app.bus, request.log, session_id, [event], visit.changes);
       return cart;
     },
   );

@@ -5,6 +5,7 @@ import { AppError, conflict, forbidden, isUniqueViolation, notFound } from "../.
 import { fromOre } from "../../platform/money.ts";
 import { ageOn } from "../../platform/personal-number.ts";
 import {
+  ACTIVITY_PRECISION,
   type AnnounceSession,
   announceNothing,
   type EventSource,
@@ -322,6 +323,7 @@ async function scanStatement(
       touched as (
         update shopping_sessions set last_activity_at = now()
         where id = ${sessionId}::uuid and exists (select 1 from item)
+          and last_activity_at < now() - ${ACTIVITY_PRECISION}::interval
       )
       select (select row_to_json(visit) from visit) as session,
         (select row_to_json(found) from found) as product,

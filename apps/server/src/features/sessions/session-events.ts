@@ -20,6 +20,13 @@ export type SessionEvent = {
   activity?: boolean;
 };
 
+/**
+ * How stale a visit's last_activity_at may be: a scan moves it only when it is
+ * older than this, so a busy visit's row is not rewritten (and its indexes
+ * with it) on every scan. Abandonment is judged in minutes (5 at the least).
+ */
+export const ACTIVITY_PRECISION = "30 seconds";
+
 /** The bus topic the Sessions screen listens on: { store_id, session_id, kind }. */
 export const SESSIONS_TOPIC = "sessions.changed";
 

@@ -35,6 +35,7 @@ async function waitFor(check: () => Promise<boolean>) {
 const deafBus: EventBus = {
   kind: "postgres",
   publish: async () => {},
+  publishMany: async () => {},
   subscribe: () => () => {},
   ready: async () => {},
   close: async () => {},
