@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { useSearchParams } from "react-router";
 
 /** New values for some of the URL's keys; "" or null removes a key. */
@@ -11,19 +12,34 @@ export type ParamChanges = Record<string, string | null>;
  */
 export function useUrlParams() {
   const [params, setParams] = useSearchParams();
+  // Once the router has committed a URL, the address bar is the truth again.
+  useEffect(() => {
+    if (params) unsettled = null;
+  }, [params]);
   const write = (changes: ParamChanges, { replace = true }: { replace?: boolean } = {}) =>
     setParams(
       () => {
-        const next = new URLSearchParams(window.location.search);
+        const next = new URLSearchParams(latestQuery());
         for (const [key, value] of Object.entries(changes)) {
           if (value) next.set(key, value);
           else next.delete(key);
         }
+        unsettled = { path: window.location.pathname, query: next.toString() };
         return next;
       },
       { replace },
     );
   return [params, write] as const;
+}
+
+/**
+ * The query last written and not yet committed by the router: two writes in a row (From, then
+ * To) must build on each other, and the address bar shows the first only once it is committed.
+ */
+let unsettled: { path: string; query: string } | null = null;
+
+function latestQuery(): string {
+  return unsettled && unsettled.path === window.location.pathname ? unsettled.query : window.location.search;
 }
 
 /** A day (YYYY-MM-DD, the admin's own calendar) from the URL, or "" when absent or malformed. */
