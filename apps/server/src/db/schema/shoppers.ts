@@ -92,6 +92,8 @@ export const shoppingSessions = pgTable(
     lastActivityAt: timestamp("last_activity_at", { withTimezone: true }).notNull().defaultNow(),
     /** Closed by the sweep after no activity for store/abandon_after_minutes: the cart is kept, never charged. */
     abandonedAt: timestamp("abandoned_at", { withTimezone: true }),
+    /** The visit's one draw for a staff check was made (at its first exit: the gate, or paying from the phone). */
+    spotCheckDrawnAt: timestamp("spot_check_drawn_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -109,6 +109,7 @@ export const exitRoutes: FastifyPluginAsyncZod = async (app) => {
         openGate: ({ storeId, sessionId }) => app.door.open({ storeId, sessionId }),
         announce: sessionAnnouncer(app.bus, request.log),
         spotCheckShare,
+        log: request.log,
       });
       if (answer.status === "paid") app.receiptMails.kick();
       return answer;

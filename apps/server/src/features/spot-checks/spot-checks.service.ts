@@ -30,10 +30,11 @@ export function useSpotCheckRandom(random: () => number): () => void {
 }
 
 /**
- * After the gate read an exit code and the visit was paid: on the visit's
- * first gate read only (a repeated read never gets a second chance), pick it
- * with the store's share, unless it is the shopper's first visit to the store.
- * True when the visit was flagged.
+ * After a paid exit, at the gate or paid from the phone (a face check, or
+ * "Kunde inte scanna? Tryck här"): the visit's one draw, taken by whichever
+ * exit comes first, so neither a repeated gate read nor paying again gives a
+ * second chance. Picked with the store's share, never on the shopper's first
+ * visit to the store. True when the visit was flagged.
  */
 export async function flagAtExit(opts: {
   db: Db;
@@ -45,14 +46,15 @@ export async function flagAtExit(opts: {
   share: number;
 }): Promise<boolean> {
   if (opts.share <= 0) return false;
-  const [visit] = await queryRows<{ reads: number; earlier: boolean }>(
+  const [visit] = await queryRows<{ earlier: boolean }>(
     opts.db,
-    sql`select (select count(*)::int from exit_token_uses where session_id = ${opts.sessionId}) as reads,
-          exists (select 1 from shopping_sessions s where s.customer_id = ${opts.customerId}
-                    and s.store_id = ${opts.storeId} and s.id <> ${opts.sessionId}
-                    and s.checked_out_at is not null) as earlier`,
+    sql`update shopping_sessions set spot_check_drawn_at = now()
+        where id = ${opts.sessionId} and spot_check_drawn_at is null
+        returning exists (select 1 from shopping_sessions s where s.customer_id = ${opts.customerId}
+                            and s.store_id = ${opts.storeId} and s.id <> ${opts.sessionId}
+                            and s.checked_out_at is not null) as earlier`,
   );
-  if (!visit || visit.reads > 1) return false;
+  if (!visit) return false;
   if (!pickForSpotCheck(opts.share, !visit.earlier, draw())) return false;
   const flagged = await opts.db.transaction(async (tx) => {
     const rows = await queryRows<{ id: string }>(
@@ -74,6 +76,37 @@ export async function flagAtExit(opts: {
   });
   if (flagged) await opts.announce({ store_id: opts.storeId, session_id: opts.sessionId, kind: "spot_check_flagged" });
   return flagged;
+}
+
+/**
+ * The shopper paid from the phone (POST /api/v1/checkout): their visit just
+ * paid gets the same draw as a gate exit. `shareOf` reads the store's
+ * store/spot_check_share (before any transaction).
+ */
+export async function flagPaidFromPhone(opts: {
+  db: Db;
+  announce: AnnounceSession;
+  customerId: string;
+  shareOf: (storeId: string) => Promise<number>;
+}): Promise<boolean> {
+  // The shopper's latest visit (the one checkout pays), if it is paid and not yet drawn.
+  const [visit] = await queryRows<{ id: string; store_id: string; drawn: boolean; paid: boolean }>(
+    opts.db,
+    sql`select s.id, s.store_id, s.spot_check_drawn_at is not null as drawn,
+          exists (select 1 from orders o where o.session_id = s.id and o.state = 'paid') as paid
+        from shopping_sessions s
+        where s.customer_id = ${opts.customerId} and s.door_opened_at is not null
+        order by s.door_opened_at desc limit 1`,
+  );
+  if (!visit || visit.drawn || !visit.paid) return false;
+  return flagAtExit({
+    db: opts.db,
+    announce: opts.announce,
+    sessionId: visit.id,
+    storeId: visit.store_id,
+    customerId: opts.customerId,
+    share: await opts.shareOf(visit.store_id),
+  });
 }
 
 /** What the exit page tells a shopper whose visit was picked (GET /api/v1/exit/status). */
@@ -117,6 +150,8 @@ type CheckRow = {
 type Adjustments = {
   idempotency_key: string;
   request: SpotCheckDecision;
+  /** When the request claimed the check (before any money moved). */
+  claimed_at?: string;
   added?: Array<{ product_id: string; name: string; quantity: number; unit_price_ore: number; vat_rate_bp: number }>;
   charge?: { state: "pending" | "paid" | "declined"; failure_code: string | null };
 };
@@ -195,12 +230,14 @@ async function readCheck(db: Db, id: string): Promise<CheckRow | undefined> {
 export type SpotCheckDeps = RefundDeps & { charges: ChargePort };
 
 /**
- * PUT /api/v1/admin/spot-checks/:id/outcome. The decision is taken once
- * (under the check's row lock); the same request again answers the same (and
- * finishes an extra charge the provider had not answered), another one is a
- * conflict. Items removed are refunded through the refund service; items added
- * become order lines charged apart on the saved card, added to the order's
- * total only once that charge went through.
+ * PUT /api/v1/admin/spot-checks/:id/outcome. The decision is taken once: the
+ * request's key claims the check in one statement before any money moves, so
+ * two staff deciding at once cannot both adjust the order; the other is told
+ * it was decided. The same request again answers the same (and finishes what
+ * an interrupted one left: a refund, an extra charge the provider had not
+ * answered). Items removed are refunded through the refund service; items
+ * added become order lines charged apart on the saved card, added to the
+ * order's total only once that charge went through.
  */
 export async function decideSpotCheck(
   deps: SpotCheckDeps,
@@ -210,27 +247,87 @@ export async function decideSpotCheck(
   if (!current) throw notFound("Unknown spot check");
   if (current.store_id) assertCanManageStore(opts.actor, current.store_id);
   else if (opts.actor.role !== "platform_admin") throw forbidden("You do not manage this store");
-  if (current.outcome) {
-    if (current.adjustments?.idempotency_key !== opts.decision.idempotency_key)
-      throw conflict(
-        `This spot check was already decided (${current.outcome.replace("_", " ")})`,
-        "spot_check_decided",
-      );
-  } else if (!current.order_id) {
-    throw conflict("This visit has no order to adjust", "no_order");
+  const key = opts.decision.idempotency_key;
+  const mine = current.adjustments?.idempotency_key === key;
+  if (current.outcome && !mine) throw alreadyDecided(current.outcome);
+  if (!current.outcome && !current.order_id) throw conflict("This visit has no order to adjust", "no_order");
+  // Money moves for both adjustments: without a provider (503) nothing is claimed or decided.
+  if ((mine ? current.adjustments!.request : opts.decision).outcome !== "ok") deps.provider();
+  const claimed = mine ? current.adjustments! : await claim(deps.db, current.id, opts.decision);
+  if (claimed.idempotency_key !== key) {
+    const [now] = await queryRows<{ outcome: CheckRow["outcome"] }>(
+      deps.db,
+      sql`select outcome from spot_checks where id = ${current.id}`,
+    );
+    throw now?.outcome
+      ? alreadyDecided(now.outcome)
+      : conflict(
+          "Someone else is recording this spot check just now; reload to see their decision",
+          "spot_check_decided",
+        );
   }
-  const decision = current.adjustments?.request ?? opts.decision;
-  // Money moves for both adjustments: without a provider (503) nothing is decided.
-  if (decision.outcome !== "ok") deps.provider();
-  if (decision.outcome === "items_removed" && !current.refund_id)
-    await removeItems(deps, opts.actor, current, decision);
-  const decided = await record(deps, opts.actor, current, decision);
+  const decision = claimed.request;
+  let decided: CheckRow;
+  try {
+    if (decision.outcome === "items_removed" && !current.refund_id)
+      await removeItems(deps, opts.actor, current, decision);
+    decided = await record(deps, opts.actor, current, decision);
+  } catch (err) {
+    // Nothing was adjusted: the check is free for this or another decision again.
+    await release(deps.db, current.id, key).catch(() => {});
+    throw err;
+  }
   if (decision.outcome === "items_added" && decided.adjustments?.charge?.state === "pending")
     await chargeAdded(deps, decided);
   const after = (await readCheck(deps.db, opts.checkId))!;
   if (current.session_id && !current.outcome)
     await deps.announce({ store_id: current.store_id, session_id: current.session_id, kind: "spot_check_outcome" });
   return view(after);
+}
+
+const alreadyDecided = (outcome: NonNullable<CheckRow["outcome"]>) =>
+  conflict(`This spot check was already decided (${outcome.replace("_", " ")})`, "spot_check_decided");
+
+/** A claim that no request finished (its process stopped midway) is free again after this long, unless it moved money. */
+export const SPOT_CHECK_CLAIM_MS = 2 * 60_000;
+
+/**
+ * Claims the undecided check for this request's key, in one statement; the
+ * claim that holds afterwards (this one, or another request's) is answered.
+ * A stale claim that moved no money is taken over.
+ */
+async function claim(db: Db, checkId: string, decision: SpotCheckDecision): Promise<Adjustments> {
+  const adjustments: Adjustments = {
+    idempotency_key: decision.idempotency_key,
+    request: decision,
+    claimed_at: new Date().toISOString(),
+  };
+  const [won] = await queryRows<{ adjustments: Adjustments }>(
+    db,
+    sql`update spot_checks k set adjustments = ${JSON.stringify(adjustments)}::jsonb
+        where k.id = ${checkId} and k.outcome is null
+          and (k.adjustments is null
+               or (k.refund_id is null and (k.adjustments->>'claimed_at')::timestamptz < now() - ${SPOT_CHECK_CLAIM_MS}::float8 * interval '1 millisecond'
+                   and not exists (select 1 from refunds r
+                                   where r.idempotency_key in (k.adjustments->>'idempotency_key', (k.adjustments->>'idempotency_key') || ':spot_check'))))
+        returning k.adjustments`,
+  );
+  if (won) return won.adjustments;
+  const [held] = await queryRows<{ adjustments: Adjustments }>(
+    db,
+    sql`select adjustments from spot_checks where id = ${checkId}`,
+  );
+  return held!.adjustments;
+}
+
+/** Gives up this key's claim when nothing was recorded and no refund was made under it. */
+async function release(db: Db, checkId: string, key: string): Promise<void> {
+  await db.execute(
+    sql`update spot_checks k set adjustments = null
+        where k.id = ${checkId} and k.outcome is null and k.refund_id is null
+          and k.adjustments->>'idempotency_key' = ${key}
+          and not exists (select 1 from refunds r where r.idempotency_key in (${key}, ${`${key}:spot_check`}))`,
+  );
 }
 
 /** The refund of the removed items, under a key of the check's own, so a repeated request refunds once. */
@@ -252,12 +349,22 @@ async function removeItems(deps: SpotCheckDeps, actor: AdminActor, check: CheckR
 /** Writes the outcome once, with its event and audit entry; an earlier identical decision is kept as it is. */
 async function record(deps: SpotCheckDeps, actor: AdminActor, check: CheckRow, decision: SpotCheckDecision) {
   await deps.db.transaction(async (tx) => {
-    const [locked] = await queryRows<{ outcome: string | null }>(
+    const [locked] = await queryRows<{ outcome: string | null; key: string | null }>(
       tx,
-      sql`select outcome from spot_checks where id = ${check.id} for update`,
+      sql`select outcome, adjustments->>'idempotency_key' as key from spot_checks where id = ${check.id} for update`,
     );
     if (locked?.outcome) return;
-    const adjustments: Adjustments = { idempotency_key: decision.idempotency_key, request: decision };
+    // A claim this slow was taken over by another request: that one decides.
+    if (locked?.key !== decision.idempotency_key)
+      throw conflict(
+        "Someone else is recording this spot check just now; reload to see their decision",
+        "spot_check_decided",
+      );
+    const adjustments: Adjustments = {
+      idempotency_key: decision.idempotency_key,
+      request: decision,
+      claimed_at: new Date().toISOString(),
+    };
     let chargeOre: number | null = null;
     if (decision.outcome === "items_added") {
       const ids = (decision.items_added ?? []).map((item) => item.product_id);

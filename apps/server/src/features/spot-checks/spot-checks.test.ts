@@ -157,6 +157,93 @@ describe("spot checks at the exit gate", () => {
   });
 });
 
+describe("a spot check that cannot be recorded", () => {
+  it("never keeps a paying shopper in: the gate opens and the phone's payment is answered", async () => {
+    restoreRandom = useSpotCheckRandom(() => 0);
+    await setShare(0.2);
+    const who = await returningShopper();
+    await ctx.app.db.execute(sql`create function refuse_spot_check() returns trigger language plpgsql as $$
+      begin raise exception 'spot checks are down'; end $$`);
+    await ctx.app.db.execute(
+      sql`create trigger refuse_spot_check before insert on spot_checks for each row execute function refuse_spot_check()`,
+    );
+    try {
+      const atGate = await shop(ctx.app, who, store, [[soap.barcode, 1]]);
+      const { res } = await exit(who, atGate);
+      expect(res.json()).toMatchObject({ gate_opened: true, status: "paid" });
+      await shop(ctx.app, who, store, [[soap.barcode, 1]]);
+      const paid = await who.call({ method: "POST", url: "/api/v1/checkout", payload: { user_id: who.id } });
+      expect(paid.statusCode, paid.body).toBe(200);
+      expect(paid.json().status).toBe("paid");
+    } finally {
+      await ctx.app.db.execute(sql`drop trigger refuse_spot_check on spot_checks`);
+      await ctx.app.db.execute(sql`drop function refuse_spot_check()`);
+    }
+  });
+});
+
+describe("spot checks when the shopper pays from the phone", () => {
+  const payFromPhone = async (who: TestShopper) => {
+    const res = await who.call({ method: "POST", url: "/api/v1/checkout", payload: { user_id: who.id } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().status).toBe("paid");
+  };
+
+  it("draws a visit paid after the face check or with 'Kunde inte scanna?', as at the gate", async () => {
+    restoreRandom = useSpotCheckRandom(() => 0);
+    await setShare(0.2);
+    const who = await shopper(ctx.app);
+    const first = await shop(ctx.app, who, store, [[soap.barcode, 1]]);
+    await payFromPhone(who);
+    // The first visit to the store is never picked, whatever the draw.
+    expect(await flagged(first)).toBe(0);
+    const second = await shop(ctx.app, who, store, [[soap.barcode, 1]]);
+    await payFromPhone(who);
+    expect(await flagged(second)).toBe(1);
+    const status = (await who.call({ method: "GET", url: "/api/v1/exit/status" })).json();
+    expect(status.notice).toBe("Personalen gör en snabb kontroll vid utgången.");
+  });
+
+  it("gives a visit one draw, whichever exit comes first and however often", async () => {
+    await setShare(0.2);
+    const who = await returningShopper();
+    const visit = await shop(ctx.app, who, store, [[soap.barcode, 1]]);
+    restoreRandom = useSpotCheckRandom(() => 0.5);
+    await payFromPhone(who);
+    expect(await flagged(visit)).toBe(0);
+    // A draw that would pick, too late: paying again and the gate's read are the same exit.
+    restoreRandom();
+    restoreRandom = useSpotCheckRandom(() => 0);
+    await payFromPhone(who);
+    await exit(who, visit);
+    expect(await flagged(visit)).toBe(0);
+
+    // The other way round: the gate's read draws, paying from the phone afterwards does not draw again.
+    const next = await shop(ctx.app, who, store, [[soap.barcode, 1]]);
+    restoreRandom();
+    restoreRandom = useSpotCheckRandom(() => 0.5);
+    await exit(who, next);
+    restoreRandom();
+    restoreRandom = useSpotCheckRandom(() => 0);
+    await payFromPhone(who);
+    expect(await flagged(next)).toBe(0);
+  });
+
+  it("does not draw an empty visit or one at a share of 0", async () => {
+    restoreRandom = useSpotCheckRandom(() => 0);
+    await setShare(0.2);
+    const who = await returningShopper();
+    const empty = await shop(ctx.app, who, store, []);
+    const res = await who.call({ method: "POST", url: "/api/v1/checkout", payload: { user_id: who.id } });
+    expect(res.json().status).toBe("empty");
+    expect(await flagged(empty)).toBe(0);
+    await setShare(0);
+    const paid = await shop(ctx.app, who, store, [[soap.barcode, 1]]);
+    await payFromPhone(who);
+    expect(await flagged(paid)).toBe(0);
+  });
+});
+
 async function flaggedVisit(units = 2) {
   restoreRandom = useSpotCheckRandom(() => 0);
   await setShare(0.2);
@@ -279,6 +366,67 @@ describe("spot check outcomes in the console", () => {
     expect((await other.get("/api/v1/admin/spot-checks")).json()).toEqual([]);
     expect((await decide(randomUUID(), { outcome: "ok" })).statusCode).toBe(404);
     expect((await decide(check.id, { outcome: "items_added", items_added: [] })).statusCode).toBe(422);
+  });
+});
+
+describe("two staff deciding one spot check at once", () => {
+  const refundsOf = async (orderId: string) =>
+    queryRows<{ amount_ore: number }>(ctx.app.db, sql`select amount_ore from refunds where order_id = ${orderId}`);
+
+  it("lets one decision through and tells the others, with at most one refund", async () => {
+    for (const round of [0, 1, 2]) {
+      const { check } = await flaggedVisit(3);
+      const line = check.lines[0]!.id;
+      const bodies = Array.from({ length: 6 }, (_, i) =>
+        i % 2 === round % 2
+          ? { outcome: "items_removed", items_removed: [{ line_id: line, quantity: 1 }] }
+          : { outcome: "ok" },
+      );
+      const answers = await Promise.all(bodies.map((body) => decide(check.id, body)));
+      const codes = answers.map((a) => a.statusCode).sort();
+      expect(codes, answers.map((a) => a.body).join("\n")).toEqual([200, 409, 409, 409, 409, 409]);
+      const won = answers.find((a) => a.statusCode === 200)!.json();
+      for (const lost of answers.filter((a) => a.statusCode === 409))
+        expect(lost.json()).toMatchObject({ code: "spot_check_decided" });
+      const refunds = await refundsOf(check.order_id!);
+      expect(refunds).toHaveLength(won.outcome === "items_removed" ? 1 : 0);
+      if (won.outcome === "items_removed") expect(refunds[0]!.amount_ore).toBe(2450);
+      const stored = (await admin.get(`/api/v1/admin/spot-checks?store_id=${store}&state=decided&limit=200`))
+        .json()
+        .find((c: { id: string }) => c.id === check.id);
+      expect(stored).toMatchObject({ outcome: won.outcome, refund_id: won.refund_id });
+    }
+  });
+
+  it("frees the check for another decision when the first one was refused", async () => {
+    const { check } = await flaggedVisit(1);
+    const tooMany = await decide(check.id, {
+      outcome: "items_removed",
+      items_removed: [{ line_id: check.lines[0]!.id, quantity: 2 }],
+    });
+    expect(tooMany.statusCode).toBe(409);
+    expect(tooMany.json().code).toBe("refund_exceeds_captured");
+    const ok = await decide(check.id, { outcome: "ok" });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().outcome).toBe("ok");
+  });
+
+  it("takes over a claim no request finished, once it is two minutes old and moved no money", async () => {
+    const { check } = await flaggedVisit(1);
+    const stale = (minutes: number) =>
+      JSON.stringify({
+        idempotency_key: randomUUID(),
+        request: { idempotency_key: "x", outcome: "ok" },
+        claimed_at: new Date(Date.now() - minutes * 60_000).toISOString(),
+      });
+    await ctx.app.db.execute(sql`update spot_checks set adjustments = ${stale(1.5)}::jsonb where id = ${check.id}`);
+    const busy = await decide(check.id, { outcome: "ok" });
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json().detail).toBe("Someone else is recording this spot check just now; reload to see their decision");
+    await ctx.app.db.execute(sql`update spot_checks set adjustments = ${stale(2.5)}::jsonb where id = ${check.id}`);
+    const taken = await decide(check.id, { outcome: "ok", note: "Tog över" });
+    expect(taken.statusCode, taken.body).toBe(200);
+    expect(taken.json()).toMatchObject({ outcome: "ok", note: "Tog över" });
   });
 });
 
