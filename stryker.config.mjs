@@ -54,6 +54,41 @@ const GROUPS = {
     mutate: [feature("settings/settings.service.ts"), feature("settings/effective-settings.ts")],
     tests: [feature("settings/settings.test.ts"), feature("settings/effective-settings.test.ts")],
   },
+  checkout: {
+    mutate: [
+      feature("checkout/checkout.service.ts"),
+      feature("checkout/payment-method.service.ts"),
+      feature("checkout/vat.ts"),
+    ],
+    tests: [
+      feature("checkout/checkout.test.ts"),
+      feature("checkout/checkout.routes.test.ts"),
+      feature("checkout/vat.test.ts"),
+    ],
+  },
+  exit: {
+    mutate: [feature("exit/exit.service.ts"), feature("exit/exit-token.ts")],
+    tests: [feature("exit/exit.test.ts"), feature("exit/exit-token.test.ts")],
+  },
+  refunds: {
+    mutate: [feature("refunds/refunds.service.ts"), feature("refunds/disputes.service.ts")],
+    tests: [feature("refunds/refunds.test.ts"), feature("refunds/disputes.test.ts")],
+  },
+  "spot-checks": {
+    mutate: [feature("spot-checks/spot-checks.service.ts")],
+    tests: [feature("spot-checks/spot-checks.test.ts")],
+  },
+  "admin-sessions": {
+    mutate: [feature("sessions/admin-sessions.service.ts"), feature("sessions/abandoned-sweep.ts")],
+    tests: [feature("sessions/admin-sessions.test.ts"), feature("sessions/abandoned-sweep.test.ts")],
+  },
+  analytics: { mutate: [feature("analytics/analytics.service.ts")], tests: [feature("analytics/analytics.test.ts")] },
+  audit: {
+    mutate: [feature("audit/audit.service.ts"), feature("audit/audit.ts")],
+    tests: [feature("audit/audit.test.ts")],
+  },
+  cameras: { mutate: [feature("cameras/cameras.service.ts")], tests: [feature("cameras/cameras.test.ts")] },
+  profile: { mutate: [feature("profile/profile.service.ts")], tests: [feature("profile/profile.routes.test.ts")] },
 };
 
 const name = process.env.MUTATE ?? "all";

@@ -5,6 +5,7 @@ import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { afterAll, describe, expect, it } from "vitest";
 import { queryRows } from "../db/client.ts";
 import { ADMIN_COOKIE } from "../features/admin-auth/admin-auth.hooks.ts";
+import { startPaymentHarness } from "../platform/payments/testing.ts";
 import {
   BAD_CSV,
   BAD_PATH_VALUES,
@@ -35,6 +36,9 @@ const WRITTEN_ON_ANY_REQUEST = new Set(["admin_sessions", "rate_limits"]);
 const MAY_WRITE_WHEN_REFUSED: Record<string, string[]> = {
   "POST /api/v1/admin/login": ["admin_users"],
   "POST /api/v1/sessions/door/scan": ["door_events", "store_device_keys"],
+  // A camera that answers it has no PTZ is remembered, so the screen disables the pad.
+  "POST /api/v1/cameras/cameras/:id/ptz": ["cameras"],
+  "GET /api/v1/cameras/cameras/:id/ptz/presets": ["cameras"],
 };
 
 /**
@@ -70,13 +74,33 @@ async function writtenTables(): Promise<string[]> {
   return [...new Set(rows.map((r) => r.table_name))].sort();
 }
 
+/** Whose id an `:id` is, by the path it stands in (the first match wins). */
+const ID_OF: Array<[prefix: string, key: string]> = [
+  ["/api/v1/products/", "product"],
+  ["/api/v1/stores/", "store"],
+  ["/api/v1/cameras/systems/", "system"],
+  ["/api/v1/cameras/cameras/", "camera"],
+  ["/api/v1/cameras/snapshots/", "snapshot"],
+  ["/api/v1/admin/orders/", "order"],
+  // The first order has an open dispute already: a new one can be opened only on another.
+  ["/api/v1/receipts/:id/dispute", "undisputed_order"],
+  ["/api/v1/receipts/", "order"],
+  ["/api/v1/admin/disputes/", "dispute"],
+  ["/api/v1/admin/spot-checks/", "spot_check"],
+  ["/api/v1/admin/sessions/", "paid_session"],
+  ["/api/v1/admin/audit/", "audit"],
+];
+
 /** Good values of path parameters: rows that exist, so a mutation of one parameter reaches the handler. */
 function realParams(op: Operation): Record<string, string> {
   const out: Record<string, string> = {};
   for (const p of op.parameters.filter((x) => x.in === "path")) {
     if (op.method === "DELETE") out[p.name] = randomUUID();
-    else if (p.name === "id") out[p.name] = op.path.includes("/products/") ? real.product! : real.store!;
-    else out[p.name] = real[p.name] ?? String(validValue(p.schema, p.name));
+    else if (p.name === "id") {
+      const key = ID_OF.find(([prefix]) => op.path === prefix || op.path.startsWith(prefix))?.[1];
+      if (!key || !real[key]) throw new Error(`${op.key}: no real row for :id; add its path to ID_OF`);
+      out[p.name] = real[key];
+    } else out[p.name] = real[p.name] ?? String(validValue(p.schema, p.name));
   }
   if (op.path.endsWith("*")) out["*"] = "x";
   return out;
@@ -88,6 +112,20 @@ function realParams(op: Operation): Record<string, string> {
  * their schema. The login's is well-formed but wrong: it must not sign in.
  */
 const VALID_BODIES: Record<string, () => unknown> = {
+  "POST /api/v1/admin/orders/:id/refunds": () => ({
+    idempotency_key: randomUUID(),
+    reason: "Fel vara",
+    lines: [{ line_id: real.order_line, quantity: 1 }],
+  }),
+  "PUT /api/v1/admin/spot-checks/:id/outcome": () => ({ idempotency_key: randomUUID(), outcome: "ok" }),
+  "PUT /api/v1/admin/disputes/:id": () => ({ state: "resolved", resolution: "Återbetalt" }),
+  "POST /api/v1/receipts/:id/dispute": () => ({ message: "Fel pris" }),
+  "POST /api/v1/cameras/systems": () => ({ name: "System", host: "127.0.0.1", port: 1, store_id: real.store }),
+  "PUT /api/v1/cameras/systems/:id": () => ({ name: "System" }),
+  "POST /api/v1/cameras/cameras": () => ({ name: "Kamera", camera_system_id: real.system }),
+  "PUT /api/v1/cameras/cameras/:id": () => ({ name: "Kamera" }),
+  "POST /api/v1/cart/scan": () => ({ session_id: real.session_id, barcode: real.code }),
+  "PUT /api/v1/cart/item/:item_id": () => ({ quantity: 2 }),
   "POST /api/v1/products": () => ({ sku: `BI-${randomUUID().slice(0, 8)}`, name: "Vara", price: 5 }),
   "PUT /api/v1/products/:id": () => ({ name: "Vara" }),
   "POST /api/v1/stores": () => ({ name: "Butik" }),
@@ -212,34 +250,91 @@ async function keepSignedIn(): Promise<void> {
 }
 
 // Set up before the tests are collected, so each route is a test of its own.
-const ctx: TestContext = await createTestContext({ DEV_TOOLS: "true" });
+const pay = await startPaymentHarness();
+const ctx: TestContext = await createTestContext({
+  DEV_TOOLS: "true",
+  STRIPE_SECRET_KEY: pay.simulator.secretKey,
+  STRIPE_API_BASE: pay.apiBase,
+});
 const admin = await signIn(ctx.app);
 const api = as(ctx.app, admin.cookie);
-real.store = (await api.post("/api/v1/stores/", { name: "Butik" })).json().id;
+/** A request that must succeed while the rows are made; its JSON. */
+const made = async (res: LightMyRequestResponse) => {
+  if (res.statusCode >= 300) throw new Error(`setup: ${res.statusCode} ${res.body}`);
+  return res.json();
+};
+real.store = (await made(await api.post("/api/v1/stores/", { name: "Butik" }))).id;
 real.store_id = real.store!;
 real.code = "7310865004703";
 real.product = (
-  await api.post("/api/v1/products/", { sku: "BI-A", name: "Vara", price: 5, barcodes: [real.code] })
-).json().id;
+  await made(await api.post("/api/v1/products/", { sku: "BI-A", name: "Vara", price: 5, barcodes: [real.code] }))
+).id;
 real.moduleId = (await api.get(`/api/v1/stores/${real.store}/modules`)).json()[0].module_id;
 real.category = "store";
 real.key = "types";
+real.keyId = (await createDeviceKey(ctx.app, real.store!, "exit_gate")).id;
+real.system = (
+  await made(
+    await api.post("/api/v1/cameras/systems", { name: "System", host: "127.0.0.1", port: 1, store_id: real.store }),
+  )
+).id;
+real.camera = (
+  await made(await api.post("/api/v1/cameras/cameras", { name: "Kamera", camera_system_id: real.system }))
+).id;
+real.snapshot = (
+  await queryRows<{ id: string }>(
+    ctx.app.db,
+    sql`insert into camera_snapshots (camera_id, content_type, image) values (${real.camera}, 'image/jpeg', '\\xffd8ffd9'::bytea) returning id`,
+  )
+)[0]!.id;
+// No timed health round in the middle of a probe: rounds run only when a camera change kicks one.
+await made(await api.put("/api/v1/settings/camera/health_check_interval", { value: 3600 }));
+await ctx.app.cameraHealth.idle();
 const shopper = await signInShopper(ctx.app);
-const entry = await ctx.app.inject({
-  method: "POST",
-  url: "/api/v1/sessions/entry",
-  payload: { store_id: real.store },
-  headers: { authorization: `Bearer ${shopper.accessToken}` },
-});
-real.session_id = entry.json().session_id;
 const headers: Record<string, string> = {
   cookie: `${ADMIN_COOKIE}=${admin.cookie}`,
   authorization: `Bearer ${shopper.accessToken}`,
 };
+const asShopper = (method: InjectOptions["method"], url: string, payload?: object) =>
+  ctx.app.inject({ method, url, headers: { authorization: headers.authorization! }, ...(payload ? { payload } : {}) });
+/** Into the store through the door, with `units` of the product in the cart. */
+async function visit(units: number): Promise<string> {
+  const id = (await made(await asShopper("POST", "/api/v1/sessions/entry", { store_id: real.store! }))).session_id;
+  await ctx.app.db.execute(sql`update shopping_sessions set door_opened_at = now() where id = ${id}`);
+  for (let i = 0; i < units; i++)
+    await made(await asShopper("POST", "/api/v1/cart/scan", { session_id: id, barcode: real.code! }));
+  return id;
+}
+// A paid visit (an order to refund, a receipt to dispute, a spot check to decide), then an open one to shop in.
+await made(await asShopper("PUT", "/api/v1/payment-method", { payment_method: "pm_card_visa" }));
+real.paid_session = await visit(20);
+const receipt = (await made(await asShopper("POST", "/api/v1/checkout", { user_id: shopper.customerId }))).receipt;
+real.order = receipt.id;
+real.order_line = (await made(await api.get(`/api/v1/admin/orders/${real.order}/refunds`))).lines[0].id;
+real.dispute = (
+  await made(await asShopper("POST", `/api/v1/receipts/${real.order}/dispute`, { message: "Fel pris" }))
+).id;
+real.spot_check = (
+  await queryRows<{ id: string }>(
+    ctx.app.db,
+    sql`insert into spot_checks (session_id, order_id, store_id, customer_id)
+        values (${real.paid_session}, ${real.order}, ${real.store}, ${shopper.customerId}) returning id`,
+  )
+)[0]!.id;
+await visit(1);
+real.undisputed_order = (
+  await made(await asShopper("POST", "/api/v1/checkout", { user_id: shopper.customerId }))
+).receipt.id;
+real.audit = String((await made(await api.get("/api/v1/admin/audit?limit=1")))[0].id);
+real.session_id = await visit(1);
+real.item_id = (await made(await asShopper("GET", `/api/v1/cart/${real.session_id}`))).items[0].id;
 const deviceHeaders = { authorization: `Device ${(await createDeviceKey(ctx.app, real.store!)).key}` };
 const operations: Operation[] = await listOperations(ctx.app);
 await logWrites();
-afterAll(() => ctx.close());
+afterAll(async () => {
+  await ctx.close();
+  await pay.close();
+});
 
 function problem(op: Operation, res: LightMyRequestResponse): string | null {
   // An outside system that is not configured here (BankID) is the one 5xx a route may declare.
@@ -291,6 +386,8 @@ describe("bad input on every route: no 5xx, errors as {detail, code}, nothing ha
           found.push(`[${probe.label}]: the answer broke off: ${res.message}`);
           continue;
         }
+        // A camera change kicks a health round that records the devices' state: let it finish here, not in the next probe.
+        await ctx.app.cameraHealth.idle();
         if (res.statusCode < 300) accepted++;
         const wrong = problem(op, res);
         if (wrong) found.push(`[${probe.label}]: ${wrong}`);
