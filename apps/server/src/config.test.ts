@@ -34,6 +34,20 @@ describe("configuration", () => {
     );
   });
 
+  it("serves the API docs outside production, and in production only when asked", () => {
+    const key = "k".repeat(40);
+    expect(loadConfig({ DATA_DIR: dataDir() }).apiDocs).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir(), API_DOCS: "false" }).apiDocs).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir(), NODE_ENV: "production", SECRET_KEY: key }).apiDocs).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir(), NODE_ENV: "production", SECRET_KEY: key, API_DOCS: "true" }).apiDocs).toBe(
+      true,
+    );
+    expect(loadConfig({ DATA_DIR: dataDir(), NODE_ENV: "production", SECRET_KEY: key, API_DOCS: "1" }).apiDocs).toBe(
+      true,
+    );
+    expect(() => loadConfig({ DATA_DIR: dataDir(), API_DOCS: "yes" })).toThrowError(/API_DOCS/);
+  });
+
   it("turns DEV_TOOLS on only when asked", () => {
     expect(loadConfig({ DATA_DIR: dataDir(), DEV_TOOLS: "true" }).devTools).toBe(true);
     expect(() => loadConfig({ DATA_DIR: dataDir(), DEV_TOOLS: "yes please" })).toThrowError(/DEV_TOOLS/);

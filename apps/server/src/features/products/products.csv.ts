@@ -26,33 +26,40 @@ const BATCH = 1000;
 const LOOKUP_BATCH = 1000;
 type Column = (typeof PRODUCT_CSV_COLUMNS)[number];
 
-/** All products, or those matching the list's search and category, as CSV (UTF-8, header row). */
-export function exportProductsCsv(opts: {
+/**
+ * All products, or those matching the list's search and category, as CSV
+ * (UTF-8, header row). The filter and the first page are read before the
+ * stream is handed over, so a database that is away is a 503 in our shape,
+ * never a 200 with a file cut short.
+ */
+export async function exportProductsCsv(opts: {
   db: Db;
   search?: string | undefined;
   category?: string | undefined;
-}): Readable {
+}): Promise<Readable> {
+  const where = await productFilter(opts.db, opts);
+  const page = (after: string | undefined) =>
+    opts.db
+      .select({ product: products, barcodes: barcodesColumn })
+      .from(products)
+      .where(and(where, after ? gt(products.id, after) : undefined))
+      .orderBy(asc(products.id))
+      .limit(BATCH);
+  const first = await page(undefined);
   async function* rows() {
-    const where = await productFilter(opts.db, opts);
     // A BOM so spreadsheet programs read å, ä and ö as UTF-8.
     yield BOM + stringify([PRODUCT_CSV_COLUMNS as unknown as string[]]);
-    let after: string | undefined;
-    for (;;) {
-      const page = await opts.db
-        .select({ product: products, barcodes: barcodesColumn })
-        .from(products)
-        .where(and(where, after ? gt(products.id, after) : undefined))
-        .orderBy(asc(products.id))
-        .limit(BATCH);
-      if (page.length === 0) return;
-      after = page[page.length - 1]!.product.id;
+    let current = first;
+    while (current.length > 0) {
       yield stringify(
-        page.map(({ product, barcodes }) => {
+        current.map(({ product, barcodes }) => {
           const p = toProduct(product, barcodes);
           const values: Record<Column, unknown> = { ...p, barcodes: p.barcodes.join("|") };
           return PRODUCT_CSV_COLUMNS.map((c) => csvCell(values[c]));
         }),
       );
+      if (current.length < BATCH) return;
+      current = await page(current[current.length - 1]!.product.id);
     }
   }
   return Readable.from(rows());

@@ -100,10 +100,12 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request, reply) => {
+        // Read before the headers are set: an error is then answered as JSON in our shape.
+        const csv = await exportProductsCsv({ db: app.db, ...request.query });
         reply
           .header("content-type", "text/csv; charset=utf-8")
           .header("content-disposition", 'attachment; filename="products.csv"');
-        return reply.send(exportProductsCsv({ db: app.db, ...request.query }));
+        return reply.send(csv);
       },
     );
 

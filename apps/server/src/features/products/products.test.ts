@@ -3,8 +3,9 @@ import { parse } from "csv-parse/sync";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
+import { as, createTestContext, freshDatabase, signIn, type TestContext } from "../../test/harness.ts";
 import { ADMIN_COOKIE } from "../admin-auth/admin-auth.hooks.ts";
+import { exportProductsCsv } from "./products.csv.ts";
 import { cellText, csvCell, MISSING_SKU } from "./products.csv-format.ts";
 
 let ctx: TestContext;
@@ -418,6 +419,27 @@ describe("CSV import and export", () => {
       name: "Ny titel",
       vat_rate: 12,
     });
+  });
+
+  it("exports every matching product once across pages of a thousand", async () => {
+    const rows = Array.from({ length: 2001 }, (_, i) => `SIDA-${String(i).padStart(4, "0")},Sidvara ${i},,,1,25,,`);
+    const imported = await csvPost([header, ...rows].join("\n"), "?dry_run=false");
+    expect(imported.json()).toMatchObject({ created: 2001, rejected: 0 });
+    const exported = await admin.get("/api/v1/products/export?search=SIDA-");
+    expect(exported.statusCode).toBe(200);
+    const skus = (parse(exported.body, { bom: true, columns: true }) as Array<{ sku: string }>).map((r) => r.sku);
+    expect(skus).toHaveLength(2001);
+    expect(new Set(skus).size).toBe(2001);
+    // Exactly one full page: the empty page after it ends the file.
+    const one = await admin.get("/api/v1/products/export?search=SIDA-1");
+    expect(parse(one.body, { bom: true, columns: true })).toHaveLength(1000);
+  });
+
+  it("reads the first page before sending anything, so a database that is away is an error, not a cut file", async () => {
+    const { database, drop } = await freshDatabase();
+    await database.close();
+    await expect(exportProductsCsv({ db: database.db })).rejects.toThrow();
+    await drop();
   });
 
   it("round-trips quotes, commas and Swedish letters through export and import", async () => {
