@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type Counts, playwrightCounts, suiteOutcome, vitestCounts } from "./outcome.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const out = mkdtempSync(path.join(tmpdir(), "glide-test-results-"));
@@ -37,23 +38,12 @@ function check(title: string, command: string, args: string[]): void {
   else failed++;
 }
 
-/**
- * Adds a suite's counts from its report. No report, no test run, or a
- * failed process without a failing test (a crash, a server that did not
- * start) each count as one more failure.
- */
-function tally(title: string, ok: boolean, counts: { passed: number; failed: number } | null): void {
-  if (!counts) {
-    failed++;
-    problems.push(`${title}: wrote no report`);
-    return;
-  }
-  passed += counts.passed;
-  failed += counts.failed;
-  if (counts.passed + counts.failed === 0) {
-    failed++;
-    problems.push(`${title}: ran no tests`);
-  } else if (!ok && counts.failed === 0) failed++;
+/** Adds a suite's counts from its report (scripts/outcome.ts says how a crash or an empty run counts). */
+function tally(title: string, ok: boolean, counts: Counts | null): void {
+  const outcome = suiteOutcome(title, ok, counts);
+  passed += outcome.passed;
+  failed += outcome.failed;
+  if (outcome.problem) problems.push(outcome.problem);
 }
 
 function ensureChromium(): boolean {
@@ -76,14 +66,7 @@ function vitest(title: string, file: string, env: NodeJS.ProcessEnv): void {
     tally(title, ok, null);
     return;
   }
-  const report = JSON.parse(readFileSync(file, "utf8")) as {
-    numPassedTests: number;
-    numFailedTests: number;
-    numFailedTestSuites: number;
-  };
-  // A file that fails to load has no failing test but is a failed suite: count each such suite.
-  const brokenSuites = report.numFailedTests === 0 && !ok ? Math.max(1, report.numFailedTestSuites) : 0;
-  tally(title, ok, { passed: report.numPassedTests, failed: report.numFailedTests + brokenSuites });
+  tally(title, ok, vitestCounts(ok, JSON.parse(readFileSync(file, "utf8"))));
 }
 
 check("Type check", "npm", ["run", "-s", "typecheck"]);
@@ -107,10 +90,7 @@ else {
   });
   if (!existsSync(file)) tally(title, ok, null);
   else {
-    const { stats } = JSON.parse(readFileSync(file, "utf8")) as {
-      stats: { expected: number; unexpected: number; flaky: number };
-    };
-    tally(title, ok, { passed: stats.expected + stats.flaky, failed: stats.unexpected });
+    tally(title, ok, playwrightCounts(JSON.parse(readFileSync(file, "utf8")).stats));
   }
 }
 

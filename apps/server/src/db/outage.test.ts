@@ -72,6 +72,13 @@ type Outcome = {
   failure?: string;
 };
 
+// CI must prove the restart: there a machine without PostgreSQL's server binaries fails, it does not skip.
+describe.runIf(!pgBin && !!process.env.CI && !process.env.TEST_DATABASE_URL)("PostgreSQL restart in CI", () => {
+  it("needs PostgreSQL's server binaries (Debian's postgresql package) to run the restart test", () => {
+    expect.fail("no /usr/lib/postgresql/*/bin/pg_ctl: install postgresql so the restart under load is tested");
+  });
+});
+
 // It starts a PostgreSQL of its own, so it runs once per `npm test`: in the embedded-database pass.
 describe.skipIf(!pgBin || !!process.env.TEST_DATABASE_URL)(
   "PostgreSQL restarted under write load (needs /usr/lib/postgresql/*/bin)",
