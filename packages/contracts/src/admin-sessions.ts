@@ -53,9 +53,9 @@ const dateOrTime = (field: string) =>
 export const sessionListQuerySchema = z.object({
   store_id: z.uuid("store_id must be a UUID").optional(),
   status: z.enum(SESSION_STATUSES, { error: `status must be one of ${SESSION_STATUSES.join(", ")}` }).optional(),
-  /** Entered on or after (a date: from the start of that day, UTC). */
+  /** Entered on or after (a date: from the start of that day in the store's own time zone; or an exact ISO time). */
   from: dateOrTime("from").optional(),
-  /** Entered on or before (a date: to the end of that day, UTC). */
+  /** Entered on or before (a date: to the end of that day in the store's own time zone; or an exact ISO time). */
   to: dateOrTime("to").optional(),
   /** Shopper name, session id or receipt number; % and _ are matched literally. */
   search: z.string().max(200, "search must be at most 200 characters").optional(),

@@ -8,6 +8,7 @@ import { type PaymentHarness, startPaymentHarness } from "../../platform/payment
 import { as, createDeviceKey, createTestContext, signIn, signInShopper, type TestContext } from "../../test/harness.ts";
 import { ADMIN_COOKIE } from "../admin-auth/admin-auth.hooks.ts";
 import { resolveSession } from "../admin-auth/admin-auth.service.ts";
+import { sweepAbandoned } from "./abandoned-sweep.ts";
 
 let ctx: TestContext;
 let pay: PaymentHarness;
@@ -256,6 +257,46 @@ describe("GET /api/v1/admin/sessions", () => {
     expect(page1.rows).toHaveLength(1);
     expect(page2.rows[0]!.id).not.toBe(page1.rows[0]!.id);
     expect(page1.total).toBe(all.total);
+  });
+
+  it("lists abandoned and disputed visits under their own status, and a settled dispute as checked out", async () => {
+    const eve = await shopper("Eva Lämnade");
+    const left = await eve.enter(storeA);
+    await eve.scan(left, bread);
+    await ctx.app.db.execute(
+      sql`update shopping_sessions set last_activity_at = now() - interval '2 hours' where id = ${left}`,
+    );
+    await sweepAbandoned(ctx.app);
+    const abandoned = await list(`status=abandoned&store_id=${storeA}`);
+    expect(abandoned.rows.map((r) => r.id)).toEqual([left]);
+    expect(abandoned.rows[0]).toMatchObject({ status: "abandoned", payment_state: "none", items: 1 });
+    expect((await list(`status=shopping&store_id=${storeA}`)).rows.map((r) => r.id)).not.toContain(left);
+
+    const fia = await shopper("Fia Invänder");
+    const paidVisit = await fia.enter(storeA);
+    await fia.scan(paidVisit, juice);
+    const paid = await fia.call({ method: "POST", url: "/api/v1/checkout", payload: { user_id: fia.customerId } });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const receiptId = paid.json().receipt.id as string;
+    const opened = await fia.call({
+      method: "POST",
+      url: `/api/v1/receipts/${receiptId}/dispute`,
+      payload: { message: "Juicen drogs två gånger" },
+    });
+    expect(opened.statusCode, opened.body).toBe(201);
+    const disputed = await list(`status=disputed&store_id=${storeA}`);
+    expect(disputed.rows.map((r) => r.id)).toEqual([paidVisit]);
+    expect(disputed.rows[0]).toMatchObject({ dispute: "open", payment_state: "paid" });
+    expect((await list(`status=checked_out&store_id=${storeA}`)).rows.map((r) => r.id)).not.toContain(paidVisit);
+
+    const answered = await platform.put(`/api/v1/admin/disputes/${opened.json().id}`, {
+      state: "rejected",
+      resolution: "Kvittot stämmer",
+    });
+    expect(answered.statusCode, answered.body).toBe(200);
+    expect((await list(`status=disputed&store_id=${storeA}`)).total).toBe(0);
+    const after = (await list(`status=checked_out&store_id=${storeA}`)).rows.find((r) => r.id === paidVisit);
+    expect(after).toMatchObject({ status: "checked_out", dispute: "rejected" });
   });
 
   it("searches shopper names literally (% and _), session ids and receipt numbers", async () => {
