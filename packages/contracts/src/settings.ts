@@ -61,12 +61,15 @@ const port = z
   .max(65535, "A port must be a whole number from 1 to 65535");
 const label = z.string().trim().min(1).max(100);
 const option = z.strictObject({ value: z.string().trim().min(1).max(100), label });
+/** The longest texts inside setting values; the console's inputs carry the same limits. */
+export const SETTING_TEXT_LIMITS = { currency_symbol: 5, stream_format: 300 } as const;
+
 /** Stream paths are relative to the camera: they start with "/" and may hold {channel}. */
 const streamFormat = z
   .string()
   .trim()
   .min(1)
-  .max(300)
+  .max(SETTING_TEXT_LIMITS.stream_format)
   .regex(/^\/[^\s]*$/, 'A stream path starts with "/" and has no spaces, e.g. /Streaming/Channels/{channel}01');
 
 /** What each known setting may hold; the server refuses anything else with the path inside the value. */
@@ -105,12 +108,16 @@ export const SETTING_VALUE_SCHEMAS = {
     currencies_by_country: byCountry(
       z.strictObject({
         code: z.enum(CURRENCIES),
-        symbol: z.string().trim().min(1).max(5),
+        symbol: z.string().trim().min(1).max(SETTING_TEXT_LIMITS.currency_symbol),
         position: z.enum(["before", "after"]),
       }),
     ),
     default_currency: z.enum(CURRENCIES),
-    currency_symbol: z.string().trim().min(1, "A currency symbol cannot be empty").max(5),
+    currency_symbol: z
+      .string()
+      .trim()
+      .min(1, "A currency symbol cannot be empty")
+      .max(SETTING_TEXT_LIMITS.currency_symbol),
   },
   store: {
     types: z.strictObject({ types: z.array(option).min(1) }),

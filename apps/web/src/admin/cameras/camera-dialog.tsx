@@ -114,10 +114,7 @@ function CameraForm({ camera, start, systems, stores, onDone }: CameraFormProps)
           onDone();
         },
         // The dialog stays open: each problem beside its field, anything else once above the buttons.
-        onError: (error) => {
-          toast.error(failure);
-          server.show(error, failure);
-        },
+        onError: (error) => server.show(error, failure),
       },
     );
   };

@@ -101,10 +101,7 @@ function SystemForm({ system, storeId, stores, onDone }: SystemFormProps) {
           onDone();
         },
         // The dialog stays open: each problem beside its field, anything else once above the buttons.
-        onError: (error) => {
-          toast.error(failure);
-          server.show(error, failure);
-        },
+        onError: (error) => server.show(error, failure),
       },
     );
   };

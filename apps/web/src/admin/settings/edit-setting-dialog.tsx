@@ -48,11 +48,9 @@ function EditSettingForm({ setting, onDone }: { setting: Setting; onDone: () => 
           toast.success("Setting updated successfully");
           onDone();
         },
-        onError: (error) => {
-          toast.error("Failed to update setting");
-          // The dialog stays open: the server's reason beside the control it is about.
-          setProblems(placeProblems(error, { prefix: "value", canPlace, fallback: "Failed to update setting" }));
-        },
+        // The dialog stays open: the server's reason beside the control it is about, or once above the buttons.
+        onError: (error) =>
+          setProblems(placeProblems(error, { prefix: "value", canPlace, fallback: "Failed to update setting" })),
       },
     );
   };

@@ -11,6 +11,7 @@ import {
   LOCATION_ZONES,
   PAGE_SIZES,
   RESOLUTIONS,
+  SETTING_TEXT_LIMITS,
   type SettingCategory,
   TIME_FORMATS,
   TIMEZONES,
@@ -95,12 +96,16 @@ const EDITORS: Partial<Record<`${SettingCategory}/${string}`, EditorSpec>> = {
     fixed: false,
     value: [
       { name: "code", label: "Currency", control: select(plain(CURRENCIES)) },
-      { name: "symbol", label: "Symbol", control: { kind: "text", maxLength: 5 } },
+      { name: "symbol", label: "Symbol", control: { kind: "text", maxLength: SETTING_TEXT_LIMITS.currency_symbol } },
       { name: "position", label: "Symbol position", control: select(plain(["before", "after"])) },
     ],
   },
   "product/default_currency": { shape: "scalar", label: "Default currency", control: select(plain(CURRENCIES)) },
-  "product/currency_symbol": { shape: "scalar", label: "Currency symbol", control: { kind: "text", maxLength: 5 } },
+  "product/currency_symbol": {
+    shape: "scalar",
+    label: "Currency symbol",
+    control: { kind: "text", maxLength: SETTING_TEXT_LIMITS.currency_symbol },
+  },
   "camera/brand_presets": {
     shape: "map",
     entryLabel: "Brand",
@@ -108,7 +113,12 @@ const EDITORS: Partial<Record<`${SettingCategory}/${string}`, EditorSpec>> = {
     fixed: true,
     value: [
       { name: "port", label: "Port", control: port },
-      { name: "stream_format", label: "Stream path", control: { kind: "text", maxLength: 300 }, wide: true },
+      {
+        name: "stream_format",
+        label: "Stream path",
+        control: { kind: "text", maxLength: SETTING_TEXT_LIMITS.stream_format },
+        wide: true,
+      },
     ],
   },
   "camera/system_defaults": {

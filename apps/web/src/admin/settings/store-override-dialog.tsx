@@ -66,8 +66,8 @@ function StoreOverrideForm({ setting, onDone }: { setting: Setting; onDone: () =
           toast.success(messages.done);
           onDone();
         },
+        // One message: beside the control it is about, or once above the buttons (no toast repeats it).
         onError: (error) => {
-          toast.error(messages.failed);
           setProblems(
             value === undefined
               ? { byPath: {}, message: errorMessage(error, messages.failed) }
