@@ -49,6 +49,8 @@ export const orders = pgTable(
   (t) => [
     uniqueIndex("orders_session_idx").on(t.sessionId),
     uniqueIndex("orders_store_receipt_idx").on(t.storeId, t.receiptNumber),
+    // The Sessions list's search by receipt number, in every store.
+    index("orders_receipt_idx").on(t.receiptNumber),
     index("orders_customer_idx").on(t.customerId, t.createdAt),
     check("orders_total_check", sql`${t.totalOre} >= 0`),
     check("orders_refunded_check", sql`${t.refundedOre} >= 0 AND ${t.refundedOre} <= ${t.totalOre}`),

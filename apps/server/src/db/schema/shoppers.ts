@@ -99,6 +99,11 @@ export const shoppingSessions = pgTable(
   (t) => [
     index("shopping_sessions_customer_idx").on(t.customerId),
     index("shopping_sessions_store_idx").on(t.storeId, t.createdAt),
+    // The Sessions list: newest entry first (a backward scan: the list's "desc, nulls first"), over all stores and per store.
+    index("shopping_sessions_entered_idx").on(t.doorOpenedAt, t.id).where(sql`${t.doorOpenedAt} IS NOT NULL`),
+    index("shopping_sessions_store_entered_idx")
+      .on(t.storeId, t.doorOpenedAt, t.id)
+      .where(sql`${t.doorOpenedAt} IS NOT NULL`),
     index("shopping_sessions_open_idx")
       .on(t.lastActivityAt)
       .where(sql`${t.checkedOutAt} IS NULL AND ${t.abandonedAt} IS NULL AND ${t.doorOpenedAt} IS NOT NULL`),

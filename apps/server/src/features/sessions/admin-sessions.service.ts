@@ -28,13 +28,14 @@ type VisitRow = {
 };
 
 /**
- * Every visit that went through the door, with what the list shows of it.
- * The cart counts while the visit is open; the order once it is charged
- * (a declined order leaves the cart as the truth). The status reads in the
- * order a person would: an open dispute first, then how the visit ended,
- * then whether anything happened in the cart.
+ * The visits of `chosen` (a condition on shopping_sessions `s`), with what
+ * the list shows of each. The cart counts while the visit is open; the order
+ * once it is charged (a declined order leaves the cart as the truth). The
+ * status reads in the order a person would: an open dispute first, then how
+ * the visit ended, then whether anything happened in the cart. Only ever
+ * asked for a page's visits or one: its lateral sums are per visit.
  */
-const visits = sql`
+const visitsWhere = (chosen: SQL) => sql`
   select s.id, s.store_id, st.name as store_name, c.name as shopper_name, s.door_opened_at as entered_at,
     s.checked_out_at, s.abandoned_at, s.last_activity_at, s.customer_id,
     case when d.state = 'open' then 'disputed'
@@ -70,7 +71,7 @@ const visits = sql`
   left join lateral (
     select x.state from disputes x where x.order_id = o.id
     order by x.state = 'open' desc, x.created_at desc limit 1) d on true
-  where s.door_opened_at is not null`;
+  where s.door_opened_at is not null and ${chosen}`;
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -100,36 +101,73 @@ function toRow(v: VisitRow): SessionRow {
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** The list's filters as SQL on the `visits` columns; a date without a time is a whole day in the store's own zone. */
+/**
+ * Each status as a condition on the visit's own row (`s`), the same reading
+ * as the status column above, so a status filter walks the entry index
+ * instead of working out every visit's status first.
+ */
+const openDispute = sql`exists (select 1 from orders od join disputes dd on dd.order_id = od.id
+                                where od.session_id = s.id and dd.state = 'open')`;
+const cartTouched = sql`(exists (select 1 from cart_items ci where ci.session_id = s.id)
+  or exists (select 1 from session_events se where se.session_id = s.id
+             and se.kind in ('item_added', 'quantity_changed', 'item_removed')))`;
+const inside = sql`s.checked_out_at is null and s.abandoned_at is null and not ${openDispute}`;
+const STATUS_WHERE: Record<SessionStatus, SQL> = {
+  disputed: openDispute,
+  checked_out: sql`s.checked_out_at is not null and not ${openDispute}`,
+  abandoned: sql`s.checked_out_at is null and s.abandoned_at is not null and not ${openDispute}`,
+  shopping: sql`${inside} and ${cartTouched}`,
+  entered: sql`${inside} and not ${cartTouched}`,
+};
+
+/**
+ * Time zones are at most 14 hours ahead of UTC and 12 behind: a store-local
+ * day lies within these bounds of the same UTC day, which the entry index
+ * can use before the exact test in the store's own zone.
+ */
+const ZONE_AHEAD = "14 hours";
+const ZONE_BEHIND = "36 hours";
+
+/** The list's filters as SQL on `s` (shopping_sessions) and `st` (its store). */
 function filters(actor: AdminActor, query: SessionListQuery): SQL[] {
   const where: SQL[] = [];
-  if (actor.role !== "platform_admin") where.push(sql`v.store_id = any(${`{${actor.storeIds.join(",")}}`}::uuid[])`);
-  if (query.store_id) where.push(sql`v.store_id = ${query.store_id}::uuid`);
-  if (query.status) where.push(sql`v.status = ${query.status}`);
-  const localDay = sql`(v.entered_at at time zone v.store_timezone)::date`;
-  if (query.from)
-    where.push(
-      DATE_ONLY.test(query.from)
-        ? sql`${localDay} >= ${query.from}::date`
-        : sql`v.entered_at >= ${query.from}::timestamptz`,
-    );
-  if (query.to)
-    where.push(
-      DATE_ONLY.test(query.to) ? sql`${localDay} <= ${query.to}::date` : sql`v.entered_at <= ${query.to}::timestamptz`,
-    );
+  if (actor.role !== "platform_admin") where.push(sql`s.store_id = any(${`{${actor.storeIds.join(",")}}`}::uuid[])`);
+  if (query.store_id) where.push(sql`s.store_id = ${query.store_id}::uuid`);
+  if (query.status) where.push(STATUS_WHERE[query.status]);
+  const localDay = sql`(s.door_opened_at at time zone st.timezone)::date`;
+  if (query.from) {
+    if (DATE_ONLY.test(query.from))
+      where.push(
+        sql`s.door_opened_at >= (${query.from}::date - ${ZONE_AHEAD}::interval) at time zone 'UTC'
+            and ${localDay} >= ${query.from}::date`,
+      );
+    else where.push(sql`s.door_opened_at >= ${query.from}::timestamptz`);
+  }
+  if (query.to) {
+    if (DATE_ONLY.test(query.to))
+      where.push(
+        sql`s.door_opened_at < (${query.to}::date + ${ZONE_BEHIND}::interval) at time zone 'UTC'
+            and ${localDay} <= ${query.to}::date`,
+      );
+    else where.push(sql`s.door_opened_at <= ${query.to}::timestamptz`);
+  }
   const search = query.search?.trim();
   if (search) {
     const like = `%${escapeLike(search)}%`;
     const receipt = /^\d{1,9}$/.test(search) ? Number(search) : null;
-    where.push(sql`(v.shopper_name ilike ${like} or v.id::text ilike ${`${escapeLike(search.toLowerCase())}%`}
-      or v.receipt_number = ${receipt}::int)`);
+    where.push(sql`(exists (select 1 from customers sc where sc.id = s.customer_id and sc.name ilike ${like})
+      or s.id::text ilike ${`${escapeLike(search.toLowerCase())}%`}
+      or s.id in (select ro.session_id from orders ro where ro.receipt_number = ${receipt}::int))`);
   }
   return where;
 }
 
-const withTimezone = sql`select q.*, st.timezone as store_timezone from (${visits}) q join stores st on st.id = q.store_id`;
-
-/** GET /api/v1/admin/sessions: newest entry first; a store admin sees only their stores. */
+/**
+ * GET /api/v1/admin/sessions: newest entry first; a store admin sees only
+ * their stores. The page's visits are picked from the visits alone, walking
+ * the entry index (per store when one is chosen); only those 25 get their
+ * status and sums worked out.
+ */
 export async function listSessions(opts: {
   db: Db;
   actor: AdminActor;
@@ -137,15 +175,18 @@ export async function listSessions(opts: {
 }): Promise<{ items: SessionRow[]; total: number }> {
   const { actor, query } = opts;
   if (query.store_id) assertCanManageStore(actor, query.store_id);
-  const where = filters(actor, query);
-  const condition = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+  const where = sql.join([sql`s.door_opened_at is not null`, ...filters(actor, query)], sql` and `);
+  const chosen = sql`from shopping_sessions s join stores st on st.id = s.store_id where ${where}`;
   const [rows, [count]] = await Promise.all([
     queryRows<VisitRow>(
       opts.db,
-      sql`select v.* from (${withTimezone}) v ${condition}
-          order by v.entered_at desc, v.id desc limit ${query.limit ?? 25} offset ${query.offset ?? 0}`,
+      sql`with page as (
+            select s.id ${chosen}
+            order by s.door_opened_at desc, s.id desc limit ${query.limit ?? 25} offset ${query.offset ?? 0})
+          select v.* from (${visitsWhere(sql`s.id in (select id from page)`)}) v
+          order by v.entered_at desc, v.id desc`,
     ),
-    queryRows<{ n: number }>(opts.db, sql`select count(*)::int as n from (${withTimezone}) v ${condition}`),
+    queryRows<{ n: number }>(opts.db, sql`select count(*)::int as n ${chosen}`),
   ]);
   return { items: rows.map(toRow), total: count?.n ?? 0 };
 }
@@ -167,7 +208,7 @@ type EventRow = {
  */
 export async function getSession(opts: { db: Db; actor: AdminActor; id: string }): Promise<SessionDetail> {
   const { db, id } = opts;
-  const [visit] = await queryRows<VisitRow>(db, sql`select v.* from (${visits}) v where v.id = ${id}`);
+  const [visit] = await queryRows<VisitRow>(db, visitsWhere(sql`s.id = ${id}`));
   if (!visit) throw notFound(`Session ${id} not found`);
   assertCanManageStore(opts.actor, visit.store_id);
   const [events, cart, order, refunds, disputes, spotCheck] = await Promise.all([
