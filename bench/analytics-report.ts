@@ -30,7 +30,7 @@ export type Data = {
 const BUDGET_P95_MS = 200;
 
 export const n = (v: number) => v.toLocaleString("en");
-const ms = (v: number) => v.toFixed(1);
+const ms = (v: number) => (Number.isNaN(v) ? "–" : v.toFixed(1));
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
 /**

@@ -139,17 +139,27 @@ async function seed(client: pg.Client): Promise<Timed[]> {
     steps,
     `${n(Math.round(orderCount * 1.25))} visits through the door (4 in 5 buy)`,
     client,
-    `insert into shopping_sessions (id, store_id, customer_id, entry_token_hash, entry_expires_at, door_opened_at, created_at, last_activity_at)
-     select ${orderedId("5e55", "v")}, ${storeOf("v")}, '00000000-0000-4000-8000-000000000001',
-       'bench' || lpad(v::text, 10, '0'), t, t, t, t
-     from generate_series(1, ${Math.round(orderCount * 1.25)}) v, lateral (select ${paidAt(`(v * 4 / 5)`)} - interval '5 minutes' as t) x`,
+    // Visit v buys unless v % 5 = 0; the i-th buying visit is order i (v = i + (i - 1) / 4, so i = v - v / 5).
+    // Buyers and those who left with nothing are checked out; a declined buyer's visit was closed as abandoned.
+    `insert into shopping_sessions (id, store_id, customer_id, entry_token_hash, entry_expires_at, door_opened_at, created_at,
+       last_activity_at, checked_out_at, abandoned_at, spot_check_drawn_at)
+     select ${orderedId("5e55", "v")}, case when v % 5 <> 0 then ${storeOf("(v - v / 5)")} else ${storeOf("v")} end,
+       '00000000-0000-4000-8000-000000000001',
+       'bench' || lpad(v::text, 10, '0'), t, t, t, t,
+       case when declined then null else t + interval '5 minutes' end,
+       case when declined then t + interval '35 minutes' end,
+       case when declined then null else t + interval '5 minutes' end
+     from generate_series(1, ${Math.round(orderCount * 1.25)}) v,
+       lateral (select ${paidAt(`(v * 4 / 5)`)} - interval '5 minutes' as t,
+                       v % 5 <> 0 and (v - v / 5) % 50 = 0 as declined) x`,
   );
   await timed(
     steps,
     `${n(orderCount)} orders (1 in 50 declined)`,
     client,
-    `insert into orders (id, store_id, customer_id, state, receipt_number, total_ore, vat_ore, store_name, created_at, paid_at)
-     select ${orderedId("0de5", "i")}, ${storeOf("i")}, '00000000-0000-4000-8000-000000000001',
+    `insert into orders (id, session_id, store_id, customer_id, state, receipt_number, total_ore, vat_ore, store_name, created_at, paid_at)
+     select ${orderedId("0de5", "i")}, ${orderedId("5e55", "(i + (i - 1) / 4)")}, ${storeOf("i")},
+       '00000000-0000-4000-8000-000000000001',
        case when i % 50 = 0 then 'declined' else 'paid' end, case when i % 50 = 0 then null else i end,
        t.total, t.vat, 'Bench store', ${paidAt("i")}, case when i % 50 = 0 then null else ${paidAt("i")} end
      from generate_series(1, ${orderCount}) i, lateral (
@@ -284,7 +294,72 @@ async function measure(app: Awaited<ReturnType<typeof makeApp>>, client: pg.Clie
       });
       if (range === ranges[0]) plans.push(await explain(client, route, call));
     }
+    // The tables' CSV downloads: revenue's has a row per store and day, so it is the largest answer of all.
+    if (range.label.startsWith("full year")) {
+      for (const route of ROUTES) {
+        const store = range.storeId ? `&store_id=${range.storeId}` : "";
+        const url = `/api/v1/admin/analytics/${route}?from=${range.from}&to=${range.to}${store}&format=csv`;
+        results.push(await requestOnly(app, cookie, url, `${route} (CSV)`, range.label, load));
+      }
+    }
   }
+  results.push(...(await sessionsList(app, cookie, oneStore)));
+  return results;
+}
+
+/** A call timed through the app only (no service function to time apart); rows are the CSV's lines or the list's items. */
+async function requestOnly(
+  app: Awaited<ReturnType<typeof makeApp>>,
+  cookie: string,
+  url: string,
+  route: string,
+  range: string,
+  load: string,
+): Promise<CallResult> {
+  const call = async () => {
+    const res = await app.inject({ method: "GET", url, cookies: { [ADMIN_COOKIE]: cookie } });
+    if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body}`);
+    return res;
+  };
+  const warm = await call();
+  const times = await timesOf(calls, call);
+  const csv = (warm.headers["content-type"] ?? "").toString().startsWith("text/csv");
+  return {
+    route,
+    range,
+    load,
+    p50: percentile(times, 0.5),
+    p95: percentile(times, 0.95),
+    max: times[times.length - 1]!,
+    serviceP50: Number.NaN,
+    serviceP95: Number.NaN,
+    rows: csv ? warm.body.trimEnd().split("\n").length - 1 : rowsIn(warm.json()),
+    bytes: warm.rawPayload.length,
+  };
+}
+
+/**
+ * The Sessions screen's list on the same chain (1,250,000 visits, every one
+ * through the door): its first page, one store, a status, one day, a
+ * receipt number, and a deep page. Not in the issue's budget; held to the
+ * same 200 ms, as an operator's screen that refetches on every live event.
+ */
+async function sessionsList(app: Awaited<ReturnType<typeof makeApp>>, cookie: string, oneStore: string) {
+  const busy = await quietCpu();
+  const load = `${loadAverage()} / ${busy ?? "–"} %`;
+  const cases: Array<[string, string]> = [
+    ["first page, all stores", "limit=25"],
+    ["first page, one store", `limit=25&store_id=${oneStore}`],
+    ["status checked out, all stores", "limit=25&status=checked_out"],
+    ["status abandoned, all stores", "limit=25&status=abandoned"],
+    ["one day, one store", `limit=25&store_id=${oneStore}&from=2025-06-10&to=2025-06-10`],
+    // Order 500,020 is store 1's (order i is in store i % 20 + 1).
+    ["receipt number, one store", `limit=25&store_id=${oneStore}&search=500020`],
+    ["page 401 (offset 10,000), all stores", "limit=25&offset=10000"],
+  ];
+  const results: CallResult[] = [];
+  for (const [label, query] of cases)
+    results.push(await requestOnly(app, cookie, `/api/v1/admin/sessions?${query}`, "sessions list", label, load));
   return results;
 }
 

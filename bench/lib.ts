@@ -66,7 +66,9 @@ export async function withPostgres<T>(use: (url: string, version: string) => Pro
   try {
     return await use(`${POSTGRES_URL}/${dbName}`, version);
   } finally {
-    await admin.query(`drop database if exists ${dbName} with (force)`);
+    // BENCH_KEEP_DATABASE=true leaves it for a look at its plans afterwards (drop it by hand).
+    if (process.env.BENCH_KEEP_DATABASE === "true") process.stderr.write(`kept database ${dbName}\n`);
+    else await admin.query(`drop database if exists ${dbName} with (force)`);
     await admin.end().catch(() => {});
   }
 }

@@ -78,6 +78,9 @@ test("analytics shows a store's sales in Swedish figures, charts them, follows t
   const products = await downloaded(page, page.getByRole("link", { name: "Export CSV: Top products" }));
   expect(products[0]).toBe("product_id,name,category,quantity,revenue");
   expect(products.slice(1)).toEqual([`${product.id},${product.name},Mejeri,2,49.00`]);
+  const summary = await downloaded(page, page.getByRole("link", { name: "Export CSV: Summary" }));
+  expect(summary[0]).toMatch(/^revenue,vat,revenue_excl_vat,orders,/);
+  expect(summary[1]).toMatch(/^49\.00,/);
   const revenue = await downloaded(page, page.getByRole("link", { name: "Export CSV: Revenue per day" }));
   expect(revenue[0]).toBe("day,store_id,store_name,revenue,vat,orders");
   expect(revenue).toHaveLength(2);

@@ -43,9 +43,15 @@ test("staff refund one line from the visit's detail; the shopper's receipt shows
   await expect(dialog.getByText("To refund: 30,00 kr")).toBeVisible();
   await expectAccessible(page, "the refund dialog");
   await dialog.getByRole("button", { name: "Refund 30,00 kr" }).click();
-  await expect(page.getByText("Refunded 30,00 kr")).toBeVisible();
+  await expect(page.getByText("Refunded 30,00 kr", { exact: true })).toBeVisible();
   await expect(dialog).toBeHidden();
   await expect(detail).toContainText(/Refunded\s*30,00\s*kr/);
+  // The timeline says what was given back and why, and who did it.
+  const refunded = detail
+    .getByRole("list", { name: "Timeline" })
+    .getByRole("listitem")
+    .filter({ hasText: "Refunded 30,00 kr: Trasig förpackning" });
+  await expect(refunded).toContainText("Staff");
 
   await asShopper(page, who, `/customer/receipts/${visit.receiptId}`);
   const receipt = page.getByRole("region", { name: "Kvitto", exact: true });

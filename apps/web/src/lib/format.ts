@@ -7,6 +7,13 @@ export function formatSek(amount: number): string {
   return sekWhole.format(amount);
 }
 
+const whole = new Intl.NumberFormat("sv-SE", { maximumFractionDigits: 0 });
+
+/** A chart axis's tick in Swedish: "12 345". */
+export function formatWhole(value: number): string {
+  return whole.format(value);
+}
+
 /** Module prices: "499 kr/month". */
 export function formatKrPerMonth(amount: number): string {
   return `${krAmount.format(amount)} kr/month`;

@@ -12,23 +12,29 @@ export type ParamChanges = Record<string, string | null>;
  */
 export function useUrlParams() {
   const [params, setParams] = useSearchParams();
-  // Once the router has committed a URL, the address bar is the truth again.
+  // Once the router has committed the last write, the address bar is the truth again. An
+  // earlier write committed meanwhile does not count: the later one is still on its way.
   useEffect(() => {
-    if (params) unsettled = null;
+    if (unsettled && unsettled.path === window.location.pathname && sameQuery(unsettled.query, params))
+      unsettled = null;
   }, [params]);
-  const write = (changes: ParamChanges, { replace = true }: { replace?: boolean } = {}) =>
-    setParams(
-      () => {
-        const next = new URLSearchParams(latestQuery());
-        for (const [key, value] of Object.entries(changes)) {
-          if (value) next.set(key, value);
-          else next.delete(key);
-        }
-        unsettled = { path: window.location.pathname, query: next.toString() };
-        return next;
-      },
-      { replace },
-    );
+  const write = (
+    changes: ParamChanges | ((latest: URLSearchParams) => ParamChanges),
+    { replace = true }: { replace?: boolean } = {},
+  ) => {
+    const before = latestQuery();
+    const next = new URLSearchParams(before);
+    // Changes that depend on other keys read them here, where a write not yet committed is seen.
+    const resolved = typeof changes === "function" ? changes(new URLSearchParams(before)) : changes;
+    for (const [key, value] of Object.entries(resolved)) {
+      if (value) next.set(key, value);
+      else next.delete(key);
+    }
+    // Nothing changes: no navigation, so nothing would ever settle it.
+    if (sameQuery(before, next)) return;
+    unsettled = { path: window.location.pathname, query: next.toString() };
+    setParams(next, { replace });
+  };
   return [params, write] as const;
 }
 
@@ -37,6 +43,12 @@ export function useUrlParams() {
  * To) must build on each other, and the address bar shows the first only once it is committed.
  */
 let unsettled: { path: string; query: string } | null = null;
+// Back and Forward go to an address of their own: any write still unsettled is history.
+if (typeof window !== "undefined") window.addEventListener("popstate", () => (unsettled = null));
+
+function sameQuery(query: string, params: URLSearchParams): boolean {
+  return new URLSearchParams(query).toString() === new URLSearchParams(params).toString();
+}
 
 function latestQuery(): string {
   return unsettled && unsettled.path === window.location.pathname ? unsettled.query : window.location.search;

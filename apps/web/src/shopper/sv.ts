@@ -31,6 +31,8 @@ export const sv = {
       { title: "Plocka och gå", text: "Scanna dina varor och gå ut. Betalningen sker automatiskt." },
     ],
     demo: "Test Demo (Hoppa över QR)",
+    signOut: "Logga ut",
+    signedOut: "Du är utloggad.",
   },
   login: {
     title: "Logga in",

@@ -1,10 +1,9 @@
 import type { AnalyticsHour, AnalyticsRevenue } from "@glide/contracts";
-import { Download } from "lucide-react";
 import { useId } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatKronor, pluralize } from "../../lib/format.ts";
-import { buttonClass } from "../../ui/button.tsx";
+import { formatKronor, formatWhole, pluralize } from "../../lib/format.ts";
 import { CardContent, CardDescription, CardHeader, CardTitle } from "../../ui/card.tsx";
+import { CsvLink } from "./csv-link.tsx";
 
 const COLOURS = ["#2563eb", "#16a34a"];
 
@@ -21,10 +20,7 @@ function ChartCard(props: { title: string; summary: string; csv: string; childre
           <CardTitle id={titleId}>{props.title}</CardTitle>
           <CardDescription>{props.summary}</CardDescription>
         </div>
-        <a href={props.csv} download className={buttonClass("outline", "sm")} aria-label={`Export CSV: ${props.title}`}>
-          <Download aria-hidden="true" className="size-4" />
-          Export CSV
-        </a>
+        <CsvLink href={props.csv} title={props.title} />
       </CardHeader>
       <CardContent>
         <div role="img" aria-label={`${props.title}: ${props.summary}`} className="h-64 w-full">
@@ -65,7 +61,7 @@ export function RevenueChart(props: { revenue: AnalyticsRevenue; from: string; t
         <BarChart data={data} margin={{ left: 8, right: 8 }}>
           <CartesianGrid strokeDasharray="3 3" />
           <XAxis dataKey="day" fontSize={12} />
-          <YAxis fontSize={12} width={72} />
+          <YAxis fontSize={12} width={72} tickFormatter={(v: number) => formatWhole(v)} />
           <Tooltip formatter={(v) => formatKronor(Number(v))} />
           <Bar dataKey="revenue" name="Revenue" fill={COLOURS[0]} />
         </BarChart>
@@ -92,7 +88,7 @@ export function HoursChart({ rows, csv }: { rows: AnalyticsHour[]; csv: string }
         >
           <CartesianGrid strokeDasharray="3 3" />
           <XAxis dataKey="label" fontSize={12} />
-          <YAxis fontSize={12} allowDecimals={false} width={48} />
+          <YAxis fontSize={12} allowDecimals={false} width={48} tickFormatter={(v: number) => formatWhole(v)} />
           <Tooltip />
           <Legend />
           <Bar dataKey="entries" name="Entries" fill={COLOURS[0]} />

@@ -10,6 +10,7 @@ import { PageHeader } from "../shell/page-header.tsx";
 import { HoursChart, RevenueChart } from "./analytics-charts.tsx";
 import { RefundsTable, RevenueByStoreTable, TopCategoriesTable, TopProductsTable } from "./analytics-tables.tsx";
 import { AnalyticsToolbar } from "./analytics-toolbar.tsx";
+import { CsvLink } from "./csv-link.tsx";
 import { csvHref, useAnalytics, useAnalyticsParams } from "./use-analytics.ts";
 
 const number = new Intl.NumberFormat("sv-SE");
@@ -36,7 +37,7 @@ export default function AnalyticsPage() {
       />
       <AnalyticsToolbar params={params} />
       {failed ? <ErrorAlert>{errorMessage(failed, "Failed to load analytics")}</ErrorAlert> : null}
-      {summary.data ? <SummaryCards summary={summary.data} /> : <Spinner />}
+      {summary.data ? <SummaryCards summary={summary.data} csv={csv("summary")} /> : <Spinner />}
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
         {revenue.data ? (
           <RevenueChart revenue={revenue.data} from={params.from} to={params.to} csv={csv("revenue")} />
@@ -53,45 +54,53 @@ export default function AnalyticsPage() {
   );
 }
 
-function SummaryCards({ summary: s }: { summary: AnalyticsSummary }) {
+function SummaryCards({ summary: s, csv }: { summary: AnalyticsSummary; csv: string }) {
   return (
-    <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
-      <StatCard
-        title="Revenue"
-        value={formatKronor(s.revenue)}
-        description={`VAT ${formatKronor(s.vat)} · excl. VAT ${formatKronor(s.revenue_excl_vat)}`}
-        icon={Banknote}
-      />
-      <StatCard
-        title="Net revenue"
-        value={formatKronor(s.net_revenue)}
-        description="Revenue less refunds"
-        icon={Banknote}
-      />
-      <StatCard
-        title="Orders"
-        value={number.format(s.orders)}
-        description={`${number.format(s.items)} items`}
-        icon={Receipt}
-      />
-      <StatCard
-        title="Conversion"
-        value={s.conversion === null ? "–" : formatPercent(s.conversion)}
-        description={`${number.format(s.orders)} purchases of ${number.format(s.entries)} entries`}
-        icon={Percent}
-      />
-      <StatCard
-        title="Average basket"
-        value={s.average_basket === null ? "–" : formatKronor(s.average_basket)}
-        description={s.average_items === null ? "No orders" : `${decimal.format(s.average_items)} items per order`}
-        icon={ShoppingBasket}
-      />
-      <StatCard
-        title="Refunds"
-        value={formatKronor(s.refunded)}
-        description={`${number.format(s.refunds)} ${s.refunds === 1 ? "refund" : "refunds"}`}
-        icon={RotateCcw}
-      />
-    </div>
+    <section aria-labelledby="analytics-summary" className="grid gap-3">
+      <div className="flex items-center justify-between gap-2">
+        <h2 id="analytics-summary" className="text-lg font-semibold">
+          Summary
+        </h2>
+        <CsvLink href={csv} title="Summary" />
+      </div>
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
+        <StatCard
+          title="Revenue"
+          value={formatKronor(s.revenue)}
+          description={`VAT ${formatKronor(s.vat)} · excl. VAT ${formatKronor(s.revenue_excl_vat)}`}
+          icon={Banknote}
+        />
+        <StatCard
+          title="Net revenue"
+          value={formatKronor(s.net_revenue)}
+          description="Revenue less refunds"
+          icon={Banknote}
+        />
+        <StatCard
+          title="Orders"
+          value={number.format(s.orders)}
+          description={`${number.format(s.items)} items`}
+          icon={Receipt}
+        />
+        <StatCard
+          title="Conversion"
+          value={s.conversion === null ? "–" : formatPercent(s.conversion)}
+          description={`${number.format(s.orders)} purchases of ${number.format(s.entries)} entries`}
+          icon={Percent}
+        />
+        <StatCard
+          title="Average basket"
+          value={s.average_basket === null ? "–" : formatKronor(s.average_basket)}
+          description={s.average_items === null ? "No orders" : `${decimal.format(s.average_items)} items per order`}
+          icon={ShoppingBasket}
+        />
+        <StatCard
+          title="Refunds"
+          value={formatKronor(s.refunded)}
+          description={`${number.format(s.refunds)} ${s.refunds === 1 ? "refund" : "refunds"}`}
+          icon={RotateCcw}
+        />
+      </div>
+    </section>
   );
 }

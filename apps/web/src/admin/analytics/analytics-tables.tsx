@@ -6,12 +6,11 @@ import type {
   AnalyticsTopProduct,
 } from "@glide/contracts";
 import clsx from "clsx";
-import { Download } from "lucide-react";
 import { type ReactNode, useId } from "react";
 import { formatKronor } from "../../lib/format.ts";
-import { buttonClass } from "../../ui/button.tsx";
 import { CardContent, CardHeader, CardTitle } from "../../ui/card.tsx";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../ui/table.tsx";
+import { CsvLink } from "./csv-link.tsx";
 
 const number = new Intl.NumberFormat("sv-SE");
 
@@ -35,17 +34,7 @@ function TableCard<T>(props: {
     <section aria-labelledby={titleId} className="rounded-lg border bg-card text-card-foreground shadow-xs">
       <CardHeader className="flex-row items-center justify-between gap-2">
         <CardTitle id={titleId}>{props.title}</CardTitle>
-        {props.csv ? (
-          <a
-            href={props.csv}
-            download
-            className={buttonClass("outline", "sm")}
-            aria-label={`Export CSV: ${props.title}`}
-          >
-            <Download aria-hidden="true" className="size-4" />
-            Export CSV
-          </a>
-        ) : null}
+        {props.csv ? <CsvLink href={props.csv} title={props.title} /> : null}
       </CardHeader>
       <CardContent>
         {props.rows.length === 0 ? (

@@ -46,7 +46,11 @@ export function useAnalyticsParams() {
       : presetRange(preset);
   const storeId = params.get("store") ?? "";
   // Each new range or store is a step the Back button undoes.
-  const write = (changes: ParamChanges) => writeParams(changes, { replace: false });
+  const write = (changes: ParamChanges | ((latest: URLSearchParams) => ParamChanges)) =>
+    writeParams(changes, { replace: false });
+  // The other end of a custom range as the URL has it now: From then To typed quickly must keep both.
+  const otherEnd = (latest: URLSearchParams, key: "from" | "to") =>
+    (latest.get("range") === "custom" && dayParam(latest, key)) || range[key];
   return {
     preset,
     ...range,
@@ -55,8 +59,8 @@ export function useAnalyticsParams() {
       write(
         value === "custom" ? { range: value, from: range.from, to: range.to } : { range: value, from: null, to: null },
       ),
-    setFrom: (from: string) => write({ range: "custom", from, to: range.to }),
-    setTo: (to: string) => write({ range: "custom", from: range.from, to }),
+    setFrom: (from: string) => write((latest) => ({ range: "custom", from, to: otherEnd(latest, "to") })),
+    setTo: (to: string) => write((latest) => ({ range: "custom", from: otherEnd(latest, "from"), to })),
     setStoreId: (store: string) => write({ store: store || null }),
   };
 }

@@ -64,6 +64,9 @@ type TimelineEvent = SessionDetail["timeline"][number];
 const text = (value: unknown) => (typeof value === "string" || typeof value === "number" ? String(value) : "");
 const money = (value: unknown) => (typeof value === "number" ? formatKronor(value) : "");
 
+/** Why a refund was made, when it was not a refund asked for in the console. */
+const REFUND_ORIGIN: Record<string, string> = { spot_check: " at a spot check", dispute: " for a dispute" };
+
 /** What happened, in a line a person reads: "Added Apelsinjuice (7310000006011)". */
 export function describeEvent(event: TimelineEvent): string {
   const d = event.detail ?? {};
@@ -94,6 +97,20 @@ export function describeEvent(event: TimelineEvent): string {
       return `No answer from the payment provider for ${money(d.amount)}; settled later`;
     case "abandoned":
       return `Closed as abandoned after ${text(d.idle_minutes)} minutes without activity`;
+    case "refund":
+      return `Refunded ${money(d.amount)}${REFUND_ORIGIN[text(d.origin)] ?? ""}${d.reason ? `: ${text(d.reason)}` : ""}`;
+    case "spot_check_flagged":
+      return "Picked for a spot check at the exit";
+    case "spot_check_outcome":
+      return d.outcome === "items_added"
+        ? `Spot check: items added${d.charge !== null && d.charge !== undefined ? `, ${money(d.charge)} charged apart` : ""}`
+        : d.outcome === "items_removed"
+          ? "Spot check: items removed (refunded)"
+          : "Spot check: OK";
+    case "dispute":
+      return "Receipt disputed by the shopper";
+    case "dispute_resolved":
+      return `Dispute ${d.state === "rejected" ? "rejected" : "resolved"}${d.resolution ? `: ${text(d.resolution)}` : ""}`;
     default:
       return event.kind.replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
   }

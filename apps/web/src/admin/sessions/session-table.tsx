@@ -1,5 +1,5 @@
 import type { SessionRow } from "@glide/contracts";
-import { formatKronor } from "../../lib/format.ts";
+import { formatKronor, pluralize } from "../../lib/format.ts";
 import { Badge } from "../../ui/badge.tsx";
 import { TableCell, TableHead, TableRow } from "../../ui/table.tsx";
 import { ListCards, ListTable } from "../shell/list-views.tsx";
@@ -30,12 +30,13 @@ export function SessionTable({ sessions, onOpen, busy, empty }: SessionListProps
           <TableHead>Store</TableHead>
           <TableHead>Entered</TableHead>
           <TableHead>Exited</TableHead>
+          <TableHead className="text-right">Lines</TableHead>
           <TableHead className="text-right">Items</TableHead>
           <TableHead className="text-right">Total</TableHead>
           <TableHead>Payment</TableHead>
         </>
       }
-      columnCount={8}
+      columnCount={9}
       empty={empty}
       rows={sessions.map((s) => (
         // The whole row opens the visit for a mouse; the shopper button does it for keyboard and screen readers.
@@ -61,6 +62,9 @@ export function SessionTable({ sessions, onOpen, busy, empty }: SessionListProps
             <time dateTime={s.entered_at}>{formatSessionTime(s.entered_at)}</time>
           </TableCell>
           <TableCell className="whitespace-nowrap tabular-nums">{formatSessionTime(s.exited_at)}</TableCell>
+          <TableCell className="text-right tabular-nums" data-label="lines">
+            {s.lines}
+          </TableCell>
           <TableCell className="text-right tabular-nums" data-label="items">
             {s.items}
           </TableCell>
@@ -93,9 +97,19 @@ export function SessionListCards({ sessions, onOpen, busy, empty }: SessionListP
             </span>
             <span className="truncate text-sm text-muted-foreground">
               {s.store.name} · <time dateTime={s.entered_at}>{formatSessionTime(s.entered_at)}</time>
+              {s.exited_at ? (
+                <>
+                  {" → "}
+                  <time dateTime={s.exited_at}>{formatSessionTime(s.exited_at)}</time>
+                </>
+              ) : null}
             </span>
             <span className="flex justify-between gap-2 text-sm tabular-nums">
-              <span data-label="items">{`${s.items} ${s.items === 1 ? "item" : "items"}`}</span>
+              <span>
+                <span data-label="lines">{pluralize(s.lines, "line", "lines")}</span>
+                {" · "}
+                <span data-label="items">{pluralize(s.items, "item", "items")}</span>
+              </span>
               <span>
                 {formatKronor(s.total)} · {PAYMENT_LABELS[s.payment_state]}
               </span>

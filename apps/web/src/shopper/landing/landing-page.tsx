@@ -1,9 +1,12 @@
 import { MapPin, Store } from "lucide-react";
+import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { buttonClass } from "../components/button.ts";
 import { Message } from "../components/message.tsx";
 import { PageShell } from "../components/page-shell.tsx";
-import { tokenStore } from "../lib/storage.ts";
+import { shopperApi } from "../lib/client.ts";
+import { log } from "../lib/log.ts";
+import { entryStore, tokenStore } from "../lib/storage.ts";
 import { sv } from "../sv.ts";
 import { type StoreLookup, storeAddress, usePublicStore } from "./use-public-store.ts";
 
@@ -37,11 +40,34 @@ function StoreCard({ lookup }: { lookup: StoreLookup }) {
   );
 }
 
+/**
+ * Signing out on a shared phone: the server ends the sign-in (its tokens stop
+ * working), then the phone forgets it. Not offered during a visit: the exit
+ * needs the sign-in.
+ */
+function useSignOut() {
+  const [signedIn, setSignedIn] = useState(() => tokenStore.access() !== null);
+  const [signedOut, setSignedOut] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const signOut = async () => {
+    setBusy(true);
+    const refresh = tokenStore.refresh();
+    // The phone forgets the sign-in even when the server cannot be reached; the tokens then expire by themselves.
+    if (refresh) await shopperApi.signOut(refresh).catch((error: unknown) => log.warn("Sign-out failed", error));
+    tokenStore.clear();
+    setBusy(false);
+    setSignedIn(false);
+    setSignedOut(true);
+  };
+  return { signedIn, signedOut, busy, canSignOut: signedIn && entryStore.sessionId() === null, signOut };
+}
+
 /** /customer: where the QR code at the store's door leads (spec §2 Landing). */
 export function LandingPage() {
   const [params] = useSearchParams();
   const storeId = params.get("store_id");
   const lookup = usePublicStore(storeId, sv.landing.storeFailed);
+  const session = useSignOut();
 
   return (
     <PageShell>
@@ -81,7 +107,7 @@ export function LandingPage() {
         >
           {sv.landing.demo}
         </Link>
-        {tokenStore.access() && (
+        {session.signedIn && (
           <div className="flex gap-2">
             <Link to="/customer/betalkort" className={buttonClass("ghost", "flex-1")}>
               {sv.card.title}
@@ -91,6 +117,18 @@ export function LandingPage() {
             </Link>
           </div>
         )}
+        {session.canSignOut && (
+          <button
+            type="button"
+            onClick={() => void session.signOut()}
+            disabled={session.busy}
+            aria-busy={session.busy}
+            className={buttonClass("ghost")}
+          >
+            {sv.landing.signOut}
+          </button>
+        )}
+        {session.signedOut && <p role="status">{sv.landing.signedOut}</p>}
       </div>
     </PageShell>
   );

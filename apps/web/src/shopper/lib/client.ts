@@ -141,6 +141,9 @@ export const shopperApi = {
   cancelSignIn: (orderRef: string) =>
     json<void>("POST", "/api/v1/auth/cancel", { body: { order_ref: orderRef }, signal: undefined }),
   devLogin: () => json<ShopperTokens>("POST", "/api/v1/auth/dev-login"),
+  /** Ends the sign-in on the server: its refresh token and its access tokens stop working. */
+  signOut: (refreshToken: string) =>
+    json<void>("POST", "/api/v1/auth/logout", { body: { refresh_token: refreshToken } }),
 
   async createEntry(storeId: string): Promise<EntryAnswer> {
     const { data, response } = await call<EntrySession>("POST", "/api/v1/sessions/entry", {
