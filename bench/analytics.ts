@@ -36,6 +36,8 @@ const calls = setting("BENCH_ANALYTICS_CALLS", 50);
 const STORES = 20;
 const PRODUCTS = 500;
 const LINES_PER_ORDER = 5;
+/** Shoppers of the chain: one in 25 of the visits (a shopper comes back about every two weeks). */
+const SHOPPERS = Math.max(1, Math.round((orderCount * 1.25) / 25));
 const YEAR_START = "2025-01-01";
 const YEAR_END = "2025-12-31";
 const ROUTES = ["summary", "revenue", "sessions-by-hour", "top-products", "top-categories", "refunds"] as const;
@@ -116,7 +118,7 @@ async function seed(client: pg.Client): Promise<Timed[]> {
   await client.query("set work_mem = '256MB'");
   await timed(
     steps,
-    `${STORES} stores, ${PRODUCTS} products in 12 categories`,
+    `${STORES} stores, ${PRODUCTS} products in 12 categories, ${n(SHOPPERS)} shoppers`,
     client,
     `insert into stores (id, name, timezone)
        select md5('store' || s)::uuid, 'Bench store ' || s, 'Europe/Stockholm' from generate_series(1, ${STORES}) s;
@@ -124,8 +126,11 @@ async function seed(client: pg.Client): Promise<Timed[]> {
        select md5('product' || p)::uuid, 'BENCH-' || p, 'Product ' || p, 'Category ' || (p % 12), 500 + (p * 37) % 9500
        from generate_series(0, ${PRODUCTS - 1}) p;
      insert into customers (id, personal_number_hash, personal_number_sealed, name, birth_date)
-       values ('00000000-0000-4000-8000-000000000001', 'bench', 'bench', 'Bench Shopper', '1990-01-01')`,
+       select ${orderedId("c057", "c")}, 'bench' || c, 'bench' || c, 'Shopper ' || c, '1990-01-01'
+       from generate_series(1, ${SHOPPERS}) c`,
   );
+  // Visit v is the shopper's v % SHOPPERS + 1: each comes back about 25 times a year.
+  const shopperOf = (v: string) => orderedId("c057", `(${v} % ${SHOPPERS} + 1)`);
   const storeOf = (i: string) => `md5('store' || (${i} % ${STORES} + 1))::uuid`;
   // Order i: store i % 20, paid at an even step through the year, the hour of day
   // following a shop's day (7–22) so sessions-by-hour has a shape.
@@ -144,7 +149,7 @@ async function seed(client: pg.Client): Promise<Timed[]> {
     `insert into shopping_sessions (id, store_id, customer_id, entry_token_hash, entry_expires_at, door_opened_at, created_at,
        last_activity_at, checked_out_at, abandoned_at, spot_check_drawn_at)
      select ${orderedId("5e55", "v")}, case when v % 5 <> 0 then ${storeOf("(v - v / 5)")} else ${storeOf("v")} end,
-       '00000000-0000-4000-8000-000000000001',
+       ${shopperOf("v")},
        'bench' || lpad(v::text, 10, '0'), t, t, t, t,
        case when declined then null else t + interval '5 minutes' end,
        case when declined then t + interval '35 minutes' end,
@@ -159,7 +164,7 @@ async function seed(client: pg.Client): Promise<Timed[]> {
     client,
     `insert into orders (id, session_id, store_id, customer_id, state, receipt_number, total_ore, vat_ore, store_name, created_at, paid_at)
      select ${orderedId("0de5", "i")}, ${orderedId("5e55", "(i + (i - 1) / 4)")}, ${storeOf("i")},
-       '00000000-0000-4000-8000-000000000001',
+       ${shopperOf("(i + (i - 1) / 4)")},
        case when i % 50 = 0 then 'declined' else 'paid' end, case when i % 50 = 0 then null else i end,
        t.total, t.vat, 'Bench store', ${paidAt("i")}, case when i % 50 = 0 then null else ${paidAt("i")} end
      from generate_series(1, ${orderCount}) i, lateral (
@@ -355,6 +360,10 @@ async function sessionsList(app: Awaited<ReturnType<typeof makeApp>>, cookie: st
     ["one day, one store", `limit=25&store_id=${oneStore}&from=2025-06-10&to=2025-06-10`],
     // Order 500,020 is store 1's (order i is in store i % 20 + 1).
     ["receipt number, one store", `limit=25&store_id=${oneStore}&search=500020`],
+    // "Shopper 4711" and the ten "Shopper 4711x": about 275 visits.
+    ["shopper's name, all stores", "limit=25&search=shopper%204711"],
+    ["a name no shopper has, all stores", "limit=25&search=Nobody%20Here"],
+    ["start of a session id, all stores", "limit=25&search=5e550000-0000-0000-0000-00000001"],
     ["page 401 (offset 10,000), all stores", "limit=25&offset=10000"],
   ];
   const results: CallResult[] = [];

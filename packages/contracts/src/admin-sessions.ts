@@ -35,6 +35,12 @@ export const sessionEventSourceSchema = z.enum(SESSION_EVENT_SOURCES);
 export type SessionEventSource = z.infer<typeof sessionEventSourceSchema>;
 
 export const SESSIONS_PAGE_SIZE = { default: 25, max: 100 } as const;
+/**
+ * The list counts matches up to this many (a year of a busy chain has over a
+ * million visits): past it, X-Total-Count says this and X-Total-Count-Capped
+ * "true", and pages go no further; filters narrow the rest.
+ */
+export const SESSIONS_COUNT_LIMIT = 10_000;
 
 /** YYYY-MM-DD (a whole day) or a full ISO date-time. */
 const dateOrTime = (field: string) =>
@@ -69,6 +75,7 @@ export const sessionListQuerySchema = z.object({
     .number({ error: "offset must be a whole number" })
     .int("offset must be a whole number")
     .min(0, "offset must be 0 or more")
+    .max(SESSIONS_COUNT_LIMIT, `offset must be at most ${SESSIONS_COUNT_LIMIT}; narrow the filters to see older visits`)
     .default(0),
 });
 export type SessionListQuery = z.input<typeof sessionListQuerySchema>;

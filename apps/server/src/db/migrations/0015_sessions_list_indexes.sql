@@ -1,3 +1,5 @@
 CREATE INDEX "orders_receipt_idx" ON "orders" USING btree ("receipt_number");--> statement-breakpoint
 CREATE INDEX "shopping_sessions_entered_idx" ON "shopping_sessions" USING btree ("door_opened_at","id") WHERE "shopping_sessions"."door_opened_at" IS NOT NULL;--> statement-breakpoint
-CREATE INDEX "shopping_sessions_store_entered_idx" ON "shopping_sessions" USING btree ("store_id","door_opened_at","id") WHERE "shopping_sessions"."door_opened_at" IS NOT NULL;
+CREATE INDEX "shopping_sessions_store_entered_idx" ON "shopping_sessions" USING btree ("store_id","door_opened_at","id") WHERE "shopping_sessions"."door_opened_at" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "shopping_sessions_inside_idx" ON "shopping_sessions" USING btree ("door_opened_at","id") WHERE "shopping_sessions"."checked_out_at" IS NULL AND "shopping_sessions"."abandoned_at" IS NULL AND "shopping_sessions"."door_opened_at" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "shopping_sessions_abandoned_idx" ON "shopping_sessions" USING btree ("door_opened_at","id") WHERE "shopping_sessions"."checked_out_at" IS NULL AND "shopping_sessions"."abandoned_at" IS NOT NULL AND "shopping_sessions"."door_opened_at" IS NOT NULL;

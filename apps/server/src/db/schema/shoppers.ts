@@ -104,6 +104,13 @@ export const shoppingSessions = pgTable(
     index("shopping_sessions_store_entered_idx")
       .on(t.storeId, t.doorOpenedAt, t.id)
       .where(sql`${t.doorOpenedAt} IS NOT NULL`),
+    // Its rarer statuses: visits inside the store (entered, shopping) and those closed as abandoned.
+    index("shopping_sessions_inside_idx")
+      .on(t.doorOpenedAt, t.id)
+      .where(sql`${t.checkedOutAt} IS NULL AND ${t.abandonedAt} IS NULL AND ${t.doorOpenedAt} IS NOT NULL`),
+    index("shopping_sessions_abandoned_idx")
+      .on(t.doorOpenedAt, t.id)
+      .where(sql`${t.checkedOutAt} IS NULL AND ${t.abandonedAt} IS NOT NULL AND ${t.doorOpenedAt} IS NOT NULL`),
     index("shopping_sessions_open_idx")
       .on(t.lastActivityAt)
       .where(sql`${t.checkedOutAt} IS NULL AND ${t.abandonedAt} IS NULL AND ${t.doorOpenedAt} IS NOT NULL`),

@@ -36,14 +36,19 @@ export const adminSessionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          "Visits that went through the door, newest entry first; filters store_id, status, from/to (entry day), search (shopper name, session id, receipt number). The total is in X-Total-Count.",
+          "Visits that went through the door, newest entry first; filters store_id, status, from/to (entry day), search (shopper name, session id, receipt number). The total is in X-Total-Count, counted up to 10,000 (X-Total-Count-Capped: true past it).",
         querystring: sessionListQuerySchema,
         response: { 200: z.array(sessionRowSchema), ...errors },
       },
     },
     async (request, reply) => {
-      const { items, total } = await listSessions({ db: app.db, actor: actorOf(request), query: request.query });
+      const { items, total, capped } = await listSessions({
+        db: app.db,
+        actor: actorOf(request),
+        query: request.query,
+      });
       reply.header("x-total-count", String(total));
+      if (capped) reply.header("x-total-count-capped", "true");
       reply.header("cache-control", "no-store");
       return items;
     },

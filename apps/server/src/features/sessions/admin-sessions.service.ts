@@ -1,4 +1,10 @@
-import type { SessionDetail, SessionListQuery, SessionRow, SessionStatus } from "@glide/contracts";
+import {
+  SESSIONS_COUNT_LIMIT,
+  type SessionDetail,
+  type SessionListQuery,
+  type SessionRow,
+  type SessionStatus,
+} from "@glide/contracts";
 import type { SQL } from "drizzle-orm";
 import { type Db, queryRows, sql } from "../../db/client.ts";
 import { notFound } from "../../platform/errors.ts";
@@ -28,14 +34,14 @@ type VisitRow = {
 };
 
 /**
- * The visits of `chosen` (a condition on shopping_sessions `s`), with what
- * the list shows of each. The cart counts while the visit is open; the order
+ * The visits `source` gives as `s` (shopping_sessions, or a page of them
+ * joined to it), with what the list shows of each. The cart counts while the visit is open; the order
  * once it is charged (a declined order leaves the cart as the truth). The
  * status reads in the order a person would: an open dispute first, then how
  * the visit ended, then whether anything happened in the cart. Only ever
  * asked for a page's visits or one: its lateral sums are per visit.
  */
-const visitsWhere = (chosen: SQL) => sql`
+const visitsOf = (source: SQL) => sql`
   select s.id, s.store_id, st.name as store_name, c.name as shopper_name, s.door_opened_at as entered_at,
     s.checked_out_at, s.abandoned_at, s.last_activity_at, s.customer_id,
     case when d.state = 'open' then 'disputed'
@@ -55,7 +61,7 @@ const visitsWhere = (chosen: SQL) => sql`
     coalesce(o.refunded_ore, 0) as refunded_ore, o.receipt_number, o.id as order_id,
     case when sc.id is null then null else coalesce(sc.outcome, 'pending') end as spot_check,
     d.state as dispute
-  from shopping_sessions s
+  from ${source}
   join stores st on st.id = s.store_id
   left join customers c on c.id = s.customer_id
   left join orders o on o.session_id = s.id
@@ -71,7 +77,7 @@ const visitsWhere = (chosen: SQL) => sql`
   left join lateral (
     select x.state from disputes x where x.order_id = o.id
     order by x.state = 'open' desc, x.created_at desc limit 1) d on true
-  where s.door_opened_at is not null and ${chosen}`;
+  where s.door_opened_at is not null`;
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -152,43 +158,80 @@ function filters(actor: AdminActor, query: SessionListQuery): SQL[] {
     else where.push(sql`s.door_opened_at <= ${query.to}::timestamptz`);
   }
   const search = query.search?.trim();
-  if (search) {
-    const like = `%${escapeLike(search)}%`;
-    const receipt = /^\d{1,9}$/.test(search) ? Number(search) : null;
-    where.push(sql`(exists (select 1 from customers sc where sc.id = s.customer_id and sc.name ilike ${like})
-      or s.id::text ilike ${`${escapeLike(search.toLowerCase())}%`}
-      or s.id in (select ro.session_id from orders ro where ro.receipt_number = ${receipt}::int))`);
-  }
+  if (search) where.push(sql`s.id in (${searchHits(search)})`);
   return where;
+}
+
+/**
+ * The visits a search finds, each way by an index: the shopper's name (the
+ * shoppers named so, then their visits), the start of the session id (a
+ * range of ids), or a receipt number.
+ */
+function searchHits(search: string): SQL {
+  const hits = [
+    sql`select ss.id from customers sc join shopping_sessions ss on ss.customer_id = sc.id
+        where sc.name ilike ${`%${escapeLike(search)}%`}`,
+  ];
+  const prefix = idPrefixRange(search);
+  if (prefix)
+    hits.push(
+      sql`select ss.id from shopping_sessions ss where ss.id between ${prefix.low}::uuid and ${prefix.high}::uuid`,
+    );
+  if (/^\d{1,9}$/.test(search))
+    hits.push(sql`select ro.session_id from orders ro where ro.receipt_number = ${Number(search)}::int`);
+  return sql.join(hits, sql` union all `);
+}
+
+/** The first and last UUID that start with `text` (hex digits and hyphens where a UUID has them), or null. */
+export function idPrefixRange(text: string): { low: string; high: string } | null {
+  const lower = text.toLowerCase();
+  const shape = "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
+  if (lower.length === 0 || lower.length > shape.length) return null;
+  for (let i = 0; i < lower.length; i++) {
+    const c = lower[i]!;
+    if (shape[i] === "-" ? c !== "-" : !/[0-9a-f]/.test(c)) return null;
+  }
+  const fill = (digit: string) => lower + shape.slice(lower.length).replaceAll("x", digit);
+  return { low: fill("0"), high: fill("f") };
 }
 
 /**
  * GET /api/v1/admin/sessions: newest entry first; a store admin sees only
  * their stores. The page's visits are picked from the visits alone, walking
  * the entry index (per store when one is chosen); only those 25 get their
- * status and sums worked out.
+ * status and sums worked out, the page leading the join (as a condition
+ * `s.id in page` the planner put the lateral sums of every visit first).
  */
 export async function listSessions(opts: {
   db: Db;
   actor: AdminActor;
   query: SessionListQuery;
-}): Promise<{ items: SessionRow[]; total: number }> {
+}): Promise<{ items: SessionRow[]; total: number; capped: boolean }> {
   const { actor, query } = opts;
   if (query.store_id) assertCanManageStore(actor, query.store_id);
   const where = sql.join([sql`s.door_opened_at is not null`, ...filters(actor, query)], sql` and `);
   const chosen = sql`from shopping_sessions s join stores st on st.id = s.store_id where ${where}`;
+  // At most SESSIONS_COUNT_LIMIT + 1 matches are counted: enough to say "more than the limit".
   const [rows, [count]] = await Promise.all([
     queryRows<VisitRow>(
       opts.db,
       sql`with page as (
             select s.id ${chosen}
             order by s.door_opened_at desc, s.id desc limit ${query.limit ?? 25} offset ${query.offset ?? 0})
-          select v.* from (${visitsWhere(sql`s.id in (select id from page)`)}) v
+          select v.* from (${visitsOf(sql`page p join shopping_sessions s on s.id = p.id`)}) v
           order by v.entered_at desc, v.id desc`,
     ),
-    queryRows<{ n: number }>(opts.db, sql`select count(*)::int as n ${chosen}`),
+    queryRows<{ n: number }>(
+      opts.db,
+      sql`select count(*)::int as n from (select 1 ${chosen} limit ${SESSIONS_COUNT_LIMIT + 1}) x`,
+    ),
   ]);
-  return { items: rows.map(toRow), total: count?.n ?? 0 };
+  const counted = count?.n ?? 0;
+  return {
+    items: rows.map(toRow),
+    total: Math.min(counted, SESSIONS_COUNT_LIMIT),
+    capped: counted > SESSIONS_COUNT_LIMIT,
+  };
 }
 
 type EventRow = {
@@ -208,7 +251,10 @@ type EventRow = {
  */
 export async function getSession(opts: { db: Db; actor: AdminActor; id: string }): Promise<SessionDetail> {
   const { db, id } = opts;
-  const [visit] = await queryRows<VisitRow>(db, visitsWhere(sql`s.id = ${id}`));
+  const [visit] = await queryRows<VisitRow>(
+    db,
+    visitsOf(sql`(select ${id}::uuid as id) p join shopping_sessions s on s.id = p.id`),
+  );
   if (!visit) throw notFound(`Session ${id} not found`);
   assertCanManageStore(opts.actor, visit.store_id);
   const [events, cart, order, refunds, disputes, spotCheck] = await Promise.all([

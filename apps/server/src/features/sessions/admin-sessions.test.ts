@@ -9,6 +9,7 @@ import { as, createDeviceKey, createTestContext, signIn, signInShopper, type Tes
 import { ADMIN_COOKIE } from "../admin-auth/admin-auth.hooks.ts";
 import { resolveSession } from "../admin-auth/admin-auth.service.ts";
 import { sweepAbandoned } from "./abandoned-sweep.ts";
+import { idPrefixRange } from "./admin-sessions.service.ts";
 
 let ctx: TestContext;
 let pay: PaymentHarness;
@@ -299,6 +300,34 @@ describe("GET /api/v1/admin/sessions", () => {
     expect(after).toMatchObject({ status: "checked_out", dispute: "rejected" });
   });
 
+  it("counts up to 10,000 visits and then says there are more, and pages no further", async () => {
+    const store = (await platform.post("/api/v1/stores/", { name: "Storbutiken" })).json().id as string;
+    const { customerId } = await signInShopper(ctx.app, "Många Besök");
+    const addVisits = (from: number, to: number) =>
+      ctx.app.db.execute(
+        sql`insert into shopping_sessions (store_id, customer_id, entry_token_hash, entry_expires_at, door_opened_at,
+              checked_out_at)
+            select ${store}, ${customerId}, 'many-' || v, now(), now() - v * interval '1 second', now()
+            from generate_series(${from}::int, ${to}::int) v`,
+      );
+    await addVisits(1, 10_000);
+    const exactly = await platform.get(`/api/v1/admin/sessions?store_id=${store}&limit=1`);
+    expect(exactly.headers["x-total-count"]).toBe("10000");
+    expect(exactly.headers["x-total-count-capped"]).toBeUndefined();
+    await addVisits(10_001, 10_001);
+    const more = await platform.get(`/api/v1/admin/sessions?store_id=${store}&limit=1`);
+    expect(more.headers["x-total-count"]).toBe("10000");
+    expect(more.headers["x-total-count-capped"]).toBe("true");
+    // The last page still within the count, and not one beyond it.
+    const last = await platform.get(`/api/v1/admin/sessions?store_id=${store}&limit=1&offset=10000`);
+    expect(last.statusCode).toBe(200);
+    expect(last.json()).toHaveLength(1);
+    const beyond = await platform.get(`/api/v1/admin/sessions?store_id=${store}&limit=1&offset=10001`);
+    expect(beyond.statusCode).toBe(400);
+    expect(beyond.json().detail).toContain("narrow the filters");
+    await ctx.app.db.execute(sql`delete from shopping_sessions where store_id = ${store}`);
+  });
+
   it("searches shopper names literally (% and _), session ids and receipt numbers", async () => {
     expect((await list("search=100%25_rab")).rows.map((r) => r.id)).toEqual([inA]);
     // % and _ match only themselves: "100%" is not "anything after 1".
@@ -460,5 +489,25 @@ describe("the live feed's heartbeat", () => {
     // An ordinary request is activity.
     expect(await resolveSession(ctx.app.db, admin.cookie)).toMatchObject({ id: admin.id });
     expect(await lastSeen()).toBeLessThan(5);
+  });
+});
+
+describe("searching by the start of a session id", () => {
+  it("turns a prefix into the range of ids that start with it, in either case", () => {
+    expect(idPrefixRange("5E55")).toEqual({
+      low: "5e550000-0000-0000-0000-000000000000",
+      high: "5e55ffff-ffff-ffff-ffff-ffffffffffff",
+    });
+    expect(idPrefixRange("5e550000-")).toEqual({
+      low: "5e550000-0000-0000-0000-000000000000",
+      high: "5e550000-ffff-ffff-ffff-ffffffffffff",
+    });
+    const whole = "5e550000-0000-0000-0000-00000013128d";
+    expect(idPrefixRange(whole)).toEqual({ low: whole, high: whole });
+  });
+
+  it("is no id range for text that no id starts with", () => {
+    for (const text of ["", "Anna", "5e55-", "5e5500000", "12%", "5e550000_0000", `${"a".repeat(8)}-${"b".repeat(29)}`])
+      expect(idPrefixRange(text), text).toBeNull();
   });
 });

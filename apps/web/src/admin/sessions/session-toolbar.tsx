@@ -8,10 +8,12 @@ interface SessionToolbarProps {
   params: SessionParams;
   /** All matches (X-Total-Count), or undefined before the first answer. */
   total: number | undefined;
+  /** More visits match than the server counts. */
+  capped?: boolean | undefined;
 }
 
 /** Search, store, status and the entry days; each change goes to the URL and back to page 1. */
-export function SessionToolbar({ params, total }: SessionToolbarProps) {
+export function SessionToolbar({ params, total, capped }: SessionToolbarProps) {
   const filtered = params.search || params.storeId || params.status || params.from || params.to;
   return (
     <div className="flex flex-wrap items-end gap-2">
@@ -44,7 +46,7 @@ export function SessionToolbar({ params, total }: SessionToolbarProps) {
         toLabel="Entered to"
       />
       <ClearFilters active={Boolean(filtered)} onClear={params.clearFilters} />
-      <MatchCount total={total} one="session" many="sessions" />
+      <MatchCount total={total} capped={capped} one="session" many="sessions" />
     </div>
   );
 }

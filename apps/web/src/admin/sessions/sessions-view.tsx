@@ -22,7 +22,7 @@ export function SessionsView({ params }: { params: SessionParams }) {
   const empty = filtered ? "No sessions match these filters" : "No one has entered a store yet";
   return (
     <>
-      <SessionToolbar params={params} total={list.data?.total} />
+      <SessionToolbar params={params} total={list.data?.total} capped={list.data?.capped} />
       <PagedList
         query={list}
         paging={params}

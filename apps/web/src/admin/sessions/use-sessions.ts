@@ -16,7 +16,7 @@ export type SessionListQuery = Partial<z.output<typeof sessionListQuerySchema>>;
 
 const sessionListSchema = sessionRowSchema.array();
 
-/** One page of visits, newest entry first; the number of all matches comes in X-Total-Count. */
+/** One page of visits, newest entry first; the number of all matches (up to a limit) comes in X-Total-Count. */
 export function useSessionList(query: SessionListQuery) {
   return useQuery({
     queryKey: sessionKeys.list(query),
@@ -26,7 +26,12 @@ export function useSessionList(query: SessionListQuery) {
         query,
       });
       const total = headers.get("X-Total-Count");
-      return { items: data, total: total === null ? data.length : Number(total) };
+      return {
+        items: data,
+        total: total === null ? data.length : Number(total),
+        // Past SESSIONS_COUNT_LIMIT the server stops counting: "10,000+ sessions".
+        capped: headers.get("X-Total-Count-Capped") === "true",
+      };
     },
     // Keep the rows while the next filter or page answers instead of flashing empty.
     placeholderData: keepPreviousData,

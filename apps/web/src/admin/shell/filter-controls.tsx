@@ -118,15 +118,19 @@ export function ClearFilters({ active, onClear }: { active: boolean; onClear: ()
 interface MatchCountProps {
   /** All matches (X-Total-Count), or undefined before the first answer. */
   total: number | undefined;
+  /** The server stopped counting at `total`: there are more. */
+  capped?: boolean | undefined;
   one: string;
   many: string;
 }
 
-/** How many match the filters, e.g. "12 sessions", announced as it changes. */
-export function MatchCount({ total, one, many }: MatchCountProps) {
+const whole = new Intl.NumberFormat("en");
+
+/** How many match the filters, e.g. "12 sessions" or "10,000+ sessions", announced as it changes. */
+export function MatchCount({ total, capped, one, many }: MatchCountProps) {
   return (
     <p aria-live="polite" className="ml-auto text-sm whitespace-nowrap text-muted-foreground tabular-nums">
-      {total === undefined ? "" : pluralize(total, one, many)}
+      {total === undefined ? "" : capped ? `${whole.format(total)}+ ${many}` : pluralize(total, one, many)}
     </p>
   );
 }
