@@ -1,5 +1,5 @@
 import type { SpotCheck, SpotCheckDecision } from "@glide/contracts";
-import { type Db, queryRows, sql } from "../../db/client.ts";
+import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
@@ -387,6 +387,8 @@ async function record(deps: SpotCheckDeps, actor: AdminActor, check: CheckRow, d
       });
       chargeOre = adjustments.added.reduce((sum, item) => sum + item.unit_price_ore * item.quantity, 0);
       adjustments.charge = { state: chargeOre > 0 ? "pending" : "paid", failure_code: null };
+      // Free items (0 kr) need no charge: they are on the receipt at once.
+      if (chargeOre === 0) await addLines(tx, check.order_id!, adjustments.added);
     }
     await tx.execute(
       sql`update spot_checks set outcome = ${decision.outcome}, note = ${decision.note?.trim() || null},
@@ -418,7 +420,7 @@ async function record(deps: SpotCheckDeps, actor: AdminActor, check: CheckRow, d
       before: { outcome: null },
       after: {
         outcome: decision.outcome,
-        note: decision.note ?? null,
+        note: decision.note?.trim() || null,
         added: adjustments.added ?? null,
         removed: decision.items_removed ?? null,
       },
@@ -470,25 +472,30 @@ async function chargeAdded(deps: SpotCheckDeps, check: CheckRow) {
       sql`select adjustments from spot_checks where id = ${check.id} for update`,
     );
     if (locked?.adjustments.charge?.state !== "pending") return;
-    const added = locked.adjustments.added ?? [];
-    const [order] = await queryRows<{ id: string; next: number }>(
-      tx,
-      sql`select o.id, coalesce((select max(position) + 1 from order_lines where order_id = o.id), 0) as next
-          from orders o where o.id = ${check.order_id} for update`,
-    );
-    await tx.execute(
-      sql`insert into order_lines (order_id, position, product_id, name, quantity, unit_price_ore, vat_rate_bp, total_ore, origin)
-          select ${order!.id}, ${order!.next} + l.i, l.product_id, l.name, l.quantity, l.unit_price_ore, l.vat_rate_bp,
-                 l.quantity * l.unit_price_ore, 'spot_check'
-          from jsonb_to_recordset(${JSON.stringify(added.map((item, i) => ({ ...item, i })))}::jsonb)
-            as l(i int, product_id uuid, name text, quantity int, unit_price_ore int, vat_rate_bp int)`,
-    );
-    const vatOre = vatPerRate(
-      added.map((item) => ({ totalOre: item.unit_price_ore * item.quantity, vatRateBp: item.vat_rate_bp })),
-    ).reduce((sum, rate) => sum + rate.vatOre, 0);
-    await tx.execute(
-      sql`update orders set total_ore = total_ore + ${check.charge_ore}, vat_ore = vat_ore + ${vatOre} where id = ${order!.id}`,
-    );
+    await addLines(tx, check.order_id!, locked.adjustments.added ?? []);
     await tx.execute(setCharge({ state: "paid", failure_code: null }, outcome.intentId));
   });
+}
+
+/** Items added at a check become the order's lines (origin spot_check), its total and VAT rising by theirs. */
+async function addLines(tx: Tx, orderId: string, added: NonNullable<Adjustments["added"]>) {
+  const [order] = await queryRows<{ id: string; next: number }>(
+    tx,
+    sql`select o.id, coalesce((select max(position) + 1 from order_lines where order_id = o.id), 0) as next
+        from orders o where o.id = ${orderId} for update`,
+  );
+  await tx.execute(
+    sql`insert into order_lines (order_id, position, product_id, name, quantity, unit_price_ore, vat_rate_bp, total_ore, origin)
+        select ${order!.id}, ${order!.next} + l.i, l.product_id, l.name, l.quantity, l.unit_price_ore, l.vat_rate_bp,
+               l.quantity * l.unit_price_ore, 'spot_check'
+        from jsonb_to_recordset(${JSON.stringify(added.map((item, i) => ({ ...item, i })))}::jsonb)
+          as l(i int, product_id uuid, name text, quantity int, unit_price_ore int, vat_rate_bp int)`,
+  );
+  const totalOre = added.reduce((sum, item) => sum + item.unit_price_ore * item.quantity, 0);
+  const vatOre = vatPerRate(
+    added.map((item) => ({ totalOre: item.unit_price_ore * item.quantity, vatRateBp: item.vat_rate_bp })),
+  ).reduce((sum, rate) => sum + rate.vatOre, 0);
+  await tx.execute(
+    sql`update orders set total_ore = total_ore + ${totalOre}, vat_ore = vat_ore + ${vatOre} where id = ${order!.id}`,
+  );
 }

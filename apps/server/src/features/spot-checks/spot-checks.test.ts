@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { refundResultSchema, spotCheckSchema } from "@glide/contracts";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
 import { deriveKey } from "../../platform/crypto.ts";
 import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
 import { as, createDeviceKey, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
 import { signExitToken } from "../exit/exit-token.ts";
 import { product, shop, shopper, type TestShopper } from "../refunds/testing.ts";
+import { SESSIONS_TOPIC, type SessionChange } from "../sessions/session-events.ts";
 import { pickForSpotCheck, useSpotCheckRandom } from "./spot-checks.service.ts";
 
 /** mulberry32: a small seeded PRNG, uniform in [0, 1). */
@@ -46,6 +47,7 @@ let ctx: TestContext;
 let pay: PaymentHarness;
 let admin: ReturnType<typeof as>;
 let cookie: string;
+let adminId: string;
 let store: string;
 let otherStore: string;
 let gateKey: string;
@@ -60,7 +62,9 @@ beforeAll(async () => {
     STRIPE_API_BASE: pay.apiBase,
     SECRET_KEY: SECRET,
   });
-  cookie = (await signIn(ctx.app)).cookie;
+  const me = await signIn(ctx.app);
+  cookie = me.cookie;
+  adminId = me.id;
   admin = as(ctx.app, cookie);
   store = (await admin.post("/api/v1/stores/", { name: "Kollbutiken" })).json().id;
   otherStore = (await admin.post("/api/v1/stores/", { name: "Annan butik" })).json().id;
@@ -579,5 +583,533 @@ describe("refunds of an order with items added at a spot check", () => {
       ["failed", 24],
     ]);
     expect((await refundedOf(orderId)).refunded).toBe(49);
+  });
+});
+
+/** What the Sessions screens are told on the bus, and a way to know that everything sent so far has arrived. */
+async function listenToSessions() {
+  await ctx.app.bus.ready();
+  const seen: SessionChange[] = [];
+  const stop = ctx.app.bus.subscribe(SESSIONS_TOPIC, (m) => seen.push(m as SessionChange));
+  return {
+    of: (visit: string) => seen.filter((m) => m.session_id === visit),
+    /** Resolves once a marker published now has come back: one channel, in order, so all before it came too. */
+    async settle() {
+      const marker = randomUUID();
+      await ctx.app.bus.publish(SESSIONS_TOPIC, { store_id: null, session_id: marker, kind: "marker" });
+      await vi.waitFor(() => expect(seen.some((m) => m.session_id === marker)).toBe(true), { timeout: 5000 });
+    },
+    stop,
+  };
+}
+
+/** A check as the console lists it (every store, newest first). */
+async function checkOf(id: string) {
+  const list = (await admin.get("/api/v1/admin/spot-checks?limit=200")).json() as Array<{ id: string }>;
+  return spotCheckSchema.parse(list.find((c) => c.id === id));
+}
+
+const orderOf = async (orderId: string) =>
+  (
+    await queryRows<{ total_ore: number; vat_ore: number }>(
+      ctx.app.db,
+      sql`select total_ore, vat_ore from orders where id = ${orderId}`,
+    )
+  )[0]!;
+
+describe("a flagged exit on the Sessions screen", () => {
+  it("records the flag as the system's event, without counting it as the shopper's activity, and announces it", async () => {
+    const bus = await listenToSessions();
+    try {
+      const { visit, check } = await flaggedVisit(1);
+      await bus.settle();
+      expect(bus.of(visit).filter((m) => m.kind === "spot_check_flagged")).toEqual([
+        { store_id: store, session_id: visit, kind: "spot_check_flagged" },
+      ]);
+      const [event] = await queryRows<{ source: string; detail: unknown; created_at: Date | string }>(
+        ctx.app.db,
+        sql`select source, detail, created_at from session_events where session_id = ${visit} and kind = 'spot_check_flagged'`,
+      );
+      expect(event).toMatchObject({ source: "system", detail: { spot_check_id: check.id } });
+      // The shopper's last activity is the exit itself, before the flag: the flag does not move it.
+      const [session] = await queryRows<{ last_activity_at: Date | string }>(
+        ctx.app.db,
+        sql`select last_activity_at from shopping_sessions where id = ${visit}`,
+      );
+      expect(new Date(session!.last_activity_at).getTime()).toBeLessThan(new Date(event!.created_at).getTime());
+      // Waiting for staff: nothing decided, no charge.
+      expect(check).toMatchObject({ outcome: null, decided_at: null, charge: null, refund_id: null });
+    } finally {
+      bus.stop();
+    }
+  });
+});
+
+describe("the console's list of spot checks", () => {
+  it("shows pending checks oldest first, decided ones newest decided first, and all of them without a state", async () => {
+    const [a, b, c, d] = [
+      (await flaggedVisit(1)).check,
+      (await flaggedVisit(1)).check,
+      (await flaggedVisit(1)).check,
+      (await flaggedVisit(1)).check,
+    ];
+    expect((await decide(a!.id, { outcome: "ok" })).statusCode).toBe(200);
+    expect((await decide(c!.id, { outcome: "ok" })).statusCode).toBe(200);
+    const mine = new Set([a!.id, b!.id, c!.id, d!.id]);
+    const listed = async (query: string) => {
+      const res = await admin.get(`/api/v1/admin/spot-checks?store_id=${store}&limit=200${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as Array<{ id: string }>).map((x) => x.id).filter((id) => mine.has(id));
+    };
+    expect(await listed("&state=pending")).toEqual([b!.id, d!.id]);
+    expect(await listed("&state=decided")).toEqual([c!.id, a!.id]);
+    expect(await listed("")).toEqual([c!.id, a!.id, d!.id, b!.id]);
+  });
+});
+
+describe("who may decide a spot check, and on what", () => {
+  it("lets an admin of the check's own store decide it", async () => {
+    const { check } = await flaggedVisit(1);
+    const own = as(ctx.app, (await signIn(ctx.app, "store_admin", [store])).cookie);
+    const res = await decide(check.id, { outcome: "ok" }, own);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().outcome).toBe("ok");
+  });
+
+  it("leaves a check without a store to platform admins", async () => {
+    const { check } = await flaggedVisit(1);
+    await ctx.app.db.execute(sql`update spot_checks set store_id = null where id = ${check.id}`);
+    const storeAdmin = as(ctx.app, (await signIn(ctx.app, "store_admin", [store])).cookie);
+    const refused = await decide(check.id, { outcome: "ok" }, storeAdmin);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().detail).toBe("You do not manage this store");
+    expect((await checkOf(check.id)).outcome).toBeNull();
+    const ok = await decide(check.id, { outcome: "ok" });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ outcome: "ok", store_id: null });
+  });
+
+  it("decides a check whose visit is gone", async () => {
+    const { check } = await flaggedVisit(1);
+    await ctx.app.db.execute(sql`update spot_checks set session_id = null where id = ${check.id}`);
+    const ok = await decide(check.id, { outcome: "ok" });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ outcome: "ok", session_id: null });
+  });
+
+  it("refuses a check whose visit has no order: 409 no_order, still pending", async () => {
+    const [row] = await queryRows<{ id: string }>(
+      ctx.app.db,
+      sql`insert into spot_checks (store_id) values (${store}) returning id`,
+    );
+    const res = await decide(row!.id, { outcome: "ok" });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: "no_order", detail: "This visit has no order to adjust" });
+    expect((await checkOf(row!.id)).outcome).toBeNull();
+  });
+
+  it("says an unknown check is unknown", async () => {
+    const res = await decide(randomUUID(), { outcome: "ok" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().detail).toBe("Unknown spot check");
+  });
+
+  it("tells staff what the check was already decided as", async () => {
+    const { check } = await flaggedVisit(2);
+    const removed = await decide(check.id, {
+      outcome: "items_removed",
+      items_removed: [{ line_id: check.lines[0]!.id, quantity: 1 }],
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    const again = await decide(check.id, { outcome: "ok" });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({
+      code: "spot_check_decided",
+      detail: "This spot check was already decided (items removed)",
+    });
+    const ok = (await flaggedVisit(1)).check;
+    expect((await decide(ok.id, { outcome: "ok" })).statusCode).toBe(200);
+    expect(
+      (await decide(ok.id, { outcome: "items_added", items_added: [{ product_id: soap.id, quantity: 1 }] })).json(),
+    ).toMatchObject({ code: "spot_check_decided", detail: "This spot check was already decided (ok)" });
+  });
+});
+
+describe("what a decision records", () => {
+  it("an ok: the note, no charge, a staff event that is not the shopper's activity, announced once", async () => {
+    const bus = await listenToSessions();
+    try {
+      const { visit, check } = await flaggedVisit(1);
+      await ctx.app.db.execute(
+        sql`update shopping_sessions set last_activity_at = '2020-01-01T00:00:00Z' where id = ${visit}`,
+      );
+      const body = { idempotency_key: randomUUID(), outcome: "ok", note: "  Allt stämde  " };
+      const ok = await admin.put(`/api/v1/admin/spot-checks/${check.id}/outcome`, body);
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json()).toMatchObject({ outcome: "ok", note: "Allt stämde", charge: null, refund_id: null });
+      expect(ok.json().decided_at).toEqual(expect.any(String));
+      const told = [{ store_id: store, session_id: visit, kind: "spot_check_outcome" }];
+      await bus.settle();
+      expect(bus.of(visit).filter((m) => m.kind === "spot_check_outcome")).toEqual(told);
+      // The same request again (a double click) answers the same and tells the screens nothing new.
+      const again = await admin.put(`/api/v1/admin/spot-checks/${check.id}/outcome`, body);
+      expect(again.json()).toEqual(ok.json());
+      await bus.settle();
+      expect(bus.of(visit).filter((m) => m.kind === "spot_check_outcome")).toEqual(told);
+      const events = await queryRows<{ source: string; admin_id: string | null; detail: unknown }>(
+        ctx.app.db,
+        sql`select source, admin_id, detail from session_events where session_id = ${visit} and kind = 'spot_check_outcome'`,
+      );
+      expect(events).toEqual([
+        { source: "staff", admin_id: adminId, detail: { spot_check_id: check.id, outcome: "ok", charge: null } },
+      ]);
+      const [session] = await queryRows<{ last_activity_at: Date | string }>(
+        ctx.app.db,
+        sql`select last_activity_at from shopping_sessions where id = ${visit}`,
+      );
+      expect(new Date(session!.last_activity_at).toISOString()).toBe("2020-01-01T00:00:00.000Z");
+    } finally {
+      bus.stop();
+    }
+  });
+
+  it("an empty note is no note", async () => {
+    const { check } = await flaggedVisit(1);
+    const ok = await decide(check.id, { outcome: "ok", note: "   " });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().note).toBeNull();
+  });
+
+  it("items added: the event carries the charge in kronor, the audit entry what was added", async () => {
+    const { visit, check } = await flaggedVisit(1);
+    const gum = await product(ctx.app, cookie, 12, 12);
+    const added = await decide(check.id, {
+      outcome: "items_added",
+      note: "Tuggummi i fickan",
+      items_added: [{ product_id: gum.id, quantity: 2 }],
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const events = await queryRows<{ source: string; detail: unknown }>(
+      ctx.app.db,
+      sql`select source, detail from session_events where session_id = ${visit} and kind = 'spot_check_outcome'`,
+    );
+    expect(events).toEqual([
+      { source: "staff", detail: { spot_check_id: check.id, outcome: "items_added", charge: 24 } },
+    ]);
+    const list = await admin.get(`/api/v1/admin/audit?action=spot_check.outcome&entity_id=${check.id}`);
+    expect(list.statusCode, list.body).toBe(200);
+    const [entry] = list.json() as Array<{ id: number }>;
+    const audit = (await admin.get(`/api/v1/admin/audit/${entry!.id}`)).json();
+    expect(check.receipt_number).toEqual(expect.any(Number));
+    expect(audit).toMatchObject({
+      action: "spot_check.outcome",
+      entity_type: "spot_check",
+      entity_id: check.id,
+      store_id: store,
+      actor_id: adminId,
+      summary: `Spot check on receipt ${check.receipt_number}: items added`,
+      before: { outcome: null },
+      after: {
+        outcome: "items_added",
+        note: "Tuggummi i fickan",
+        added: [{ product_id: gum.id, name: gum.name, quantity: 2, unit_price_ore: 1200, vat_rate_bp: 1200 }],
+        removed: null,
+      },
+    });
+  });
+
+  it("items removed: refunded with the note as the reason, or as a spot check without one, and audited", async () => {
+    const withNote = await flaggedVisit(2);
+    const line = withNote.check.lines[0]!.id;
+    const res = await decide(withNote.check.id, {
+      outcome: "items_removed",
+      note: "Tvål låg kvar i korgen",
+      items_removed: [{ line_id: line, quantity: 1 }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const refundsOf = async (orderId: string) =>
+      (await admin.get(`/api/v1/admin/orders/${orderId}/refunds`)).json().refunds as Array<{
+        reason: string;
+        source: string;
+        amount: number;
+      }>;
+    expect(await refundsOf(withNote.check.order_id!)).toEqual([
+      expect.objectContaining({ reason: "Tvål låg kvar i korgen", source: "spot_check", amount: 24.5 }),
+    ]);
+    const [entry] = (
+      await admin.get(`/api/v1/admin/audit?action=spot_check.outcome&entity_id=${withNote.check.id}`)
+    ).json() as Array<{ id: number }>;
+    expect((await admin.get(`/api/v1/admin/audit/${entry!.id}`)).json()).toMatchObject({
+      summary: `Spot check on receipt ${withNote.check.receipt_number}: items removed`,
+      after: {
+        outcome: "items_removed",
+        note: "Tvål låg kvar i korgen",
+        added: null,
+        removed: [{ line_id: line, quantity: 1 }],
+      },
+    });
+
+    for (const note of [undefined, "  "]) {
+      const { check } = await flaggedVisit(1);
+      const removed = await decide(check.id, {
+        outcome: "items_removed",
+        ...(note === undefined ? {} : { note }),
+        items_removed: [{ line_id: check.lines[0]!.id, quantity: 1 }],
+      });
+      expect(removed.statusCode, removed.body).toBe(200);
+      expect(removed.json().note).toBeNull();
+      expect(await refundsOf(check.order_id!)).toEqual([
+        expect.objectContaining({ reason: "Items removed at a spot check", source: "spot_check" }),
+      ]);
+    }
+  });
+});
+
+describe("the extra charge for items added at a spot check", () => {
+  const addBody = (productId: string, quantity = 1) => ({
+    idempotency_key: randomUUID(),
+    outcome: "items_added",
+    items_added: [{ product_id: productId, quantity }],
+  });
+  const put = (id: string, body: unknown) => admin.put(`/api/v1/admin/spot-checks/${id}/outcome`, body);
+
+  it("charges the saved card, described as the store's check, with the order and the check in its metadata", async () => {
+    const { check } = await flaggedVisit(1);
+    const gum = await product(ctx.app, cookie, 12, 12);
+    const res = await decide(check.id, { outcome: "items_added", items_added: [{ product_id: gum.id, quantity: 2 }] });
+    expect(res.statusCode, res.body).toBe(200);
+    const intents = await pay.control<{ data: Array<{ id: string; amount: number; metadata: unknown }> }>(
+      `/payment_intents?idempotency_key=${encodeURIComponent(`spotcheck-${check.id}-authorize`)}`,
+    );
+    expect(intents.data).toEqual([
+      expect.objectContaining({ amount: 2400, metadata: { order_id: check.order_id, spot_check_id: check.id } }),
+    ]);
+    const intent = await fetch(`${pay.apiBase}/v1/payment_intents/${intents.data[0]!.id}`, {
+      headers: { authorization: `Bearer ${pay.simulator.secretKey}` },
+    });
+    expect(await intent.json()).toMatchObject({
+      currency: "sek",
+      description: "Kollbutiken, kontroll vid utgången",
+      amount_received: 2400,
+    });
+  });
+
+  it("raises the order's VAT by exactly the added lines' VAT, per rate, and its total by the charge", async () => {
+    // Two soaps (25 %, 24.50 kr each) at checkout: 49 kr, of which 9.80 kr VAT.
+    const { check, who } = await flaggedVisit(2);
+    expect(await orderOf(check.order_id!)).toEqual({ total_ore: 4900, vat_ore: 980 });
+    const bread = await product(ctx.app, cookie, 11.2, 12); // 1.20 kr VAT
+    const cheese = await product(ctx.app, cookie, 25, 25); // 5 kr VAT each
+    const res = await decide(check.id, {
+      outcome: "items_added",
+      items_added: [
+        { product_id: bread.id, quantity: 1 },
+        { product_id: cheese.id, quantity: 2 },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().charge).toEqual({ amount: 61.2, state: "paid", failure_code: null });
+    expect(await orderOf(check.order_id!)).toEqual({ total_ore: 4900 + 6120, vat_ore: 980 + 120 + 1000 });
+    // The receipt's VAT per rate adds up to what the order keeps.
+    const receipt = (await who.call({ method: "GET", url: `/api/v1/receipts/${check.order_id}` })).json();
+    expect(receipt.total).toBe(110.2);
+    expect(receipt.vat).toEqual([
+      expect.objectContaining({ rate: 0.25, amount: 19.8 }),
+      expect.objectContaining({ rate: 0.12, amount: 1.2 }),
+    ]);
+  });
+
+  it("a free item: recorded as paid, nothing charged at the provider, and on the receipt", async () => {
+    const { check, who } = await flaggedVisit(1);
+    const bag = await product(ctx.app, cookie, 0);
+    const body = {
+      idempotency_key: randomUUID(),
+      outcome: "items_added",
+      items_added: [{ product_id: bag.id, quantity: 1 }],
+    };
+    const res = await decide(check.id, body);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().charge).toEqual({ amount: 0, state: "paid", failure_code: null });
+    expect(res.json().lines.map((l: { name: string; origin: string }) => [l.name, l.origin])).toEqual([
+      [soap.name, "cart"],
+      [bag.name, "spot_check"],
+    ]);
+    expect(await pay.intentsFor(`spotcheck-${check.id}-authorize`)).toEqual([]);
+    expect(await orderOf(check.order_id!)).toMatchObject({ total_ore: 2450 });
+    const receipt = (await who.call({ method: "GET", url: `/api/v1/receipts/${check.order_id}` })).json();
+    expect(receipt.items.map((i: { name: string }) => i.name)).toEqual([soap.name, bag.name]);
+    // The same request again adds nothing more.
+    const again = await decide(check.id, body);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().lines).toHaveLength(2);
+  });
+
+  it("a shopper who removed their card: declined as no_payment_method, the order as it was", async () => {
+    const { check, who } = await flaggedVisit(1);
+    const gum = await product(ctx.app, cookie, 12, 12);
+    const removed = await who.call({ method: "DELETE", url: "/api/v1/payment-method" });
+    expect(removed.statusCode, removed.body).toBeLessThan(300);
+    const res = await decide(check.id, { outcome: "items_added", items_added: [{ product_id: gum.id, quantity: 1 }] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      outcome: "items_added",
+      charge: { amount: 12, state: "declined", failure_code: "no_payment_method" },
+    });
+    expect(res.json().lines).toHaveLength(1);
+    expect(await orderOf(check.order_id!)).toEqual({ total_ore: 2450, vat_ore: 490 });
+    expect(await pay.intentsFor(`spotcheck-${check.id}-authorize`)).toEqual([]);
+  });
+
+  it("an order whose shopper is gone: declined as no_payment_method", async () => {
+    const { check } = await flaggedVisit(1);
+    const gum = await product(ctx.app, cookie, 12, 12);
+    await ctx.app.db.execute(sql`update orders set customer_id = null where id = ${check.order_id}`);
+    const res = await decide(check.id, { outcome: "items_added", items_added: [{ product_id: gum.id, quantity: 1 }] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().charge).toEqual({ amount: 12, state: "declined", failure_code: "no_payment_method" });
+  });
+
+  it("an unknown product: 404 unknown_product, nothing decided, and the check can still be decided", async () => {
+    const { check } = await flaggedVisit(1);
+    const gum = await product(ctx.app, cookie, 12, 12);
+    const missing = randomUUID();
+    const res = await decide(check.id, {
+      outcome: "items_added",
+      items_added: [
+        { product_id: gum.id, quantity: 1 },
+        { product_id: missing, quantity: 1 },
+      ],
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: "unknown_product", detail: `Unknown product ${missing}` });
+    expect(await checkOf(check.id)).toMatchObject({ outcome: null, charge: null });
+    expect(await pay.intentsFor(`spotcheck-${check.id}-authorize`)).toEqual([]);
+    const ok = await decide(check.id, { outcome: "items_added", items_added: [{ product_id: gum.id, quantity: 1 }] });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().charge).toMatchObject({ amount: 12, state: "paid" });
+  });
+
+  it("a provider that does not answer: the charge stays pending, and the same request again finishes it once", async () => {
+    const { check, who } = await flaggedVisit(1);
+    const gum = await product(ctx.app, cookie, 12, 12);
+    const body = addBody(gum.id, 2);
+    await pay.control("/faults", { mode: "drop", path: "/v1/payment_intents" });
+    let first: Awaited<ReturnType<typeof put>>;
+    try {
+      first = await put(check.id, body);
+    } finally {
+      await pay.control("/faults", {});
+    }
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({
+      outcome: "items_added",
+      charge: { amount: 24, state: "pending", failure_code: null },
+    });
+    expect(first.json().lines).toHaveLength(1);
+    expect(await orderOf(check.order_id!)).toEqual({ total_ore: 2450, vat_ore: 490 });
+
+    const again = await put(check.id, body);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().charge).toEqual({ amount: 24, state: "paid", failure_code: null });
+    expect(again.json().lines.map((l: { origin: string }) => l.origin)).toEqual(["cart", "spot_check"]);
+    expect(await orderOf(check.order_id!)).toEqual({ total_ore: 2450 + 2400, vat_ore: 490 + 257 });
+    // Once paid, a third identical request is answered from the record: the provider is not asked again.
+    expect((await put(check.id, body)).json()).toEqual(again.json());
+    expect(await pay.control(`/idempotency?key=spotcheck-${check.id}-authorize`)).toMatchObject({
+      executions: 1,
+      replays: 0,
+    });
+    const receipt = (await who.call({ method: "GET", url: `/api/v1/receipts/${check.order_id}` })).json();
+    expect(receipt.total).toBe(48.5);
+  });
+
+  it("a pending charge finished by two identical requests at once adds the items once", async () => {
+    const { check } = await flaggedVisit(1);
+    const gum = await product(ctx.app, cookie, 12, 12);
+    const body = addBody(gum.id, 1);
+    await pay.control("/faults", { mode: "drop", path: "/v1/payment_intents" });
+    try {
+      expect((await put(check.id, body)).json().charge.state).toBe("pending");
+    } finally {
+      await pay.control("/faults", {});
+    }
+    const answers = await Promise.all([put(check.id, body), put(check.id, body), put(check.id, body)]);
+    for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
+    const after = await checkOf(check.id);
+    expect(after.charge).toMatchObject({ state: "paid" });
+    expect(after.lines.map((l) => l.origin)).toEqual(["cart", "spot_check"]);
+    expect((await orderOf(check.order_id!)).total_ore).toBe(2450 + 1200);
+  });
+});
+
+describe("spot checks on a server without a payment provider", () => {
+  let bare: TestContext;
+  let bareAdmin: ReturnType<typeof as>;
+  let bareStore: string;
+  let item: Awaited<ReturnType<typeof product>>;
+
+  beforeAll(async () => {
+    bare = await createTestContext();
+    const bareCookie = (await signIn(bare.app)).cookie;
+    bareAdmin = as(bare.app, bareCookie);
+    bareStore = (await bareAdmin.post("/api/v1/stores/", { name: "Utan kort" })).json().id;
+    item = await product(bare.app, bareCookie, 10);
+  });
+  afterAll(async () => {
+    await bare?.close();
+  });
+
+  /** A paid order (made directly: nothing can be charged here) and its pending check. */
+  async function pendingCheck() {
+    const [order] = await queryRows<{ id: string }>(
+      bare.app.db,
+      sql`insert into orders (store_id, state, total_ore, vat_ore, store_name, receipt_number, paid_at, payment_intent_id)
+          values (${bareStore}, 'paid', 1000, 200, 'Utan kort', (select coalesce(max(receipt_number), 0) + 1 from orders),
+                  now(), ${`pi_${randomUUID()}`}) returning id`,
+    );
+    const [check] = await queryRows<{ id: string }>(
+      bare.app.db,
+      sql`insert into spot_checks (order_id, store_id) values (${order!.id}, ${bareStore}) returning id`,
+    );
+    return check!.id;
+  }
+  const decideHere = (id: string, body: Record<string, unknown>) =>
+    bareAdmin.put(`/api/v1/admin/spot-checks/${id}/outcome`, { idempotency_key: randomUUID(), ...body });
+  const outcomeOf = async (id: string) =>
+    (
+      await queryRows<{ outcome: string | null }>(bare.app.db, sql`select outcome from spot_checks where id = ${id}`)
+    )[0]!.outcome;
+
+  it("records an ok, which moves no money", async () => {
+    const id = await pendingCheck();
+    const ok = await decideHere(id, { outcome: "ok" });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ outcome: "ok", charge: null });
+  });
+
+  it("refuses items added or removed with 503, leaving the check pending", async () => {
+    const id = await pendingCheck();
+    const added = await decideHere(id, { outcome: "items_added", items_added: [{ product_id: item.id, quantity: 1 }] });
+    expect(added.statusCode, added.body).toBe(503);
+    expect(added.json().code).toBe("payments_not_configured");
+    const removed = await decideHere(id, {
+      outcome: "items_removed",
+      items_removed: [{ line_id: randomUUID(), quantity: 1 }],
+    });
+    expect(removed.statusCode, removed.body).toBe(503);
+    expect(await outcomeOf(id)).toBeNull();
+    // Still free for a decision that needs no provider.
+    expect((await decideHere(id, { outcome: "ok" })).statusCode).toBe(200);
+  });
+
+  it("says a decided check was decided, whatever the new decision would need", async () => {
+    const id = await pendingCheck();
+    expect((await decideHere(id, { outcome: "ok" })).statusCode).toBe(200);
+    const later = await decideHere(id, { outcome: "items_added", items_added: [{ product_id: item.id, quantity: 1 }] });
+    expect(later.statusCode).toBe(409);
+    expect(later.json()).toMatchObject({
+      code: "spot_check_decided",
+      detail: "This spot check was already decided (ok)",
+    });
   });
 });
