@@ -16,7 +16,7 @@ import { schedulePeriodic } from "../../platform/housekeeping.ts";
 import type { PaymentProvider } from "../../platform/payments/provider.ts";
 import { sessionAnnouncer } from "../sessions/session-events.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
-import { flagPaidFromPhone } from "../spot-checks/spot-checks.service.ts";
+import { flagAtExit } from "../spot-checks/spot-checks.service.ts";
 import { chargeWith } from "./charge.ts";
 import { checkout, settleUnsettled } from "./checkout.service.ts";
 import { listReceipts, ownReceipt, readCard, removeCard, saveCard } from "./payment-method.service.ts";
@@ -83,20 +83,16 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
           customerId,
           userId: request.body.user_id,
           announce,
+          // Paying from the phone is an exit too: the same draw for a staff check as at the gate, never a reason to fail.
+          afterPaid: async ({ sessionId, storeId }) => {
+            const share = (await app.settings.effective(storeId)).store.spot_check_share;
+            await flagAtExit({ db: app.db, announce, sessionId, storeId, customerId, share }).catch((err: unknown) =>
+              request.log.warn({ err: safeError(err) }, "could not draw the exit for a spot check"),
+            );
+          },
         });
         // The receipt mail goes out in the background: a slow mail server never holds up the answer.
-        if (answer.status === "paid") {
-          app.receiptMails.kick();
-          // Paying from the phone is an exit too: the same draw for a staff check as at the gate, never a reason to fail.
-          await flagPaidFromPhone({
-            db: app.db,
-            announce,
-            customerId,
-            shareOf: async (storeId) => (await app.settings.effective(storeId)).store.spot_check_share,
-          }).catch((err: unknown) =>
-            request.log.warn({ err: safeError(err) }, "could not draw the exit for a spot check"),
-          );
-        }
+        if (answer.status === "paid") app.receiptMails.kick();
         return answer;
       } catch (err) {
         if (err instanceof AppError && err.status === 503) reply.header("retry-after", "5");

@@ -248,6 +248,7 @@ async function record(
     );
     const current = await orderOf(tx, sessionId, true);
     if (!current || current.id !== order.id || current.state === "paid") return null;
+    let receiptNumber: number | null = null;
     if (outcome.kind === "paid") {
       const [counter] = await queryRows<{ last_number: number; store_id: string }>(
         tx,
@@ -256,8 +257,9 @@ async function record(
             on conflict (store_id) do update set last_number = store_receipt_counters.last_number + 1
             returning last_number, store_id`,
       );
+      receiptNumber = counter?.last_number ?? null;
       await tx.execute(
-        sql`update orders set state = 'paid', receipt_number = ${counter?.last_number ?? null}, paid_at = ${now},
+        sql`update orders set state = 'paid', receipt_number = ${receiptNumber}, paid_at = ${now},
               payment_intent_id = ${outcome.intentId}, card_brand = ${outcome.brand}, card_last4 = ${outcome.last4},
               failure_code = null, charge_started_at = null
             where id = ${order.id}`,
@@ -273,28 +275,37 @@ async function record(
     } else {
       await tx.execute(sql`update orders set state = 'unsettled', charge_started_at = null where id = ${order.id}`);
     }
-    return recordChargeEvent(tx, { sessionId, storeId: visit?.store_id ?? null, order: current, outcome });
+    return recordChargeEvent(tx, {
+      sessionId,
+      storeId: visit?.store_id ?? null,
+      order: current,
+      outcome,
+      receiptNumber,
+    });
   });
 }
 
 /** The provider's answer, once recorded, on the visit's timeline: charged (with the receipt number), charge_failed or unsettled. */
 async function recordChargeEvent(
   tx: Tx,
-  opts: { sessionId: string; storeId: string | null; order: OrderRow; outcome: ChargeOutcome },
+  opts: {
+    sessionId: string;
+    storeId: string | null;
+    order: OrderRow;
+    outcome: ChargeOutcome;
+    /** The receipt number the payment was just given. */
+    receiptNumber: number | null;
+  },
 ): Promise<SessionChange> {
   const { order, outcome } = opts;
   let kind: string;
   let detail: Record<string, unknown>;
   if (outcome.kind === "paid") {
-    const [paid] = await queryRows<{ receipt_number: number | null }>(
-      tx,
-      sql`select receipt_number from orders where id = ${order.id}`,
-    );
     kind = "charged";
     // settled_later: the first try got no answer and a later one (the shopper's or the periodic job's) settled it.
     detail = {
       amount: fromOre(order.total_ore),
-      receipt_number: paid?.receipt_number ?? null,
+      receipt_number: opts.receiptNumber,
       settled_later: order.state === "unsettled",
     };
   } else if (outcome.kind === "declined") {
@@ -341,6 +352,8 @@ export async function checkout(opts: {
   userId: string;
   now?: () => Date;
   announce?: AnnounceSession;
+  /** Called once the charge this request made went through, before the answer (the spot-check draw). */
+  afterPaid?: (visit: { sessionId: string; storeId: string }) => Promise<void>;
 }): Promise<CheckoutResponse> {
   const now = opts.now ?? (() => new Date());
   const announce = opts.announce ?? announceNothing;
@@ -372,6 +385,7 @@ export async function checkout(opts: {
     if (change) await announce(change);
     if (outcome.kind === "declined") throw declined();
     if (outcome.kind === "unavailable") throw unavailable();
+    if (change && opts.afterPaid) await opts.afterPaid({ sessionId: session.id, storeId: session.store_id });
     const paid = await orderOf(opts.db, session.id);
     return paidResponse(opts.db, paid!.id);
   }

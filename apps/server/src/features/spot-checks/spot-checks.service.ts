@@ -78,37 +78,6 @@ export async function flagAtExit(opts: {
   return flagged;
 }
 
-/**
- * The shopper paid from the phone (POST /api/v1/checkout): their visit just
- * paid gets the same draw as a gate exit. `shareOf` reads the store's
- * store/spot_check_share (before any transaction).
- */
-export async function flagPaidFromPhone(opts: {
-  db: Db;
-  announce: AnnounceSession;
-  customerId: string;
-  shareOf: (storeId: string) => Promise<number>;
-}): Promise<boolean> {
-  // The shopper's latest visit (the one checkout pays), if it is paid and not yet drawn.
-  const [visit] = await queryRows<{ id: string; store_id: string; drawn: boolean; paid: boolean }>(
-    opts.db,
-    sql`select s.id, s.store_id, s.spot_check_drawn_at is not null as drawn,
-          exists (select 1 from orders o where o.session_id = s.id and o.state = 'paid') as paid
-        from shopping_sessions s
-        where s.customer_id = ${opts.customerId} and s.door_opened_at is not null
-        order by s.door_opened_at desc limit 1`,
-  );
-  if (!visit || visit.drawn || !visit.paid) return false;
-  return flagAtExit({
-    db: opts.db,
-    announce: opts.announce,
-    sessionId: visit.id,
-    storeId: visit.store_id,
-    customerId: opts.customerId,
-    share: await opts.shareOf(visit.store_id),
-  });
-}
-
 /** What the exit page tells a shopper whose visit was picked (GET /api/v1/exit/status). */
 export const SPOT_CHECK_NOTICE = "Personalen gör en snabb kontroll vid utgången.";
 
