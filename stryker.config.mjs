@@ -72,7 +72,12 @@ const GROUPS = {
   },
   refunds: {
     mutate: [feature("refunds/refunds.service.ts"), feature("refunds/disputes.service.ts")],
-    tests: [feature("refunds/refunds.test.ts"), feature("refunds/disputes.test.ts")],
+    // Refunds across the checkout's and a spot check's payments are tested with the spot checks.
+    tests: [
+      feature("refunds/refunds.test.ts"),
+      feature("refunds/disputes.test.ts"),
+      feature("spot-checks/spot-checks.test.ts"),
+    ],
   },
   "spot-checks": {
     mutate: [feature("spot-checks/spot-checks.service.ts")],
