@@ -276,11 +276,7 @@ async function measure(app: Awaited<ReturnType<typeof makeApp>>, client: pg.Clie
     for (const route of ROUTES) {
       const store = range.storeId ? `&store_id=${range.storeId}` : "";
       const url = `/api/v1/admin/analytics/${route}?from=${range.from}&to=${range.to}${store}`;
-      const call = async () => {
-        const res = await app.inject({ method: "GET", url, cookies: { [ADMIN_COOKIE]: cookie } });
-        if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body}`);
-        return res;
-      };
+      const call = caller(app, cookie, url);
       const warm = await call();
       const times = await timesOf(calls, call);
       const scope = { from: range.from, to: range.to, storeIds: range.storeId ? [range.storeId] : null };
@@ -312,6 +308,15 @@ async function measure(app: Awaited<ReturnType<typeof makeApp>>, client: pg.Clie
   return results;
 }
 
+/** A GET of `url` through the app as the signed-in admin; anything but 200 stops the bench. */
+function caller(app: Awaited<ReturnType<typeof makeApp>>, cookie: string, url: string) {
+  return async () => {
+    const res = await app.inject({ method: "GET", url, cookies: { [ADMIN_COOKIE]: cookie } });
+    if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body}`);
+    return res;
+  };
+}
+
 /** A call timed through the app only (no service function to time apart); rows are the CSV's lines or the list's items. */
 async function requestOnly(
   app: Awaited<ReturnType<typeof makeApp>>,
@@ -321,11 +326,7 @@ async function requestOnly(
   range: string,
   load: string,
 ): Promise<CallResult> {
-  const call = async () => {
-    const res = await app.inject({ method: "GET", url, cookies: { [ADMIN_COOKIE]: cookie } });
-    if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body}`);
-    return res;
-  };
+  const call = caller(app, cookie, url);
   const warm = await call();
   const times = await timesOf(calls, call);
   const csv = (warm.headers["content-type"] ?? "").toString().startsWith("text/csv");
