@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { disputeSchema, receiptSchema } from "@glide/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
 import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
+import { SESSIONS_TOPIC, type SessionChange } from "../sessions/session-events.ts";
 import { paidVisit, product, shopper, type TestShopper } from "./testing.ts";
 
 let ctx: TestContext;
@@ -129,5 +130,221 @@ describe("disputes in the console", () => {
     const resolved = (await admin.get("/api/v1/admin/disputes?state=resolved")).json();
     expect(resolved.every((d: { state: string }) => d.state === "resolved")).toBe(true);
     expect((await admin.get("/api/v1/admin/disputes?state=maybe")).statusCode).toBe(400);
+  });
+});
+
+/** What the Sessions screens are told on the bus, and a way to know that everything sent so far has arrived. */
+async function listenToSessions() {
+  await ctx.app.bus.ready();
+  const seen: SessionChange[] = [];
+  const stop = ctx.app.bus.subscribe(SESSIONS_TOPIC, (m) => seen.push(m as SessionChange));
+  return {
+    of: (visit: string | null, kind: string) => seen.filter((m) => m.session_id === visit && m.kind === kind),
+    /** Resolves once a marker published now has come back: one channel, in order, so all before it came too. */
+    async settle() {
+      const marker = randomUUID();
+      await ctx.app.bus.publish(SESSIONS_TOPIC, { store_id: null, session_id: marker, kind: "marker" });
+      await vi.waitFor(() => expect(seen.some((m) => m.session_id === marker)).toBe(true), { timeout: 5000 });
+    },
+    stop,
+  };
+}
+
+const eventsOf = (visit: string) =>
+  queryRows<{ kind: string; source: string; admin_id: string | null; detail: unknown }>(
+    ctx.app.db,
+    sql`select kind, source, admin_id, detail from session_events where session_id = ${visit} and kind like 'dispute%' order by id`,
+  );
+const lastActivityOf = async (visit: string) =>
+  new Date(
+    (
+      await queryRows<{ last_activity_at: Date | string }>(
+        ctx.app.db,
+        sql`select last_activity_at from shopping_sessions where id = ${visit}`,
+      )
+    )[0]!.last_activity_at,
+  ).toISOString();
+const auditOf = (disputeId: string) =>
+  queryRows<{ entity_type: string; store_id: string | null; summary: string; before: unknown; after: unknown }>(
+    ctx.app.db,
+    sql`select entity_type, store_id, summary, before, after from audit_log
+        where action = 'dispute.resolve' and entity_id = ${disputeId}`,
+  );
+const answer = (id: string, body: { state: string; resolution: string }, who = admin) =>
+  who.put(`/api/v1/admin/disputes/${id}`, body);
+
+describe("a dispute on the visit's timeline", () => {
+  it("is the shopper's event, not their activity, announced once; a second one is refused in Swedish", async () => {
+    const bus = await listenToSessions();
+    try {
+      const who = await shopper(ctx.app);
+      const { orderId, visit } = await paidVisit(ctx.app, who, store, [[tea.barcode, 1]]);
+      await ctx.app.db.execute(
+        sql`update shopping_sessions set last_activity_at = '2020-01-01T00:00:00Z' where id = ${visit}`,
+      );
+      const opened = await dispute(who, orderId, "  Teet var slut.  ");
+      expect(opened.statusCode, opened.body).toBe(201);
+      const { id, created_at } = opened.json();
+      expect(opened.json()).toEqual({
+        id,
+        state: "open",
+        message: "Teet var slut.",
+        resolution: null,
+        created_at,
+        resolved_at: null,
+      });
+      expect(new Date(created_at).toISOString()).toBe(created_at);
+
+      const again = await dispute(who, orderId, "Igen");
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toMatchObject({
+        code: "dispute_open",
+        detail: "Du har redan ett öppet ärende om det här kvittot. Vi hör av oss när vi har tittat på det.",
+      });
+
+      expect(await eventsOf(visit)).toEqual([
+        { kind: "dispute", source: "phone", admin_id: null, detail: { dispute_id: id } },
+      ]);
+      expect(await lastActivityOf(visit)).toBe("2020-01-01T00:00:00.000Z");
+      await bus.settle();
+      expect(bus.of(visit, "dispute")).toEqual([{ store_id: store, session_id: visit, kind: "dispute" }]);
+    } finally {
+      bus.stop();
+    }
+  });
+
+  it("names a receipt that does not exist or is someone else's in Swedish", async () => {
+    const owner = await shopper(ctx.app);
+    const stranger = await shopper(ctx.app, { card: null });
+    const { orderId } = await paidVisit(ctx.app, owner, store, [[tea.barcode, 1]]);
+    const missing = await dispute(stranger, randomUUID());
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ code: "unknown_receipt", detail: "Kvittot finns inte." });
+    const theirs = await dispute(stranger, orderId);
+    expect(theirs.statusCode).toBe(403);
+    expect(theirs.json()).toMatchObject({ code: "forbidden", detail: "Det här är inte ditt kvitto." });
+  });
+
+  it("a failure to save it is not taken for an open dispute", async () => {
+    const who = await shopper(ctx.app);
+    const { orderId } = await paidVisit(ctx.app, who, store, [[tea.barcode, 1]]);
+    await ctx.app.db.execute(
+      sql.raw(
+        "create function refuse_dispute() returns trigger language plpgsql as $$ begin raise exception 'no disputes today'; end $$",
+      ),
+    );
+    await ctx.app.db.execute(
+      sql`create trigger refuse_dispute before insert on disputes for each row execute function refuse_dispute()`,
+    );
+    try {
+      const res = await dispute(who, orderId);
+      expect(res.statusCode).toBe(500);
+      expect(res.json().code).not.toBe("dispute_open");
+    } finally {
+      await ctx.app.db.execute(sql`drop trigger refuse_dispute on disputes`);
+      await ctx.app.db.execute(sql`drop function refuse_dispute()`);
+    }
+    expect((await dispute(who, orderId)).statusCode).toBe(201);
+  });
+});
+
+describe("staff's answer to a dispute", () => {
+  it("by the store's own admin is an event on the visit, an audit entry and one announcement, and is given once", async () => {
+    const bus = await listenToSessions();
+    try {
+      const who = await shopper(ctx.app);
+      const { orderId, visit } = await paidVisit(ctx.app, who, store, [[tea.barcode, 1]]);
+      const opened = (await dispute(who, orderId)).json();
+      await ctx.app.db.execute(
+        sql`update shopping_sessions set last_activity_at = '2020-01-01T00:00:00Z' where id = ${visit}`,
+      );
+      const own = await signIn(ctx.app, "store_admin", [store]);
+      const res = await answer(
+        opened.id,
+        { state: "resolved", resolution: "  Vi betalar tillbaka teet.  " },
+        as(ctx.app, own.cookie),
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      const resolved = disputeSchema.parse(res.json());
+      expect(resolved).toMatchObject({ state: "resolved", resolution: "Vi betalar tillbaka teet.", session_id: visit });
+      expect(new Date(resolved.resolved_at!).getTime()).toBeGreaterThanOrEqual(new Date(resolved.created_at).getTime());
+
+      expect((await eventsOf(visit)).at(-1)).toEqual({
+        kind: "dispute_resolved",
+        source: "staff",
+        admin_id: own.id,
+        detail: { dispute_id: opened.id, state: "resolved", resolution: "Vi betalar tillbaka teet." },
+      });
+      expect(await lastActivityOf(visit)).toBe("2020-01-01T00:00:00.000Z");
+      expect(await auditOf(opened.id)).toEqual([
+        {
+          entity_type: "dispute",
+          store_id: store,
+          summary: `Dispute on receipt ${resolved.receipt_number} resolved`,
+          before: { state: "open", resolution: null },
+          after: { state: "resolved", resolution: "Vi betalar tillbaka teet." },
+        },
+      ]);
+
+      const twice = await answer(opened.id, { state: "rejected", resolution: "Nej" });
+      expect(twice.statusCode).toBe(409);
+      expect(twice.json()).toMatchObject({
+        code: "dispute_closed",
+        detail: "This dispute was already resolved; it cannot be answered again",
+      });
+      await bus.settle();
+      expect(bus.of(visit, "dispute_resolved")).toEqual([
+        { store_id: store, session_id: visit, kind: "dispute_resolved" },
+      ]);
+      expect(await auditOf(opened.id)).toHaveLength(1);
+    } finally {
+      bus.stop();
+    }
+  });
+});
+
+describe("a dispute on an order of a deleted store, without a visit or a receipt number", () => {
+  it("is opened and answered without events or announcements, by platform admins alone", async () => {
+    const bus = await listenToSessions();
+    try {
+      const who = await shopper(ctx.app);
+      const { orderId, visit } = await paidVisit(ctx.app, who, store, [[tea.barcode, 1]]);
+      await ctx.app.db.execute(
+        sql`update orders set store_id = null, session_id = null, receipt_number = null where id = ${orderId}`,
+      );
+      const opened = await dispute(who, orderId);
+      expect(opened.statusCode, opened.body).toBe(201);
+      const { id } = opened.json();
+
+      const own = as(ctx.app, (await signIn(ctx.app, "store_admin", [store])).cookie);
+      const refused = await answer(id, { state: "rejected", resolution: "Nej" }, own);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ code: "forbidden", detail: "You do not manage this store" });
+      expect((await own.get("/api/v1/admin/disputes")).json().some((d: { id: string }) => d.id === id)).toBe(false);
+
+      const res = await answer(id, { state: "rejected", resolution: "Butiken finns inte längre." });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ id, store_id: null, session_id: null, receipt_number: null, state: "rejected" });
+      expect(await auditOf(id)).toEqual([
+        expect.objectContaining({ store_id: null, summary: `Dispute on receipt ${orderId} rejected` }),
+      ]);
+      expect(await eventsOf(visit)).toEqual([]);
+      await bus.settle();
+      expect(bus.of(null, "dispute")).toEqual([]);
+      expect(bus.of(null, "dispute_resolved")).toEqual([]);
+    } finally {
+      bus.stop();
+    }
+  });
+
+  it("a store admin of no store sees no disputes", async () => {
+    const who = await shopper(ctx.app);
+    const { orderId } = await paidVisit(ctx.app, who, store, [[tea.barcode, 1]]);
+    expect((await dispute(who, orderId)).statusCode).toBe(201);
+    const nobody = as(ctx.app, (await signIn(ctx.app, "store_admin", [])).cookie);
+    const res = await nobody.get("/api/v1/admin/disputes");
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([]);
+    expect(res.headers["x-total-count"]).toBe("0");
   });
 });

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { lineRefundOre, orderRefundsSchema, receiptSchema, refundResultSchema, refundSchema } from "@glide/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
 import { type SmtpSink, startSmtpSink } from "../../platform/mail-testing.ts";
 import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
-import { sessionAnnouncer } from "../sessions/session-events.ts";
-import { settlePendingRefunds } from "./refunds.service.ts";
+import { SESSIONS_TOPIC, type SessionChange, sessionAnnouncer } from "../sessions/session-events.ts";
+import { type RefundDeps, settlePendingRefunds } from "./refunds.service.ts";
 import { paidVisit, product, shop, shopper } from "./testing.ts";
 
 let ctx: TestContext;
@@ -14,6 +14,7 @@ let pay: PaymentHarness;
 let smtp: SmtpSink;
 let admin: ReturnType<typeof as>;
 let adminCookie: string;
+let adminId: string;
 let store: string;
 let otherStore: string;
 let coffee: Awaited<ReturnType<typeof product>>;
@@ -26,7 +27,9 @@ beforeAll(async () => {
     STRIPE_API_BASE: pay.apiBase,
     SMTP_URL: smtp.url,
   });
-  adminCookie = (await signIn(ctx.app)).cookie;
+  const me = await signIn(ctx.app);
+  adminCookie = me.cookie;
+  adminId = me.id;
   admin = as(ctx.app, adminCookie);
   store = (await admin.post("/api/v1/stores/", { name: "Återbutiken" })).json().id;
   otherStore = (await admin.post("/api/v1/stores/", { name: "Grannbutiken" })).json().id;
@@ -54,7 +57,8 @@ const intentOf = async (orderId: string) =>
     )
   )[0]!.payment_intent_id;
 const providerRefunds = async (orderId: string) =>
-  (await pay.control<{ data: Array<{ amount: number }> }>(`/refunds?payment_intent=${await intentOf(orderId)}`)).data;
+  (await pay.control<{ data: Array<{ id: string; amount: number }> }>(`/refunds?payment_intent=${await intentOf(orderId)}`))
+    .data;
 
 async function coffeeAndBread(coffees = 3) {
   const who = await shopper(ctx.app);
@@ -297,5 +301,461 @@ describe("POST /api/v1/admin/orders/:id/refunds", () => {
     expect(notice!.text).toContain("Vi har betalat tillbaka 119,80 kr till kortet som slutar på 4242.");
     expect(notice!.text).toContain("Att betala efter återbetalning: 0,00 kr");
     expect(notice!.html).toContain("119,80 kr");
+  });
+});
+
+/** What the Sessions screens are told on the bus, and a way to know that everything sent so far has arrived. */
+async function listenToSessions() {
+  await ctx.app.bus.ready();
+  const seen: SessionChange[] = [];
+  const stop = ctx.app.bus.subscribe(SESSIONS_TOPIC, (m) => seen.push(m as SessionChange));
+  return {
+    of: (visit: string | null, kind: string) => seen.filter((m) => m.session_id === visit && m.kind === kind),
+    /** Resolves once a marker published now has come back: one channel, in order, so all before it came too. */
+    async settle() {
+      const marker = randomUUID();
+      await ctx.app.bus.publish(SESSIONS_TOPIC, { store_id: null, session_id: marker, kind: "marker" });
+      await vi.waitFor(() => expect(seen.some((m) => m.session_id === marker)).toBe(true), { timeout: 5000 });
+    },
+    stop,
+  };
+}
+
+/** The settling job's dependencies as a script without a mail sender would give them. */
+const settleDeps = (): RefundDeps => ({
+  db: ctx.app.db,
+  provider: () => ctx.app.payments!,
+  announce: sessionAnnouncer(ctx.app.bus, ctx.app.log),
+});
+const refundEvents = (visit: string) =>
+  queryRows<{ source: string; admin_id: string | null; detail: unknown }>(
+    ctx.app.db,
+    sql`select source, admin_id, detail from session_events where session_id = ${visit} and kind = 'refund' order by id`,
+  );
+const lastActivityOf = async (visit: string) =>
+  new Date(
+    (
+      await queryRows<{ last_activity_at: Date | string }>(
+        ctx.app.db,
+        sql`select last_activity_at from shopping_sessions where id = ${visit}`,
+      )
+    )[0]!.last_activity_at,
+  ).toISOString();
+const auditOf = async (refundId: string) =>
+  queryRows<{ entity_type: string; store_id: string | null; summary: string; before: unknown; after: unknown }>(
+    ctx.app.db,
+    sql`select entity_type, store_id, summary, before, after from audit_log
+        where action = 'refund.create' and entity_id = ${refundId}`,
+  );
+const url = (orderId: string) => `/api/v1/admin/orders/${orderId}/refunds`;
+
+describe("what a refund request is told when it cannot be made", () => {
+  it("names the unknown order, the unknown line and the line with too little left, with their codes and fields", async () => {
+    const { orderId, coffeeLine, breadLine } = await coffeeAndBread(3);
+    const unknownOrder = randomUUID();
+    for (const res of [await admin.get(url(unknownOrder)), await refund(unknownOrder, { whole: true })]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ code: "not_found", detail: "Unknown order" });
+    }
+    const unknownLine = await refund(orderId, {
+      lines: [
+        { line_id: breadLine.id, quantity: 1 },
+        { line_id: randomUUID(), quantity: 1 },
+      ],
+    });
+    expect(unknownLine.statusCode).toBe(404);
+    expect(unknownLine.json()).toMatchObject({
+      code: "unknown_line",
+      detail: "That line is not on this order",
+      errors: [{ path: "lines.1.line_id", message: "not a line of this order" }],
+    });
+    expect((await refund(orderId, { lines: [{ line_id: coffeeLine.id, quantity: 2 }] })).statusCode).toBe(201);
+    const tooMany = await refund(orderId, {
+      lines: [
+        { line_id: breadLine.id, quantity: 1 },
+        { line_id: coffeeLine.id, quantity: 2 },
+      ],
+    });
+    const detail = `${coffee.name}: only 1 of 3 left, only 59.90 kr is left to refund`;
+    expect(tooMany.statusCode).toBe(409);
+    expect(tooMany.json()).toMatchObject({
+      code: "refund_exceeds_captured",
+      detail,
+      errors: [{ path: "lines.1.quantity", message: detail }],
+    });
+    // Neither line of the refused request was given back.
+    expect((await linesOf(orderId)).refunded).toBe(119.8);
+    expect((await refund(orderId, { whole: true })).statusCode).toBe(201);
+    const nothing = await refund(orderId, { whole: true });
+    expect(nothing.statusCode).toBe(409);
+    expect(nothing.json()).toMatchObject({ code: "nothing_left", detail: "Only 0.00 kr is left to refund on this order" });
+  });
+
+  it("refuses an order that was never paid, or has no captured payment, as order_not_paid", async () => {
+    const who = await shopper(ctx.app, { card: "pm_card_chargeDeclined" });
+    await shop(ctx.app, who, store, [[coffee.barcode, 1]]);
+    expect((await who.call({ method: "POST", url: "/api/v1/checkout", payload: { user_id: who.id } })).statusCode).toBe(
+      402,
+    );
+    const [declined] = await queryRows<{ id: string }>(
+      ctx.app.db,
+      sql`select id from orders where customer_id = ${who.id}`,
+    );
+    const unpaid = await refund(declined!.id, { whole: true });
+    expect(unpaid.statusCode).toBe(409);
+    expect(unpaid.json()).toMatchObject({ code: "order_not_paid", detail: "Only a paid order can be refunded" });
+
+    // A paid order whose payment is not on record (a row mended by hand, say): nothing is asked of the provider.
+    const { orderId } = await coffeeAndBread(1);
+    await ctx.app.db.execute(sql`update orders set payment_intent_id = null where id = ${orderId}`);
+    const noPayment = await refund(orderId, { whole: true });
+    expect(noPayment.statusCode).toBe(409);
+    expect(noPayment.json()).toMatchObject({
+      code: "order_not_paid",
+      detail: "This order has no captured payment to refund",
+    });
+    expect(await linesOf(orderId)).toMatchObject({ refunded: 0, refunds: [] });
+  });
+
+  it("has nothing to give back for a line that cost nothing", async () => {
+    const bag = await product(ctx.app, adminCookie, 0);
+    const who = await shopper(ctx.app);
+    const { orderId } = await paidVisit(ctx.app, who, store, [
+      [coffee.barcode, 1],
+      [bag.barcode, 1],
+    ]);
+    const bagLine = (await linesOf(orderId)).lines.find((line) => line.name === bag.name)!;
+    const res = await refund(orderId, { lines: [{ line_id: bagLine.id, quantity: 1 }] });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: "nothing_left", detail: "Only 59.90 kr is left to refund on this order" });
+    expect(await providerRefunds(orderId)).toEqual([]);
+  });
+
+  it("answers 409 when the order's books leave less than its lines, and asks the provider for nothing", async () => {
+    const { orderId, breadLine } = await coffeeAndBread(1);
+    // The order's total says everything was given back (a row mended by hand); its lines still have units left.
+    await ctx.app.db.execute(sql`update orders set refunded_ore = total_ore where id = ${orderId}`);
+    const res = await refund(orderId, { lines: [{ line_id: breadLine.id, quantity: 1 }] });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({
+      code: "refund_exceeds_captured",
+      detail: "Only what is left of the order can be refunded",
+    });
+    expect(await providerRefunds(orderId)).toEqual([]);
+    const after = await linesOf(orderId);
+    expect(after.refunds).toEqual([]);
+    expect(after.lines.map((line) => line.refunded_quantity)).toEqual([0, 0]);
+  });
+
+  it("refuses while no payment provider is set up, before anything is reserved", async () => {
+    const { orderId } = await coffeeAndBread(1);
+    const provider = ctx.app.payments;
+    ctx.app.payments = null;
+    try {
+      const res = await refund(orderId, { whole: true });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().code).toBe("payments_not_configured");
+    } finally {
+      ctx.app.payments = provider;
+    }
+    expect(await linesOf(orderId)).toMatchObject({ refunded: 0, refunds: [] });
+    expect((await refund(orderId, { whole: true })).json()).toMatchObject({ state: "succeeded", amount: 94.4 });
+  });
+});
+
+describe("a whole refund after part of the order was refunded", () => {
+  it("gives back what is left to the öre, records only the lines given back, and answers the same key the same", async () => {
+    const bus = await listenToSessions();
+    try {
+      const { orderId, visit, coffeeLine, breadLine } = await coffeeAndBread(3);
+      // Three coffees for 100 kr: the line's total does not split evenly into its units.
+      await ctx.app.db.execute(sql`update order_lines set total_ore = 10000 where id = ${coffeeLine.id}`);
+      await ctx.app.db.execute(sql`update orders set total_ore = total_ore - ${17970 - 10000} where id = ${orderId}`);
+      await ctx.app.db.execute(
+        sql`update shopping_sessions set last_activity_at = '2020-01-01T00:00:00Z' where id = ${visit}`,
+      );
+      expect((await refund(orderId, { lines: [{ line_id: breadLine.id, quantity: 1 }] })).statusCode).toBe(201);
+      const oneCoffeeKey = randomUUID();
+      const one = await refund(orderId, {
+        idempotency_key: oneCoffeeKey,
+        lines: [{ line_id: coffeeLine.id, quantity: 1 }],
+      });
+      expect(one.json()).toMatchObject({ state: "succeeded", amount: 33.33 });
+
+      const wholeBody = { idempotency_key: randomUUID(), reason: "Hela köpet", whole: true };
+      const rest = await admin.post(url(orderId), wholeBody);
+      expect(rest.statusCode, rest.body).toBe(201);
+      const made = refundResultSchema.parse(rest.json());
+      // The last of the three units takes the remainder: 100.00 - 33.33.
+      const given = [{ line_id: coffeeLine.id, name: coffee.name, quantity: 2, amount: 66.67 }];
+      expect(made).toMatchObject({ state: "succeeded", amount: 66.67, reason: "Hela köpet", lines: given });
+      const order = await linesOf(orderId);
+      expect(order).toMatchObject({ total: 134.5, refunded: 134.5 });
+
+      // What the provider was asked: the amount, under the refund's own key, as the customer's request.
+      const atProvider = await providerRefunds(orderId);
+      expect(atProvider.map((r) => r.amount)).toEqual([3450, 3333, 6667]);
+      expect(await pay.control(`/idempotency?key=refund-${made.id}`)).toMatchObject({ executions: 1 });
+      const asked = await fetch(`${pay.apiBase}/v1/refunds/${atProvider[2]!.id}`, {
+        headers: { authorization: `Bearer ${pay.simulator.secretKey}` },
+      });
+      expect(await asked.json()).toMatchObject({
+        amount: 6667,
+        payment_intent: await intentOf(orderId),
+        reason: "requested_by_customer",
+      });
+
+      // The visit's timeline and the audit log name only the line given back, not the bread with nothing left.
+      const events = await refundEvents(visit);
+      expect(events).toHaveLength(3);
+      expect(events[2]).toEqual({
+        source: "staff",
+        admin_id: adminId,
+        detail: { refund_id: made.id, origin: "staff", amount: 66.67, reason: "Hela köpet", lines: given },
+      });
+      // Staff's refunds are not the shopper's activity.
+      expect(await lastActivityOf(visit)).toBe("2020-01-01T00:00:00.000Z");
+      expect(await auditOf(made.id)).toEqual([
+        {
+          entity_type: "refund",
+          store_id: store,
+          summary: `Refund of 66.67 kr on receipt ${order.receipt_number}: Hela köpet`,
+          before: { order_id: orderId, refunded: 67.83 },
+          after: { order_id: orderId, refunded: 134.5, lines: given },
+        },
+      ]);
+
+      // The same whole request again is the same refund; so is one naming exactly the units it gave back.
+      const again = await admin.post(url(orderId), wholeBody);
+      expect(again.statusCode).toBe(200);
+      expect(refundResultSchema.parse(again.json()).refunds).toEqual(made.refunds);
+      const { whole: _whole, ...keyAndReason } = wholeBody;
+      const sameUnits = await admin.post(url(orderId), {
+        ...keyAndReason,
+        lines: [{ line_id: coffeeLine.id, quantity: 2 }],
+      });
+      expect(sameUnits.statusCode).toBe(200);
+      expect(sameUnits.json().id).toBe(made.id);
+      // A whole request under the key of one coffee is another request.
+      const reused = await refund(orderId, { idempotency_key: oneCoffeeKey, whole: true });
+      expect(reused.statusCode).toBe(409);
+      expect(reused.json()).toMatchObject({
+        code: "idempotency_key_reused",
+        detail: "This idempotency key was already used for a different refund; open the dialog again for a new one",
+      });
+      expect(await providerRefunds(orderId)).toHaveLength(3);
+
+      // One announcement per refund made, none for the answers repeated.
+      await bus.settle();
+      expect(bus.of(visit, "refund")).toEqual(Array(3).fill({ store_id: store, session_id: visit, kind: "refund" }));
+    } finally {
+      bus.stop();
+    }
+  });
+});
+
+describe("the same idempotency key", () => {
+  it("is the same refund only for exactly the same units of the same order", async () => {
+    const a = await coffeeAndBread();
+    const b = await coffeeAndBread();
+    const oneCoffee = {
+      idempotency_key: randomUUID(),
+      reason: "Fel pris",
+      lines: [{ line_id: a.coffeeLine.id, quantity: 1 }],
+    };
+    expect((await admin.post(url(a.orderId), oneCoffee)).statusCode).toBe(201);
+    const refused = async (orderId: string, body: unknown) => {
+      const res = await admin.post(url(orderId), body);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().code).toBe("idempotency_key_reused");
+    };
+    // More lines than its refund named.
+    await refused(a.orderId, { ...oneCoffee, lines: [...oneCoffee.lines, { line_id: a.breadLine.id, quantity: 1 }] });
+    // The very same body on another order.
+    await refused(b.orderId, oneCoffee);
+    const both = {
+      idempotency_key: randomUUID(),
+      reason: "Fel pris",
+      lines: [
+        { line_id: a.coffeeLine.id, quantity: 1 },
+        { line_id: a.breadLine.id, quantity: 1 },
+      ],
+    };
+    expect((await admin.post(url(a.orderId), both)).statusCode).toBe(201);
+    // The same lines, one of them with another quantity.
+    await refused(a.orderId, {
+      ...both,
+      lines: [
+        { line_id: a.coffeeLine.id, quantity: 2 },
+        { line_id: a.breadLine.id, quantity: 1 },
+      ],
+    });
+    expect((await admin.post(url(a.orderId), both)).statusCode).toBe(200);
+    expect((await providerRefunds(a.orderId)).map((r) => r.amount)).toEqual([5990, 9440]);
+    expect(await providerRefunds(b.orderId)).toEqual([]);
+    expect((await linesOf(b.orderId)).refunds).toEqual([]);
+  });
+
+  it("raced in on two orders at once is answered from the refund that won, never as an error", async () => {
+    const [a, b] = [await coffeeAndBread(1), await coffeeAndBread(1)];
+    // Each reservation takes a moment, so both requests look for the key before either has written it.
+    await ctx.app.db.execute(
+      sql.raw(
+        "create function slow_refund() returns trigger language plpgsql as $$ begin perform pg_sleep(0.3); return new; end $$",
+      ),
+    );
+    await ctx.app.db.execute(
+      sql`create trigger slow_refund before insert on refunds for each row execute function slow_refund()`,
+    );
+    try {
+      const body = { idempotency_key: randomUUID(), reason: "Dubbelklick", whole: true };
+      const answers = await Promise.all([a, b].map((o) => admin.post(url(o.orderId), body)));
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+      expect(answers.find((r) => r.statusCode === 409)!.json().code).toBe("idempotency_key_reused");
+    } finally {
+      await ctx.app.db.execute(sql`drop trigger slow_refund on refunds`);
+      await ctx.app.db.execute(sql`drop function slow_refund()`);
+    }
+    const made = [...(await providerRefunds(a.orderId)), ...(await providerRefunds(b.orderId))];
+    expect(made.map((r) => r.amount)).toEqual([9440]);
+  });
+});
+
+describe("an order of a deleted store, without a visit or a receipt number", () => {
+  it("is refunded by platform admins alone, with no event or announcement and the order's id in the audit log", async () => {
+    const bus = await listenToSessions();
+    try {
+      const { orderId, visit } = await coffeeAndBread(1);
+      await ctx.app.db.execute(
+        sql`update orders set store_id = null, session_id = null, receipt_number = null where id = ${orderId}`,
+      );
+      const own = as(ctx.app, (await signIn(ctx.app, "store_admin", [store])).cookie);
+      for (const res of [await own.get(url(orderId)), await refund(orderId, { whole: true }, own)]) {
+        expect(res.statusCode).toBe(403);
+        expect(res.json()).toMatchObject({ code: "forbidden", detail: "You do not manage this store" });
+      }
+      const read = await admin.get(url(orderId));
+      expect(read.statusCode).toBe(200);
+      expect(read.json()).toMatchObject({ store_id: null, receipt_number: null, refunded: 0, refunds: [] });
+      const res = await refund(orderId, { whole: true });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json()).toMatchObject({ state: "succeeded", amount: 94.4 });
+      expect(await auditOf(res.json().id)).toEqual([
+        expect.objectContaining({ store_id: null, summary: `Refund of 94.40 kr on receipt ${orderId}: Trasig vara` }),
+      ]);
+      expect(await refundEvents(visit)).toEqual([]);
+      await bus.settle();
+      expect(bus.of(null, "refund")).toEqual([]);
+      expect(bus.of(visit, "refund")).toEqual([]);
+    } finally {
+      bus.stop();
+    }
+  });
+});
+
+describe("the provider's answers", () => {
+  it("two instances settling the same refused refund free its amount once", async () => {
+    const { orderId } = await coffeeAndBread(1);
+    await ctx.app.payments!.refund({
+      paymentIntentId: await intentOf(orderId),
+      amountOre: 9440,
+      idempotencyKey: randomUUID(),
+    });
+    // The provider refuses, but its answer is lost: the refund waits for settling with its amount reserved.
+    await pay.control("/faults", { mode: "drop_after", path: "/v1/refunds" });
+    const res = await refund(orderId, { whole: true });
+    await pay.control("/faults", {});
+    expect(res.json().state).toBe("pending");
+    expect((await linesOf(orderId)).refunded).toBe(94.4);
+    const settled = await Promise.all([
+      settlePendingRefunds({ ...settleDeps(), olderThanMs: 0 }),
+      settlePendingRefunds({ ...settleDeps(), olderThanMs: 0 }),
+    ]);
+    expect(settled.map((s) => s.failed + s.pending + s.succeeded)).not.toContain(2);
+    expect(settled.some((s) => s.failed === 1)).toBe(true);
+    const after = await linesOf(orderId);
+    expect(after.refunds).toEqual([expect.objectContaining({ state: "failed", failure_code: "charge_already_refunded" })]);
+    expect(after.refunded).toBe(0);
+    expect(after.lines.map((line) => [line.refunded_quantity, line.refunded_ore])).toEqual([
+      [0, 0],
+      [0, 0],
+    ]);
+  });
+});
+
+// After the notice test above, which counts the SMTP sink's messages: the shopper here has an e-mail address.
+describe("the shopper's refund notice", () => {
+  it("is queued only once the provider has given the money back, also when a pending refund is settled later", async () => {
+    const who = await shopper(ctx.app, { email: "kund@example.se" });
+    const { orderId } = await paidVisit(ctx.app, who, store, [[coffee.barcode, 2]]);
+    const notices = async () =>
+      (
+        await queryRows<{ refund_id: string; to_address: string }>(
+          ctx.app.db,
+          sql`select refund_id, to_address from receipt_mails where order_id = ${orderId} and kind = 'refund'`,
+        )
+      ).map((mail) => [mail.refund_id, mail.to_address]);
+    // Half was given back outside Glide: the provider refuses a refund of both coffees.
+    await ctx.app.payments!.refund({
+      paymentIntentId: await intentOf(orderId),
+      amountOre: 5990,
+      idempotencyKey: randomUUID(),
+    });
+    const refused = await refund(orderId, { whole: true });
+    expect(refused.json()).toMatchObject({ state: "failed", failure_code: "amount_too_large" });
+    expect(await notices()).toEqual([]);
+
+    await pay.control("/faults", { mode: "drop_after", path: "/v1/refunds" });
+    const unanswered = await refund(orderId, { lines: [{ line_id: (await linesOf(orderId)).lines[0]!.id, quantity: 1 }] });
+    await pay.control("/faults", {});
+    expect(unanswered.json().state).toBe("pending");
+    expect(await notices()).toEqual([]);
+
+    // 45 seconds old: past the job's own age (30 s), not past a minute.
+    await ctx.app.db.execute(
+      sql`update refunds set created_at = now() - interval '45 seconds' where id = ${unanswered.json().id}`,
+    );
+    expect(await settlePendingRefunds({ ...settleDeps(), olderThanMs: 60_000 })).toEqual({
+      succeeded: 0,
+      failed: 0,
+      pending: 0,
+    });
+    expect(await settlePendingRefunds(settleDeps())).toEqual({ succeeded: 1, failed: 0, pending: 0 });
+    // (Oldest first: the settled one was made to look 45 seconds old.)
+    expect((await linesOf(orderId)).refunds.map((r) => [r.state, r.amount])).toEqual([
+      ["succeeded", 59.9],
+      ["failed", 119.8],
+    ]);
+    expect(await notices()).toEqual([[unanswered.json().id, "kund@example.se"]]);
+  });
+});
+
+// Last in the file: the refund here stays pending for good, which the counts of settling above would see.
+describe("a refund whose key the provider knows for another request", () => {
+  it("stays pending with its amount reserved: the provider's answer says nothing about ours", async () => {
+    const { orderId } = await coffeeAndBread(1);
+    // The request never reaches the provider: no answer, so the refund waits for settling.
+    await pay.control("/faults", { mode: "drop", path: "/v1/refunds" });
+    const res = await refund(orderId, { whole: true });
+    await pay.control("/faults", {});
+    expect(res.json().state).toBe("pending");
+    const id = res.json().id as string;
+    // Meanwhile its key was used at the provider with other parameters.
+    const other = await ctx.app.payments!.refund({
+      paymentIntentId: await intentOf(orderId),
+      amountOre: 1,
+      idempotencyKey: `refund-${id}`,
+    });
+    expect(other.status).toBe("refunded");
+    expect(await settlePendingRefunds({ ...settleDeps(), olderThanMs: 0 })).toEqual({
+      succeeded: 0,
+      failed: 0,
+      pending: 1,
+    });
+    expect(await pay.control(`/idempotency?key=refund-${id}`)).toMatchObject({ executions: 1, mismatches: 1 });
+    const after = await linesOf(orderId);
+    expect(after.refunds).toEqual([expect.objectContaining({ id, state: "pending", failure_code: null })]);
+    expect(after.refunded).toBe(94.4);
+    expect((await refund(orderId, { whole: true })).json().code).toBe("nothing_left");
   });
 });
