@@ -324,7 +324,13 @@ describe("a dispute on an order of a deleted store, without a visit or a receipt
 
       const res = await answer(id, { state: "rejected", resolution: "Butiken finns inte längre." });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toMatchObject({ id, store_id: null, session_id: null, receipt_number: null, state: "rejected" });
+      expect(res.json()).toMatchObject({
+        id,
+        store_id: null,
+        session_id: null,
+        receipt_number: null,
+        state: "rejected",
+      });
       expect(await auditOf(id)).toEqual([
         expect.objectContaining({ store_id: null, summary: `Dispute on receipt ${orderId} rejected` }),
       ]);

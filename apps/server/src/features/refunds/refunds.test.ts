@@ -57,8 +57,11 @@ const intentOf = async (orderId: string) =>
     )
   )[0]!.payment_intent_id;
 const providerRefunds = async (orderId: string) =>
-  (await pay.control<{ data: Array<{ id: string; amount: number }> }>(`/refunds?payment_intent=${await intentOf(orderId)}`))
-    .data;
+  (
+    await pay.control<{ data: Array<{ id: string; amount: number }> }>(
+      `/refunds?payment_intent=${await intentOf(orderId)}`,
+    )
+  ).data;
 
 async function coffeeAndBread(coffees = 3) {
   const who = await shopper(ctx.app);
@@ -388,7 +391,10 @@ describe("what a refund request is told when it cannot be made", () => {
     expect((await refund(orderId, { whole: true })).statusCode).toBe(201);
     const nothing = await refund(orderId, { whole: true });
     expect(nothing.statusCode).toBe(409);
-    expect(nothing.json()).toMatchObject({ code: "nothing_left", detail: "Only 0.00 kr is left to refund on this order" });
+    expect(nothing.json()).toMatchObject({
+      code: "nothing_left",
+      detail: "Only 0.00 kr is left to refund on this order",
+    });
   });
 
   it("refuses an order that was never paid, or has no captured payment, as order_not_paid", async () => {
@@ -674,7 +680,9 @@ describe("the provider's answers", () => {
     expect(settled.map((s) => s.failed + s.pending + s.succeeded)).not.toContain(2);
     expect(settled.some((s) => s.failed === 1)).toBe(true);
     const after = await linesOf(orderId);
-    expect(after.refunds).toEqual([expect.objectContaining({ state: "failed", failure_code: "charge_already_refunded" })]);
+    expect(after.refunds).toEqual([
+      expect.objectContaining({ state: "failed", failure_code: "charge_already_refunded" }),
+    ]);
     expect(after.refunded).toBe(0);
     expect(after.lines.map((line) => [line.refunded_quantity, line.refunded_ore])).toEqual([
       [0, 0],
@@ -706,7 +714,9 @@ describe("the shopper's refund notice", () => {
     expect(await notices()).toEqual([]);
 
     await pay.control("/faults", { mode: "drop_after", path: "/v1/refunds" });
-    const unanswered = await refund(orderId, { lines: [{ line_id: (await linesOf(orderId)).lines[0]!.id, quantity: 1 }] });
+    const unanswered = await refund(orderId, {
+      lines: [{ line_id: (await linesOf(orderId)).lines[0]!.id, quantity: 1 }],
+    });
     await pay.control("/faults", {});
     expect(unanswered.json().state).toBe("pending");
     expect(await notices()).toEqual([]);
