@@ -18,6 +18,8 @@ async function goToStores(page: Page) {
 }
 
 test("an operator creates, finds, edits, equips, deactivates and deletes stores", async ({ page }) => {
+  // A store's whole life in one test: more than the default 30 s on a busy two-core machine.
+  test.setTimeout(60_000);
   const name = unique("Glide Testgatan");
   const city = unique("Testköping");
   await signIn(page);
