@@ -9,7 +9,7 @@ import {
 import { stringify } from "csv-stringify/sync";
 import { and, asc, gt, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { Db } from "../../db/client.ts";
+import { type Db, queryRows } from "../../db/client.ts";
 import { productBarcodes, products } from "../../db/schema/index.ts";
 import { unprocessable } from "../../platform/errors.ts";
 import { assertPlatformAdmin } from "../admin-auth/admin-auth.hooks.ts";
@@ -65,6 +65,17 @@ export async function exportProductsCsv(opts: {
   return Readable.from(rows());
 }
 
+/** Each SKU's key for comparing: lower(sku) as the database computes it, in one round trip. */
+async function skuKeys(db: Db, skus: string[]): Promise<Map<string, string>> {
+  const distinct = [...new Set(skus)];
+  if (distinct.length === 0) return new Map();
+  const rows = await queryRows<{ sku: string; key: string }>(
+    db,
+    sql`select s as sku, lower(s) as key from jsonb_array_elements_text(${JSON.stringify(distinct)}::jsonb) as t(s)`,
+  );
+  return new Map(rows.map((r) => [r.sku, r.key]));
+}
+
 type RowPlan = {
   line: number;
   sku: string | null;
@@ -106,12 +117,18 @@ export async function importProductsCsv(opts: {
     return { line, sku, input, gtins: plannedBarcodes(input, []), errors };
   });
 
+  // SKUs compare as PostgreSQL's lower() folds them, as its unique index does (JavaScript folds Σ and İ otherwise).
+  const keyOf = await skuKeys(
+    db,
+    plans.flatMap((p) => (p.errors.length || !p.input ? [] : [p.input.sku])),
+  );
+
   // Within the file: a SKU or a barcode may appear once.
   const skuLine = new Map<string, number>();
   const gtinLine = new Map<string, number>();
   for (const p of plans) {
     if (p.errors.length || !p.input) continue;
-    const key = p.input.sku.toLowerCase();
+    const key = keyOf.get(p.input.sku)!;
     const seen = skuLine.get(key);
     if (seen) p.errors.push(`sku: ${p.input.sku} is also on line ${seen}`);
     else skuLine.set(key, p.line);
@@ -145,7 +162,7 @@ export async function importProductsCsv(opts: {
   }
   for (const p of plans) {
     if (p.errors.length || !p.input) continue;
-    const id = existing.get(p.input.sku.toLowerCase());
+    const id = existing.get(keyOf.get(p.input.sku)!);
     if (id) p.existingId = id;
     for (const g of p.gtins ?? []) {
       const owner = owners.get(g);

@@ -84,7 +84,8 @@ async function assertSkuFree(tx: Db | Tx, sku: string, exceptId?: string) {
   const [taken] = await tx
     .select({ name: products.name, sku: products.sku })
     .from(products)
-    .where(and(sql`lower(${products.sku}) = ${sku.toLowerCase()}`, exceptId ? ne(products.id, exceptId) : undefined));
+    // Both sides lower-cased by PostgreSQL, as the unique index is: JavaScript folds Σ and İ otherwise.
+    .where(and(sql`lower(${products.sku}) = lower(${sku})`, exceptId ? ne(products.id, exceptId) : undefined));
   if (taken) {
     const message = `SKU ${sku} is already used by "${taken.name}" (SKU ${taken.sku}); choose another SKU`;
     throw fieldError("sku", message, 409, "duplicate_sku");
