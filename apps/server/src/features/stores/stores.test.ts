@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   errorSchema,
   STORE_LIMITS,
@@ -6,16 +7,22 @@ import {
   storeModuleSchema,
   storeSchema,
 } from "@glide/contracts";
+import { sql } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
+import { queryRows } from "../../db/client.ts";
+import { as, createTestContext, signIn, TEST_DATABASE_URL, type TestContext } from "../../test/harness.ts";
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
+let adminEmail: string;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  admin = as(ctx.app, (await signIn(ctx.app)).cookie);
+  const session = await signIn(ctx.app);
+  adminEmail = session.email;
+  admin = as(ctx.app, session.cookie);
 });
 afterAll(() => ctx.close());
 
@@ -24,6 +31,23 @@ async function create(body: Record<string, unknown>): Promise<Store> {
   expect(res.statusCode, res.body).toBe(201);
   return storeSchema.parse(res.json());
 }
+
+type AuditRow = {
+  actor_email: string;
+  action: string;
+  entity_type: string;
+  store_id: string | null;
+  summary: string;
+  before: unknown;
+  after: unknown;
+};
+/** What the audit log holds about one store, oldest first. */
+const auditOf = (storeId: string) =>
+  queryRows<AuditRow>(
+    ctx.app.db,
+    sql`select actor_email, action, entity_type, store_id, summary, before, after from audit_log
+        where entity_id = ${storeId} order by id`,
+  );
 
 describe("creating stores", () => {
   it("applies the defaults and returns the full store", async () => {
@@ -365,5 +389,287 @@ describe("searching and the edges of permission", () => {
     const refused = await storeAdmin.post("/api/v1/stores/", { name: "Egen" });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().detail).toMatch(/^Only platform admins may /);
+  });
+});
+
+describe("what only platform admins may do, and unknown ids", () => {
+  const unknown = randomUUID();
+  let store: Store;
+  let storeAdmin: ReturnType<typeof as>;
+  beforeAll(async () => {
+    store = await create({ name: "Behörighet" });
+    storeAdmin = as(ctx.app, (await signIn(ctx.app, "store_admin", [store.id])).cookie);
+  });
+
+  it.each([
+    ["create stores", () => storeAdmin.post("/api/v1/stores/", { name: "Egen" })],
+    ["activate or deactivate stores", () => storeAdmin.put(`/api/v1/stores/${store.id}`, { is_active: false })],
+    ["delete stores", () => storeAdmin.delete(`/api/v1/stores/${store.id}`)],
+    ["change store modules", () => storeAdmin.post(`/api/v1/stores/${store.id}/modules/analytics`, { enabled: true })],
+  ])("tells a store admin that only platform admins may %s", async (what, call) => {
+    const res = await call();
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ detail: `Only platform admins may ${what}`, code: "forbidden" });
+  });
+
+  it("changes nothing a store admin was refused", async () => {
+    const list: Store[] = (await admin.get("/api/v1/stores/")).json();
+    expect(list.find((s) => s.id === store.id)).toMatchObject({ is_active: true, settings: { modules: {} } });
+    expect(await auditOf(store.id)).toHaveLength(1); // its creation only
+  });
+
+  it("answers 404 naming the store to an edit, a delete and the module routes of an unknown store", async () => {
+    const notFound = { detail: `Store ${unknown} not found`, code: "not_found" };
+    const calls = [
+      await admin.put(`/api/v1/stores/${unknown}`, { name: "x" }),
+      await admin.put(`/api/v1/stores/${unknown}`, {}),
+      await admin.delete(`/api/v1/stores/${unknown}`),
+      await admin.get(`/api/v1/stores/${unknown}/modules`),
+      await admin.post(`/api/v1/stores/${unknown}/modules/analytics`, { enabled: true }),
+    ];
+    for (const res of calls) {
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.json()).toEqual(notFound);
+    }
+    expect(await auditOf(unknown)).toEqual([]);
+  });
+
+  it("answers 404 naming the module to a change of an unknown module", async () => {
+    const res = await admin.post(`/api/v1/stores/${store.id}/modules/teleport`, { enabled: true });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ detail: "Module teleport not found", code: "not_found" });
+    expect(await auditOf(store.id)).toHaveLength(1);
+  });
+});
+
+describe("the audit log", () => {
+  it("logs creating, editing and deleting a store as entries about that store", async () => {
+    const store = await create({ name: "Loggad" });
+    const edited = await admin.put(`/api/v1/stores/${store.id}`, { name: "Omdöpt", city: "Visby" });
+    expect(edited.statusCode).toBe(200);
+    expect((await admin.delete(`/api/v1/stores/${store.id}`)).statusCode).toBe(204);
+    const entry = { actor_email: adminEmail, entity_type: "store", store_id: store.id };
+    expect(await auditOf(store.id)).toEqual([
+      { ...entry, action: "store.create", summary: 'Store "Loggad" created', before: null, after: store },
+      {
+        ...entry,
+        action: "store.update",
+        summary: 'Store "Omdöpt" updated: name (was "Loggad"), city',
+        before: store,
+        after: edited.json(),
+      },
+      { ...entry, action: "store.delete", summary: 'Store "Omdöpt" deleted', before: edited.json(), after: null },
+    ]);
+  });
+
+  it("logs turning a module on and off with its name and the store's, and nothing when it stays as it was", async () => {
+    const store = await create({ name: "Modullogg" });
+    const url = `/api/v1/stores/${store.id}/modules/analytics`;
+    expect((await admin.post(url, { enabled: false })).statusCode).toBe(200);
+    expect((await admin.post(url, { enabled: true })).statusCode).toBe(200);
+    expect((await admin.post(url, { enabled: true })).statusCode).toBe(200);
+    expect((await admin.post(url, { enabled: false })).statusCode).toBe(200);
+    const entry = { actor_email: adminEmail, entity_type: "store", store_id: store.id };
+    expect((await auditOf(store.id)).slice(1)).toEqual([
+      {
+        ...entry,
+        action: "store.module_enable",
+        summary: 'Module "Analytics" enabled for store "Modullogg"',
+        before: { module_id: "analytics", enabled: false },
+        after: { module_id: "analytics", enabled: true },
+      },
+      {
+        ...entry,
+        action: "store.module_disable",
+        summary: 'Module "Analytics" disabled for store "Modullogg"',
+        before: { module_id: "analytics", enabled: true },
+        after: { module_id: "analytics", enabled: false },
+      },
+    ]);
+  });
+
+  it("answers an edit that changes nothing with the store as it is, and logs nothing", async () => {
+    const store = await create({ name: "Orörd", city: "Luleå" });
+    const empty = await admin.put(`/api/v1/stores/${store.id}`, {});
+    expect(empty.statusCode, empty.body).toBe(200);
+    expect(empty.json()).toEqual(store);
+    const same = await admin.put(`/api/v1/stores/${store.id}`, { name: "Orörd", city: "Luleå" });
+    expect(same.statusCode, same.body).toBe(200);
+    expect(same.json()).toEqual(store);
+    expect((await auditOf(store.id)).map((e) => e.action)).toEqual(["store.create"]);
+  });
+});
+
+describe("the organisation number when the country changes", () => {
+  it("checks the new number, not the old one, when both change to a Swedish store", async () => {
+    const store = await create({ name: "Flyttar", country: "NO", organization_number: "923 609 016" });
+    const res = await admin.put(`/api/v1/stores/${store.id}`, { country: "SE", organization_number: "5560360793" });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ country: "SE", organization_number: "556036-0793" });
+  });
+
+  it("leaves a stored number alone when an edit changes neither it nor the country", async () => {
+    const store = await create({ name: "Gammalt nummer" });
+    // A number stored before check digits were checked (no request can store it now).
+    await queryRows(ctx.app.db, sql`update stores set organization_number = '556036-0794' where id = ${store.id}`);
+    const res = await admin.put(`/api/v1/stores/${store.id}`, { phone: "0980-123" });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ phone: "0980-123", organization_number: "556036-0794" });
+    const moved = await admin.put(`/api/v1/stores/${store.id}`, { country: "SE" });
+    expect(moved.statusCode).toBe(422);
+    expect(moved.json().errors).toEqual([
+      {
+        path: "organization_number",
+        message: "Not a valid Swedish organisation number: use NNNNNN-NNNN with a correct check digit",
+      },
+    ]);
+  });
+});
+
+describe("searching by organisation number", () => {
+  it("finds the number written with a space or a slash instead of the hyphen", async () => {
+    const store = await create({ name: "Mellanslag", organization_number: "559012-3450" });
+    const ids = async (search: string) =>
+      ((await admin.get(`/api/v1/stores/?search=${encodeURIComponent(search)}`)).json() as Store[]).map((s) => s.id);
+    expect(await ids("559012 3450")).toEqual([store.id]);
+    expect(await ids("559012/3450")).toEqual([store.id]);
+  });
+});
+
+/**
+ * Two deletes at the same moment. A row lock of our own keeps the request's delete waiting after it
+ * has read the store; the store is then deleted by someone else. PGlite runs one transaction at a
+ * time, so this can only happen on PostgreSQL.
+ */
+describe.skipIf(!TEST_DATABASE_URL)("two deletes at the same moment (PostgreSQL)", () => {
+  it("answers 404 and logs nothing when the store is deleted while the request deletes it", async () => {
+    const store = await create({ name: "Dubbelraderad" });
+    const other = new pg.Client({ connectionString: ctx.databaseUrl });
+    await other.connect();
+    await other.query("begin");
+    await other.query("select id from stores where id = $1 for update", [store.id]);
+    const res = admin.delete(`/api/v1/stores/${store.id}`);
+    await expect
+      .poll(
+        async () =>
+          (
+            await queryRows<{ n: number }>(
+              ctx.app.db,
+              sql`select count(*)::int as n from pg_stat_activity
+                  where datname = current_database() and wait_event_type = 'Lock'`,
+            )
+          )[0]!.n,
+        { interval: 10, timeout: 10_000 },
+      )
+      .toBe(1);
+    await other.query("delete from stores where id = $1", [store.id]);
+    await other.query("commit");
+    await other.end();
+    expect((await res).json()).toEqual({ detail: `Store ${store.id} not found`, code: "not_found" });
+    expect((await auditOf(store.id)).map((e) => e.action)).toEqual(["store.create"]);
+  });
+});
+
+describe("a new store's country, time zone, currency and VAT rate", () => {
+  const setting = async (category: string, key: string, value: unknown) => {
+    const res = await admin.put(`/api/v1/settings/${category}/${key}`, { value });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const defaultsOf = (store: Store) => ({
+    country: store.country,
+    timezone: store.timezone,
+    language: store.settings.language,
+    currency: store.settings.currency,
+    vat_rate: store.settings.vat_rate,
+  });
+
+  it("takes another country's time zone, currency and VAT rate from the settings", async () => {
+    expect(defaultsOf(await create({ name: "Oslo", country: "NO" }))).toEqual({
+      country: "NO",
+      timezone: "Europe/Oslo",
+      language: "sv-SE",
+      currency: "NOK",
+      vat_rate: 0.25,
+    });
+    expect(defaultsOf(await create({ name: "Berlin", country: "DE" }))).toEqual({
+      country: "DE",
+      timezone: "Europe/Berlin",
+      language: "sv-SE",
+      currency: "EUR",
+      vat_rate: 0.19,
+    });
+    // No VAT is a rate too, not a missing one.
+    expect(defaultsOf(await create({ name: "New York", country: "US" }))).toEqual({
+      country: "US",
+      timezone: "America/New_York",
+      language: "sv-SE",
+      currency: "USD",
+      vat_rate: 0,
+    });
+  });
+
+  describe("with default settings of its own", () => {
+    let built: Record<string, { category: string; value: unknown }>;
+    beforeAll(async () => {
+      const effective = (await admin.get("/api/v1/settings/effective")).json();
+      built = {
+        default_country: { category: "store", value: effective.store.default_country },
+        default_timezone: { category: "store", value: effective.store.default_timezone },
+        default_locale: { category: "store", value: effective.store.default_locale },
+        default_currency: { category: "product", value: effective.product.default_currency },
+        default_vat_rate: { category: "product", value: effective.product.default_vat_rate },
+        currencies_by_country: { category: "product", value: effective.product.currencies_by_country },
+        vat_rates_by_country: { category: "product", value: effective.product.vat_rates_by_country },
+      };
+      const { UK: _c, ...currencies } = effective.product.currencies_by_country;
+      const { UK: _v, ...vatRates } = effective.product.vat_rates_by_country;
+      await setting("store", "default_country", "DK");
+      await setting("store", "default_timezone", "Asia/Tokyo");
+      await setting("store", "default_locale", "en-GB");
+      await setting("product", "default_currency", "EUR");
+      await setting("product", "default_vat_rate", 0.12);
+      await setting("product", "currencies_by_country", currencies);
+      await setting("product", "vat_rates_by_country", vatRates);
+    });
+    afterAll(async () => {
+      for (const [key, { category, value }] of Object.entries(built)) await setting(category, key, value);
+    });
+
+    it("puts a store without a country in the default country, with the default_* values", async () => {
+      expect(defaultsOf(await create({ name: "Hemma" }))).toEqual({
+        country: "DK",
+        timezone: "Asia/Tokyo",
+        language: "en-GB",
+        currency: "EUR",
+        vat_rate: 0.12,
+      });
+      expect(defaultsOf(await create({ name: "Hemma uttryckligen", country: "DK" }))).toEqual({
+        country: "DK",
+        timezone: "Asia/Tokyo",
+        language: "en-GB",
+        currency: "EUR",
+        vat_rate: 0.12,
+      });
+    });
+
+    it("gives a store in another country that country's values, now Sweden too", async () => {
+      expect(defaultsOf(await create({ name: "Borta", country: "SE" }))).toEqual({
+        country: "SE",
+        timezone: "Europe/Stockholm",
+        language: "en-GB",
+        currency: "SEK",
+        vat_rate: 0.25,
+      });
+    });
+
+    it("falls back to the default currency and VAT rate for a country missing from their maps", async () => {
+      expect(defaultsOf(await create({ name: "London", country: "UK" }))).toEqual({
+        country: "UK",
+        timezone: "Europe/London",
+        language: "en-GB",
+        currency: "EUR",
+        vat_rate: 0.12,
+      });
+    });
   });
 });
