@@ -21,7 +21,9 @@ const problems: string[] = [];
 
 function run(title: string, command: string, args: string[], env: NodeJS.ProcessEnv = baseEnv): boolean {
   process.stdout.write(`\n── ${title}\n`);
+  const started = performance.now();
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env });
+  process.stdout.write(`── ${title}: ${Math.round((performance.now() - started) / 1000)} s\n`);
   if (result.status === 0) return true;
   const how = result.error
     ? result.error.message
