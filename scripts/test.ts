@@ -1,6 +1,6 @@
 /**
  * `npm test`: type check, lint, unit and HTTP tests (PGlite, and PostgreSQL
- * too when TEST_DATABASE_URL is set), then Playwright in Debian's Chromium.
+ * too when TEST_DATABASE_URL is set), then Playwright in Debian's headless Chromium.
  * Ends with one line: "N passed, N failed". A step whose process fails, or
  * a suite that ran no test, counts as a failure even when no test failed:
  * green must mean that every test ran.
@@ -48,17 +48,23 @@ function tally(title: string, ok: boolean, counts: Counts | null): void {
   if (outcome.problem) problems.push(outcome.problem);
 }
 
+/**
+ * The browser tests run in Debian's headless Chromium (package
+ * chromium-headless-shell), installed here when missing; without root, a full
+ * Debian chromium already there will do.
+ */
 function ensureChromium(): boolean {
-  if (existsSync("/usr/bin/chromium")) return true;
-  process.stdout.write("\n── Installing Debian's chromium for the browser tests\n");
+  if (existsSync("/usr/bin/chromium-headless-shell")) return true;
   if (process.getuid?.() !== 0) {
-    process.stderr.write("Chromium is missing: run `sudo apt-get install -y chromium` and try again.\n");
+    if (existsSync("/usr/bin/chromium")) return true;
+    process.stderr.write("Chromium is missing: run `sudo apt-get install -y chromium-headless-shell` and try again.\n");
     return false;
   }
+  process.stdout.write("\n── Installing Debian's headless Chromium for the browser tests\n");
   const env = { ...baseEnv, DEBIAN_FRONTEND: "noninteractive" };
   return (
     run("apt-get update", "apt-get", ["update", "-qq"], env) &&
-    run("apt-get install chromium", "apt-get", ["install", "-y", "-qq", "chromium"], env)
+    run("apt-get install chromium-headless-shell", "apt-get", ["install", "-y", "-qq", "chromium-headless-shell"], env)
   );
 }
 

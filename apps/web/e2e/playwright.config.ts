@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
@@ -57,8 +57,18 @@ export const CAMERA_SIMULATOR = {
   password: "e2e-camera",
 };
 
+/**
+ * Debian's Chromium in its headless build when it is there (what `npm test`
+ * installs): the same engine without the windowed browser's software GPU
+ * process, which took a core of a two-core machine. The full browser otherwise.
+ */
+const CHROMIUM_EXECUTABLE =
+  process.env.CHROMIUM_PATH ??
+  ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((file) => existsSync(file)) ??
+  "/usr/bin/chromium";
+
 const chromium = {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  executablePath: CHROMIUM_EXECUTABLE,
   args: [
     "--no-sandbox",
     "--disable-gpu",
