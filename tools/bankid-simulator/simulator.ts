@@ -25,7 +25,10 @@ type Order = {
   createdAt: number;
   endUserIp: string;
   userVisibleData: string | null;
+  userVisibleDataFormat: string | null;
   returnUrl: string | null;
+  /** The relying party's `web` details (referringDomain, userAgent, deviceIdentifier), as sent. */
+  web: Record<string, unknown> | null;
   requiredPersonalNumber: string | null;
   status: "pending" | "failed" | "complete";
   hintCode: string;
@@ -128,7 +131,9 @@ export function createBankIdSimulator(opts: SimulatorOptions) {
           typeof body.userVisibleData === "string"
             ? Buffer.from(body.userVisibleData, "base64").toString("utf8")
             : null,
+        userVisibleDataFormat: typeof body.userVisibleDataFormat === "string" ? body.userVisibleDataFormat : null,
         returnUrl: typeof body.returnUrl === "string" ? body.returnUrl : null,
+        web: typeof body.web === "object" && body.web !== null ? (body.web as Record<string, unknown>) : null,
         requiredPersonalNumber: required,
         status: "pending",
         hintCode: "outstandingTransaction",
@@ -179,7 +184,9 @@ export function createBankIdSimulator(opts: SimulatorOptions) {
       hintCode: o.hintCode,
       endUserIp: o.endUserIp,
       userVisibleData: o.userVisibleData,
+      userVisibleDataFormat: o.userVisibleDataFormat,
       returnUrl: o.returnUrl,
+      web: o.web,
       ageSeconds: Math.floor((now() - o.createdAt) / 1000),
       collectCalls: o.collectCalls,
     };

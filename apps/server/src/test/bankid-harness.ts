@@ -42,6 +42,12 @@ export async function startBankIdSimulator() {
           orderRef: string;
           collectCalls: number;
           hintCode: string;
+          status: string;
+          endUserIp: string;
+          userVisibleData: string | null;
+          userVisibleDataFormat: string | null;
+          returnUrl: string | null;
+          web: Record<string, unknown> | null;
         }[]
       ).find((o) => o.orderRef === orderRef),
     close: () => simulator.close(),
