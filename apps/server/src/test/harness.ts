@@ -3,12 +3,14 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AdminRole } from "@glide/contracts";
+import { sql } from "drizzle-orm";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import pg from "pg";
 import pino from "pino";
+import { expect } from "vitest";
 import { type BuildOptions, buildApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
-import { type Database, openDatabase } from "../db/client.ts";
+import { type Database, type Db, openDatabase, queryRows } from "../db/client.ts";
 import { customers, storeDeviceKeys } from "../db/schema/index.ts";
 import { ADMIN_COOKIE } from "../features/admin-auth/admin-auth.hooks.ts";
 import { createAdmin } from "../features/admin-auth/admin-auth.service.ts";
@@ -154,4 +156,24 @@ export async function createDeviceKey(
     .values({ storeId, kind, keyHash: sha256(key) })
     .returning();
   return { id: row!.id, key };
+}
+
+/**
+ * Resolves when exactly `n` statements in this database wait for a lock
+ * (PostgreSQL only): how a race test knows a request stopped where it meant.
+ */
+export function waitingForLocks(db: Db, n: number): Promise<void> {
+  return expect
+    .poll(
+      async () =>
+        (
+          await queryRows<{ n: number }>(
+            db,
+            sql`select count(*)::int as n from pg_stat_activity
+                where datname = current_database() and wait_event_type = 'Lock'`,
+          )
+        )[0]!.n,
+      { interval: 10, timeout: 10_000 },
+    )
+    .toBe(n);
 }

@@ -14,6 +14,7 @@ import {
   signIn,
   TEST_DATABASE_URL,
   type TestContext,
+  waitingForLocks,
 } from "../../test/harness.ts";
 import { ADMIN_COOKIE } from "../admin-auth/admin-auth.hooks.ts";
 import { exportProductsCsv } from "./products.csv.ts";
@@ -378,28 +379,13 @@ describe.skipIf(!TEST_DATABASE_URL)("two changes at the same moment (PostgreSQL)
       await client.end();
     };
   }
-  /** Resolves when exactly `n` statements in this database wait for a lock. */
-  const waitingForLocks = (n: number) =>
-    expect
-      .poll(
-        async () =>
-          (
-            await queryRows<{ n: number }>(
-              ctx.app.db,
-              sql`select count(*)::int as n from pg_stat_activity
-                  where datname = current_database() and wait_event_type = 'Lock'`,
-            )
-          )[0]!.n,
-        { interval: 10, timeout: 10_000 },
-      )
-      .toBe(n);
 
   it("names the product that won when two adds claim a SKU", async () => {
     const release = await holdAuditLog();
     const first = admin.post("/api/v1/products/", { sku: "SAMTIDIG-1", name: "Först", price: 1 });
-    await waitingForLocks(1); // written, waiting to log
+    await waitingForLocks(ctx.app.db, 1); // written, waiting to log
     const second = admin.post("/api/v1/products/", { sku: "samtidig-1", name: "Tvåa", price: 1 });
-    await waitingForLocks(2); // past the check, waiting on the first one's SKU
+    await waitingForLocks(ctx.app.db, 2); // past the check, waiting on the first one's SKU
     await release();
     expect((await first).statusCode).toBe(201);
     const res = await second;
@@ -414,9 +400,9 @@ describe.skipIf(!TEST_DATABASE_URL)("two changes at the same moment (PostgreSQL)
     const code = ean("731700000001");
     const release = await holdAuditLog();
     const first = admin.put(`/api/v1/products/${a.id}`, { barcodes: [code] });
-    await waitingForLocks(1);
+    await waitingForLocks(ctx.app.db, 1);
     const second = admin.put(`/api/v1/products/${b.id}`, { name: "Kommer sen 2", barcode: code });
-    await waitingForLocks(2);
+    await waitingForLocks(ctx.app.db, 2);
     await release();
     expect((await first).statusCode).toBe(200);
     const res = await second;
@@ -429,13 +415,13 @@ describe.skipIf(!TEST_DATABASE_URL)("two changes at the same moment (PostgreSQL)
     const b = await create({ name: "Byter SKU" });
     const release = await holdAuditLog();
     const first = admin.post("/api/v1/products/", { sku: "FLYKTIG-1", name: "Kortlivad", price: 1 });
-    await waitingForLocks(1);
+    await waitingForLocks(ctx.app.db, 1);
     const second = admin.put(`/api/v1/products/${b.id}`, { sku: "FLYKTIG-1" });
-    await waitingForLocks(2);
+    await waitingForLocks(ctx.app.db, 2);
     // Queued for the whole table, this gets it the moment the edit has failed, before the edit asks who has the SKU.
     const remover = await connect();
     const locked = remover.query("lock table products in access exclusive mode");
-    await waitingForLocks(3);
+    await waitingForLocks(ctx.app.db, 3);
     await release();
     const winner = productSchema.parse((await first).json());
     await locked;
@@ -456,9 +442,9 @@ describe.skipIf(!TEST_DATABASE_URL)("two changes at the same moment (PostgreSQL)
     const url = `/api/v1/products/${p.id}`;
     const release = await holdAuditLog();
     const first = admin.delete(url);
-    await waitingForLocks(1); // deleted, waiting to log
+    await waitingForLocks(ctx.app.db, 1); // deleted, waiting to log
     const second = admin.delete(url);
-    await waitingForLocks(2); // found it, waiting on the first delete
+    await waitingForLocks(ctx.app.db, 2); // found it, waiting on the first delete
     await release();
     expect((await first).statusCode).toBe(204);
     const res = await second;

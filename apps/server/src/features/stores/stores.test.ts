@@ -12,7 +12,14 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { queryRows } from "../../db/client.ts";
-import { as, createTestContext, signIn, TEST_DATABASE_URL, type TestContext } from "../../test/harness.ts";
+import {
+  as,
+  createTestContext,
+  signIn,
+  TEST_DATABASE_URL,
+  type TestContext,
+  waitingForLocks,
+} from "../../test/harness.ts";
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
@@ -549,19 +556,7 @@ describe.skipIf(!TEST_DATABASE_URL)("two deletes at the same moment (PostgreSQL)
     await other.query("begin");
     await other.query("select id from stores where id = $1 for update", [store.id]);
     const res = admin.delete(`/api/v1/stores/${store.id}`);
-    await expect
-      .poll(
-        async () =>
-          (
-            await queryRows<{ n: number }>(
-              ctx.app.db,
-              sql`select count(*)::int as n from pg_stat_activity
-                  where datname = current_database() and wait_event_type = 'Lock'`,
-            )
-          )[0]!.n,
-        { interval: 10, timeout: 10_000 },
-      )
-      .toBe(1);
+    await waitingForLocks(ctx.app.db, 1);
     await other.query("delete from stores where id = $1", [store.id]);
     await other.query("commit");
     await other.end();
