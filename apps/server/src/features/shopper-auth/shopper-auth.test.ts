@@ -83,7 +83,10 @@ describe("signing in with BankID, through the real client and the simulator over
 
     const again = await b.collectRaw(orderRef);
     expect(again.statusCode).toBe(409);
-    expect((await b.qr(orderRef)).statusCode).toBe(409);
+    expect(again.json()).toEqual({ detail: "Inloggningen är redan slutförd.", code: "order_finished" });
+    const lateQr = await b.qr(orderRef);
+    expect(lateQr.statusCode).toBe(409);
+    expect(lateQr.json()).toEqual({ detail: "Inloggningen är redan avslutad.", code: "order_finished" });
   });
 
   it("keeps the personal number sealed, derives the birth date, and reuses the customer", async () => {
