@@ -106,7 +106,7 @@ const reports = `reports/mutation/${name}`;
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
   testRunner: "vitest",
-  vitest: { configFile: "vitest.config.ts", related: true },
+  vitest: { configFile: "vitest.mutate.config.ts", related: true },
   mutate: group ? group.mutate : Object.values(GROUPS).flatMap((g) => g.mutate),
   testFiles: group?.tests ?? [],
   // Caveat (bench/mutation.md): mutants of the server's module-level constants are reported as

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,13 +7,14 @@ import { sql } from "drizzle-orm";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import pg from "pg";
 import pino from "pino";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import { type BuildOptions, buildApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import { type Database, type Db, openDatabase, queryRows } from "../db/client.ts";
 import { customers, storeDeviceKeys } from "../db/schema/index.ts";
 import { ADMIN_COOKIE } from "../features/admin-auth/admin-auth.hooks.ts";
 import { createAdmin } from "../features/admin-auth/admin-auth.service.ts";
+import { SESSIONS_TOPIC, type SessionChange } from "../features/sessions/session-events.ts";
 import { issueTokens } from "../features/shopper-auth/shopper-tokens.ts";
 import { randomToken, sha256 } from "../platform/crypto.ts";
 
@@ -176,4 +177,26 @@ export function waitingForLocks(db: Db, n: number): Promise<void> {
       { interval: 10, timeout: 10_000 },
     )
     .toBe(n);
+}
+
+/**
+ * What the Sessions screens are told on the app's bus from now on, and a way
+ * to know that everything sent so far has arrived.
+ */
+export async function listenToSessions(app: FastifyInstance) {
+  await app.bus.ready();
+  const seen: SessionChange[] = [];
+  const stop = app.bus.subscribe(SESSIONS_TOPIC, (m) => seen.push(m as SessionChange));
+  return {
+    /** The changes told of one visit, of one kind or all. */
+    of: (visit: string | null, kind?: string) =>
+      seen.filter((m) => m.session_id === visit && (kind === undefined || m.kind === kind)),
+    /** Resolves once a marker published now has come back: one channel, in order, so all before it came too. */
+    async settle() {
+      const marker = randomUUID();
+      await app.bus.publish(SESSIONS_TOPIC, { store_id: null, session_id: marker, kind: "marker" });
+      await vi.waitFor(() => expect(seen.some((m) => m.session_id === marker)).toBe(true), { timeout: 5000 });
+    },
+    stop,
+  };
 }

@@ -44,7 +44,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       const { session_id, barcode, scan_id } = request.body;
       const result = await scanIntoCart({
         db: app.db,
-        actor: { kind: "shopper", customerId: shopperOf(request) },
+        customerId: shopperOf(request),
         sessionId: session_id,
         barcode,
         scanId: scan_id,
@@ -86,12 +86,11 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const visit = collectSessionChanges();
-      const actor = { kind: "shopper" as const, customerId: shopperOf(request) };
       const itemId = request.params.item_id;
       const before = await quantityOf(itemId);
       const { cart, removed } = await setQuantity({
         db: app.db,
-        actor,
+        customerId: shopperOf(request),
         itemId,
         quantity: request.body.quantity,
         announce: visit.announce,
@@ -121,10 +120,9 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const visit = collectSessionChanges();
-      const actor = { kind: "shopper" as const, customerId: shopperOf(request) };
       const { cart, removed } = await removeItem({
         db: app.db,
-        actor,
+        customerId: shopperOf(request),
         itemId: request.params.item_id,
         announce: visit.announce,
       });

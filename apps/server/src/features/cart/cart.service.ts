@@ -13,8 +13,11 @@ import {
   visitAbandoned,
 } from "../sessions/session-events.ts";
 
-/** Who changes a cart: the shopper's phone, or a store's device on their behalf. */
-export type CartActor = { kind: "shopper"; customerId: string } | { kind: "device"; storeId: string };
+/**
+ * Who changes a cart: the shopper's phone (scans and line changes), or the
+ * store's recognition worker (workerChange).
+ */
+type CartActor = { kind: "shopper"; customerId: string } | { kind: "device"; storeId: string };
 
 type SessionRow = {
   id: string;
@@ -264,18 +267,16 @@ type ScanRow = {
  */
 async function scanStatement(
   db: Db,
-  opts: { actor: CartActor; sessionId: string; scanId: string | null; ageChecked: boolean },
+  opts: { customerId: string; sessionId: string; scanId: string | null; ageChecked: boolean },
   code: NonNullable<ReturnType<typeof planCode>> | null,
 ): Promise<ScanRow> {
-  const { actor, sessionId, scanId, ageChecked } = opts;
-  const owner =
-    actor.kind === "shopper" ? sql`v.customer_id = ${actor.customerId}` : sql`v.store_id = ${actor.storeId}`;
+  const { customerId, sessionId, scanId, ageChecked } = opts;
   const grams = code?.grams ?? null;
   const priceOre = code?.priceOre ?? null;
   // Prepared: planning this statement cost PostgreSQL more than running it (bench/results.md, Cart).
   const [row] = await queryPrepared<ScanRow>(
     db,
-    `cart_scan_by_${actor.kind}`,
+    "cart_scan",
     sql`with visit as (${sessionSelect(sessionId)}),
       found as (
         select p.id, p.name, p.image_url, p.price_ore, p.is_active, p.age_limit, b.gtin14 = ${code?.gtin14 ?? null} as exact
@@ -301,7 +302,7 @@ async function scanStatement(
                else round(f.price_ore * ${grams}::int / 1000.0)::int end,
           case when f.exact then null else ${grams}::int end
         from visit v, found f
-        where ${owner} and v.door_opened_at is not null and v.checked_out_at is null and v.abandoned_at is null
+        where v.customer_id = ${customerId} and v.door_opened_at is not null and v.checked_out_at is null and v.abandoned_at is null
           and v.store_active and f.is_active and (${ageChecked}::boolean or coalesce(f.age_limit, 0) = 0)
           and not exists (select 1 from previous)
         on conflict (session_id, line_key) do update set quantity = cart_items.quantity + 1, updated_at = now()
@@ -315,7 +316,7 @@ async function scanStatement(
       -- is an event (a repeated scan_id adds nothing), and a scan costs no extra round trip.
       event as (
         insert into session_events (session_id, store_id, kind, source, detail)
-        select v.id, v.store_id, 'item_added', ${actor.kind === "shopper" ? "phone" : "camera_worker"}::text,
+        select v.id, v.store_id, 'item_added', 'phone',
           jsonb_build_object('product', f.name, 'product_id', f.id, 'quantity', 1, 'line_quantity', item.quantity,
             'barcode', ${code?.raw ?? null}::text, 'label', not f.exact)
         from item, visit v, found f
@@ -342,7 +343,7 @@ async function scanStatement(
  */
 export async function scanIntoCart(opts: {
   db: Db;
-  actor: CartActor;
+  customerId: string;
   sessionId: string;
   barcode: string;
   scanId?: string | undefined;
@@ -350,10 +351,15 @@ export async function scanIntoCart(opts: {
 }): Promise<{ product: CartItem["product"]; item: CartItem }> {
   const code = planCode(opts.barcode);
   const scanId = opts.scanId ?? null;
+  const actor: CartActor = { kind: "shopper", customerId: opts.customerId };
   for (const ageChecked of [false, true]) {
     let row: ScanRow;
     try {
-      row = await scanStatement(opts.db, { actor: opts.actor, sessionId: opts.sessionId, scanId, ageChecked }, code);
+      row = await scanStatement(
+        opts.db,
+        { customerId: opts.customerId, sessionId: opts.sessionId, scanId, ageChecked },
+        code,
+      );
     } catch (err) {
       // The same scan id arrived twice at once: the other one counted it.
       if (!scanId || !isUniqueViolation(err)) throw err;
@@ -361,7 +367,7 @@ export async function scanIntoCart(opts: {
       if (counted === undefined) throw err;
       return { product: counted.product, item: counted };
     }
-    const session = checkSession(opts.actor, row.session ?? undefined);
+    const session = checkSession(actor, row.session ?? undefined);
     if (!code) throw new AppError(422, "invalid_barcode", "Streckkoden gick inte att läsa. Försök igen.");
     const product = row.product;
     if (!product) throw notFound("Produkt inte hittad", "unknown_barcode");
@@ -394,10 +400,10 @@ function previousItem(previous: NonNullable<ScanRow["previous"]>, sessionId: str
   return toItem(previous as ItemRow);
 }
 
-/** The line with its visit, checked for the actor; the visit must still be open. */
+/** The line with its visit, checked for its shopper; the visit must still be open. */
 async function ownedItem(
   db: Db | Tx,
-  actor: CartActor,
+  customerId: string,
   itemId: string,
 ): Promise<{ sessionId: string; storeId: string }> {
   const [row] = await queryRows<{ session_id: string }>(
@@ -405,24 +411,21 @@ async function ownedItem(
     sql`select session_id from cart_items where id = ${itemId}`,
   );
   if (!row) throw notFound("Varan finns inte i kundvagnen.", "unknown_item");
-  const session = await openSession(db, actor, row.session_id);
+  const session = await openSession(db, { kind: "shopper", customerId }, row.session_id);
   return { sessionId: row.session_id, storeId: session.store_id };
 }
-
-/** Who changed a line, in the timeline's words. */
-const sourceOf = (actor: CartActor): EventSource => (actor.kind === "shopper" ? "phone" : "camera_worker");
 
 type LineChange = { cart: Cart; removed: { product_id: string } | null };
 
 /** Sets a line's quantity; 0 removes the line. Answers the cart as it now is. */
 export async function setQuantity(opts: {
   db: Db;
-  actor: CartActor;
+  customerId: string;
   itemId: string;
   quantity: number;
   announce?: AnnounceSession;
 }): Promise<LineChange> {
-  const visit = await ownedItem(opts.db, opts.actor, opts.itemId);
+  const visit = await ownedItem(opts.db, opts.customerId, opts.itemId);
   if (opts.quantity === 0) return removeLine(opts, visit);
   const changed = await opts.db.transaction(async (tx) => {
     const [line] = await queryRows<{ quantity: number; product_id: string; name: string }>(
@@ -438,7 +441,7 @@ export async function setQuantity(opts: {
       sessionId: visit.sessionId,
       storeId: visit.storeId,
       kind: "quantity_changed",
-      source: sourceOf(opts.actor),
+      source: "phone",
       detail: { product: line.name, product_id: line.product_id, from: line.quantity, to: opts.quantity },
     });
     return true;
@@ -455,15 +458,15 @@ const announceLine = (
 
 export async function removeItem(opts: {
   db: Db;
-  actor: CartActor;
+  customerId: string;
   itemId: string;
   announce?: AnnounceSession;
 }): Promise<LineChange> {
-  return removeLine(opts, await ownedItem(opts.db, opts.actor, opts.itemId));
+  return removeLine(opts, await ownedItem(opts.db, opts.customerId, opts.itemId));
 }
 
 async function removeLine(
-  opts: { db: Db; actor: CartActor; itemId: string; announce?: AnnounceSession },
+  opts: { db: Db; itemId: string; announce?: AnnounceSession },
   visit: { sessionId: string; storeId: string },
 ): Promise<LineChange> {
   const gone = await opts.db.transaction(async (tx) => {
@@ -477,7 +480,7 @@ async function removeLine(
         sessionId: visit.sessionId,
         storeId: visit.storeId,
         kind: "item_removed",
-        source: sourceOf(opts.actor),
+        source: "phone",
         detail: { product: line.name, product_id: line.product_id, quantity: line.quantity },
       });
     return line;
@@ -506,7 +509,11 @@ export async function workerChange(opts: {
   action: "add" | "remove";
   eventId?: string | undefined;
   announce?: AnnounceSession;
-}): Promise<{ cart: Cart; item: CartItem | null; product: CartItem["product"] }> {
+}): Promise<{
+  cart: Cart /** The line one was added to; null for a removal. */;
+  item: CartItem | null;
+  product: CartItem["product"];
+}> {
   const actor: CartActor = { kind: "device", storeId: opts.storeId };
   const session = await openSession(opts.db, actor, opts.sessionId);
   if (!session.ai_recognition)
@@ -556,7 +563,7 @@ export async function workerChange(opts: {
       source: "camera_worker",
       detail: { product: product.name, product_id: product.id, from: line.quantity, to: line.quantity - 1 },
     });
-    return { id: line.id, quantity: line.quantity - 1 };
+    return { quantity: line.quantity - 1 };
   });
   if (!left) throw notFound(`${product.name} finns inte i kundvagnen.`, "not_in_cart");
   await announceLine(
@@ -564,6 +571,5 @@ export async function workerChange(opts: {
     { sessionId: session.id, storeId: session.store_id },
     left.quantity > 0 ? "quantity_changed" : "item_removed",
   );
-  const item = left.quantity > 0 ? await readItem(opts.db, left.id) : null;
-  return { cart: await readCart(opts.db, session.id), item, product: summary };
+  return { cart: await readCart(opts.db, session.id), item: null, product: summary };
 }

@@ -2,10 +2,12 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { cartScanResponseSchema, cartSchema, errorSchema, gtinCheckDigit } from "@glide/contracts";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../db/client.ts";
 import { customers } from "../../db/schema/index.ts";
 import { sha256 } from "../../platform/crypto.ts";
-import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
+import { as, createTestContext, listenToSessions, signIn, type TestContext } from "../../test/harness.ts";
 import { issueTokens } from "../shopper-auth/shopper-tokens.ts";
+import { cartTopic } from "./cart.events.ts";
 import { checkAgeLimit } from "./cart.service.ts";
 
 const ean = (body12: string) => body12 + gtinCheckDigit(body12);
@@ -64,6 +66,22 @@ const item = (shopper: Shopper, method: "PUT" | "DELETE", itemId: string, quanti
     url: `/api/v1/cart/item/${itemId}`,
     headers: { authorization: `Bearer ${shopper.token}` },
     ...(quantity !== undefined ? { payload: { quantity } } : {}),
+  });
+
+/** A recognition worker's device key for `storeId` (or a key of another kind). */
+async function workerKey(storeId: string, kind = "camera_worker") {
+  const key = `gd_${randomBytes(16).toString("hex")}`;
+  await ctx.app.db.execute(
+    sql`insert into store_device_keys (store_id, kind, key_hash) values (${storeId}, ${kind}, ${sha256(key)})`,
+  );
+  return key;
+}
+const worker = (key: string | null, body: object) =>
+  ctx.app.inject({
+    method: "POST",
+    url: "/api/v1/cart/worker",
+    headers: key ? { authorization: `Device ${key}` } : {},
+    payload: body,
   });
 
 async function product(key: string, fields: Record<string, unknown>) {
@@ -310,21 +328,6 @@ describe("age-limited goods", () => {
 });
 
 describe("the recognition worker", () => {
-  async function workerKey(storeId: string, kind = "camera_worker") {
-    const key = `gd_${randomBytes(16).toString("hex")}`;
-    await ctx.app.db.execute(
-      sql`insert into store_device_keys (store_id, kind, key_hash) values (${storeId}, ${kind}, ${sha256(key)})`,
-    );
-    return key;
-  }
-  const worker = (key: string | null, body: object) =>
-    ctx.app.inject({
-      method: "POST",
-      url: "/api/v1/cart/worker",
-      headers: key ? { authorization: `Device ${key}` } : {},
-      payload: body,
-    });
-
   it("adds and removes one product in its own store's visits, with the module on", async () => {
     await setModule(store, "ai_product_recognition", true);
     const key = await workerKey(store);
@@ -355,6 +358,314 @@ describe("the recognition worker", () => {
     const off = await worker(await workerKey(store), add);
     expect(off.statusCode).toBe(403);
     expect(off.json().code).toBe("module_disabled");
+    expect((await cartOf(kim, s)).items).toEqual([]);
+  });
+});
+
+/** The visit's timeline as the console shows it, oldest first. */
+const eventsOf = (sessionId: string) =>
+  queryRows<{ kind: string; source: string; detail: Record<string, unknown> | null }>(
+    ctx.app.db,
+    sql`select kind, source, detail from session_events where session_id = ${sessionId} and kind <> 'entry_issued'
+        order by id`,
+  );
+
+describe("every refusal in its own words", () => {
+  it("names what is wrong with the visit, in the order a shopper would hear it", async () => {
+    const kim = await shopperBorn("1990-05-05");
+    const other = await shopperBorn("1990-05-05");
+    const refusal = async (res: Awaited<ReturnType<typeof scan>>) => [
+      res.statusCode,
+      res.json().code,
+      res.json().detail,
+    ];
+    expect(await refusal(await scan(kim, randomUUID(), products.milk!.barcode))).toEqual([
+      404,
+      "unknown_session",
+      "Sessionen finns inte.",
+    ]);
+    const s = await visit(kim);
+    expect(await refusal(await scan(other, s, products.milk!.barcode))).toEqual([
+      403,
+      "forbidden",
+      "Det här är inte din session.",
+    ]);
+    expect(await refusal(await scan(kim, await visit(kim, store, false), products.milk!.barcode))).toEqual([
+      409,
+      "not_entered",
+      "Du har inte gått in i butiken än. Visa QR-koden vid dörren först.",
+    ]);
+    const done = await visit(kim);
+    await ctx.app.db.execute(sql`update shopping_sessions set checked_out_at = now() where id = ${done}`);
+    expect(await refusal(await scan(kim, done, products.milk!.barcode))).toEqual([
+      409,
+      "checked_out",
+      "Besöket är avslutat. Starta ett nytt besök för att handla.",
+    ]);
+    const left = await visit(kim);
+    await ctx.app.db.execute(sql`update shopping_sessions set abandoned_at = now() where id = ${left}`);
+    expect(await refusal(await scan(kim, left, products.milk!.barcode))).toEqual([
+      409,
+      "visit_abandoned",
+      "Besöket avslutades efter en stund utan aktivitet och debiteras inte.",
+    ]);
+    const closing = (await admin.post("/api/v1/stores/", { name: "Stängd butik" })).json().id;
+    const late = await visit(kim, closing);
+    expect((await admin.put(`/api/v1/stores/${closing}`, { is_active: false })).statusCode).toBe(200);
+    expect(await refusal(await scan(kim, late, products.milk!.barcode))).toEqual([
+      409,
+      "store_inactive",
+      "Butiken är stängd just nu.",
+    ]);
+    // A code that is no barcode at all is heard only once the visit itself is fine.
+    expect(await refusal(await scan(other, s, "12345"))).toEqual([403, "forbidden", "Det här är inte din session."]);
+    expect(await refusal(await scan(kim, s, "12345"))).toEqual([
+      422,
+      "invalid_barcode",
+      "Streckkoden gick inte att läsa. Försök igen.",
+    ]);
+    for (const ended of [done, left, late]) expect((await cartOf(kim, ended)).items).toEqual([]);
+  });
+
+  it("answers reading another's cart, or none, and changing a line that is not there", async () => {
+    const kim = await shopperBorn("1990-05-05");
+    const other = await shopperBorn("1990-05-05");
+    const s = await visit(kim);
+    const read = (who: Shopper, id: string) =>
+      ctx.app.inject({ method: "GET", url: `/api/v1/cart/${id}`, headers: { authorization: `Bearer ${who.token}` } });
+    expect((await read(kim, randomUUID())).json()).toMatchObject({
+      code: "unknown_session",
+      detail: "Sessionen finns inte.",
+    });
+    const theirs = await read(other, s);
+    expect([theirs.statusCode, theirs.json()]).toMatchObject([
+      403,
+      { code: "forbidden", detail: "Det här är inte din session." },
+    ]);
+    for (const res of [await item(kim, "PUT", randomUUID(), 2), await item(kim, "DELETE", randomUUID())]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ code: "unknown_item", detail: "Varan finns inte i kundvagnen." });
+    }
+  });
+
+  it("says why age-limited goods are not sold in a store without age verification", async () => {
+    const adult = await shopperBorn("1970-01-01");
+    const s = await visit(adult, plainStore);
+    const res = await scan(adult, s, products.snus!.barcode);
+    expect(res.json()).toMatchObject({
+      code: "age_limited_not_sold",
+      detail: "Snus har åldersgräns (18 år) och säljs inte i den här butiken.",
+    });
+    expect((await cartOf(adult, s)).items).toEqual([]);
+  });
+
+  it("adds nothing for an under-age shopper, not even for a moment", async () => {
+    const teen = await shopperBorn(`${new Date().getFullYear() - 16}-01-01`);
+    const s = await visit(teen);
+    expect((await scan(teen, s, products.snus!.barcode)).json().code).toBe("under_age");
+    expect((await cartOf(teen, s)).items).toEqual([]);
+    expect(await eventsOf(s)).toEqual([]);
+  });
+});
+
+describe("scan ids whose line is gone or whose visit is another", () => {
+  it("answers a scan id again after its line was removed as already counted, adding nothing", async () => {
+    const kim = await shopperBorn("1990-05-05");
+    const s = await visit(kim);
+    const id = randomUUID();
+    const line = (await scan(kim, s, products.milk!.barcode, id)).json().item.id as string;
+    expect((await item(kim, "DELETE", line)).statusCode).toBe(200);
+    const again = await scan(kim, s, products.milk!.barcode, id);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: "scan_already_counted", detail: "Skanningen är redan registrerad." });
+    expect((await cartOf(kim, s)).items).toEqual([]);
+  });
+
+  it("says a scan id belongs to another visit", async () => {
+    const kim = await shopperBorn("1990-05-05");
+    const id = randomUUID();
+    await scan(kim, await visit(kim), products.milk!.barcode, id);
+    const again = await scan(kim, await visit(kim), products.milk!.barcode, id);
+    expect(again.json()).toMatchObject({ code: "scan_id_reused", detail: "Skanningen hör till ett annat besök." });
+  });
+});
+
+describe("what each change records and announces", () => {
+  it("a scan: one item_added from the phone with the product, the code and the line's quantity", async () => {
+    const kim = await shopperBorn("1990-05-05");
+    const s = await visit(kim);
+    const bus = await listenToSessions(ctx.app);
+    const id = randomUUID();
+    await scan(kim, s, products.milk!.barcode, id);
+    await scan(kim, s, products.milk!.barcode, id); // the same scan again adds and records nothing
+    await scan(kim, s, products.milk!.barcode);
+    const label = ean("200045604990");
+    await scan(kim, s, label);
+    const milk = { product: "Mjölk", product_id: products.milk!.id, quantity: 1, barcode: products.milk!.barcode };
+    expect(await eventsOf(s)).toEqual([
+      { kind: "item_added", source: "phone", detail: { ...milk, line_quantity: 1, label: false } },
+      { kind: "item_added", source: "phone", detail: { ...milk, line_quantity: 2, label: false } },
+      {
+        kind: "item_added",
+        source: "phone",
+        detail: {
+          product: "Tårta",
+          product_id: products.cake!.id,
+          quantity: 1,
+          line_quantity: 1,
+          barcode: label,
+          label: true,
+        },
+      },
+    ]);
+    await bus.settle();
+    bus.stop();
+    expect(bus.of(s, "item_added")).toEqual(Array(3).fill({ store_id: store, session_id: s, kind: "item_added" }));
+  });
+
+  it("a quantity change and a removal: from, to and what went, from the phone; an unchanged quantity is neither", async () => {
+    const kim = await shopperBorn("1990-05-05");
+    const s = await visit(kim);
+    const line = (await scan(kim, s, products.bread!.barcode)).json().item.id as string;
+    const bus = await listenToSessions(ctx.app);
+    expect((await item(kim, "PUT", line, 3)).statusCode).toBe(200);
+    expect((await item(kim, "PUT", line, 3)).statusCode).toBe(200);
+    expect((await item(kim, "DELETE", line)).statusCode).toBe(200);
+    const bread = { product: "Bröd", product_id: products.bread!.id };
+    expect((await eventsOf(s)).slice(1)).toEqual([
+      { kind: "quantity_changed", source: "phone", detail: { ...bread, from: 1, to: 3 } },
+      { kind: "item_removed", source: "phone", detail: { ...bread, quantity: 3 } },
+    ]);
+    await bus.settle();
+    bus.stop();
+    // The scan's own announcement may still be on its way; what the changes told is one each.
+    const told = bus.of(s).filter((m) => m.kind !== "item_added");
+    expect(told).toEqual([
+      { store_id: store, session_id: s, kind: "quantity_changed" },
+      { store_id: store, session_id: s, kind: "item_removed" },
+    ]);
+  });
+
+  it("two removals of one line at once: one takes it, the other finds it gone; one event", async () => {
+    const kim = await shopperBorn("1990-05-05");
+    const s = await visit(kim);
+    const line = (await scan(kim, s, products.bread!.barcode)).json().item.id as string;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => item(kim, "DELETE", line)));
+    expect(answers.every((r) => r.statusCode === 200 || r.statusCode === 404)).toBe(true);
+    expect(answers.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(1);
+    expect((await eventsOf(s)).filter((e) => e.kind === "item_removed")).toHaveLength(1);
+    expect((await cartOf(kim, s)).items).toEqual([]);
+  });
+});
+
+describe("the recognition worker's refusals and records", () => {
+  it("answers each refusal with its code and words, changing nothing", async () => {
+    await setModule(store, "ai_product_recognition", true);
+    const key = await workerKey(store);
+    const kim = await shopperBorn("1990-05-05");
+    const s = await visit(kim);
+    const add = { session_id: s, product_id: products.milk!.id, action: "add" };
+    const refusal = async (res: Awaited<ReturnType<typeof worker>>) => [
+      res.statusCode,
+      res.json().code,
+      res.json().detail,
+    ];
+    expect(await refusal(await worker(await workerKey(plainStore), add))).toEqual([
+      403,
+      "wrong_store",
+      "The session belongs to another store",
+    ]);
+    expect(await refusal(await worker(key, { ...add, session_id: randomUUID() }))).toEqual([
+      404,
+      "unknown_session",
+      "Sessionen finns inte.",
+    ]);
+    expect(await refusal(await worker(key, { ...add, product_id: randomUUID() }))).toEqual([
+      404,
+      "unknown_product",
+      "Unknown product",
+    ]);
+    expect(await refusal(await worker(key, { ...add, product_id: products.old!.id }))).toEqual([
+      409,
+      "product_inactive",
+      "Utgått säljs inte just nu.",
+    ]);
+    expect(await refusal(await worker(key, { ...add, action: "remove" }))).toEqual([
+      404,
+      "not_in_cart",
+      "Mjölk finns inte i kundvagnen.",
+    ]);
+    const teen = await shopperBorn(`${new Date().getFullYear() - 16}-01-01`);
+    const young = await visit(teen);
+    expect(await refusal(await worker(key, { ...add, session_id: young, product_id: products.snus!.id }))).toEqual([
+      403,
+      "under_age",
+      "Du måste vara minst 18 år för att köpa Snus.",
+    ]);
+    await setModule(store, "ai_product_recognition", false);
+    expect(await refusal(await worker(key, add))).toEqual([
+      403,
+      "module_disabled",
+      "The store does not have the ai_product_recognition module",
+    ]);
+    expect((await cartOf(kim, s)).items).toEqual([]);
+    expect((await cartOf(teen, young)).items).toEqual([]);
+  });
+
+  it("records each sighting from the camera worker and tells the screens and the phone", async () => {
+    await setModule(store, "ai_product_recognition", true);
+    const key = await workerKey(store);
+    const kim = await shopperBorn("1990-05-05");
+    const s = await visit(kim);
+    await ctx.app.bus.ready();
+    const phone: { type: string; product_id?: string; product?: { id: string } }[] = [];
+    const stopPhone = ctx.app.bus.subscribe(cartTopic(s), (m) => phone.push(m as (typeof phone)[number]));
+    const bus = await listenToSessions(ctx.app);
+    const add = { session_id: s, product_id: products.bread!.id, action: "add" };
+    const remove = { ...add, action: "remove" };
+    for (const body of [add, add, remove, remove]) expect((await worker(key, body)).statusCode).toBe(200);
+    const bread = { product: "Bröd", product_id: products.bread!.id };
+    expect(await eventsOf(s)).toEqual([
+      { kind: "item_added", source: "camera_worker", detail: { ...bread, quantity: 1 } },
+      { kind: "item_added", source: "camera_worker", detail: { ...bread, quantity: 1 } },
+      { kind: "quantity_changed", source: "camera_worker", detail: { ...bread, from: 2, to: 1 } },
+      { kind: "item_removed", source: "camera_worker", detail: { ...bread, from: 1, to: 0 } },
+    ]);
+    await bus.settle();
+    bus.stop();
+    stopPhone();
+    expect(bus.of(s).filter((m) => m.kind !== "entry_issued" && m.kind !== "door_opened")).toEqual(
+      ["item_added", "item_added", "quantity_changed", "item_removed"].map((kind) => ({
+        store_id: store,
+        session_id: s,
+        kind,
+      })),
+    );
+    expect(phone.map((m) => [m.type, m.product?.id ?? m.product_id])).toEqual([
+      ["product_added", products.bread!.id],
+      ["product_added", products.bread!.id],
+      ["product_removed", products.bread!.id],
+      ["product_removed", products.bread!.id],
+    ]);
+  });
+
+  it("counts one sighting sent many times at once once, and refuses its id in another visit or after its line went", async () => {
+    await setModule(store, "ai_product_recognition", true);
+    const key = await workerKey(store);
+    const kim = await shopperBorn("1990-05-05");
+    const s = await visit(kim);
+    const event = randomUUID();
+    const add = { session_id: s, product_id: products.milk!.id, action: "add", event_id: event };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => worker(key, add)));
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    expect((await cartOf(kim, s)).items.map((i) => i.quantity)).toEqual([1]);
+    expect((await eventsOf(s)).filter((e) => e.kind === "item_added")).toHaveLength(1);
+
+    const elsewhere = await worker(key, { ...add, session_id: await visit(kim) });
+    expect(elsewhere.json()).toMatchObject({ code: "scan_id_reused", detail: "Skanningen hör till ett annat besök." });
+    expect((await worker(key, { ...add, action: "remove", event_id: undefined })).statusCode).toBe(200);
+    const gone = await worker(key, add);
+    expect(gone.json()).toMatchObject({ code: "scan_already_counted", detail: "Skanningen är redan registrerad." });
     expect((await cartOf(kim, s)).items).toEqual([]);
   });
 });

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { disputeSchema, receiptSchema } from "@glide/contracts";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
 import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
-import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
-import { SESSIONS_TOPIC, type SessionChange } from "../sessions/session-events.ts";
+import { as, createTestContext, listenToSessions, signIn, type TestContext } from "../../test/harness.ts";
 import { paidVisit, product, shopper, type TestShopper } from "./testing.ts";
 
 let ctx: TestContext;
@@ -133,23 +132,6 @@ describe("disputes in the console", () => {
   });
 });
 
-/** What the Sessions screens are told on the bus, and a way to know that everything sent so far has arrived. */
-async function listenToSessions() {
-  await ctx.app.bus.ready();
-  const seen: SessionChange[] = [];
-  const stop = ctx.app.bus.subscribe(SESSIONS_TOPIC, (m) => seen.push(m as SessionChange));
-  return {
-    of: (visit: string | null, kind: string) => seen.filter((m) => m.session_id === visit && m.kind === kind),
-    /** Resolves once a marker published now has come back: one channel, in order, so all before it came too. */
-    async settle() {
-      const marker = randomUUID();
-      await ctx.app.bus.publish(SESSIONS_TOPIC, { store_id: null, session_id: marker, kind: "marker" });
-      await vi.waitFor(() => expect(seen.some((m) => m.session_id === marker)).toBe(true), { timeout: 5000 });
-    },
-    stop,
-  };
-}
-
 const eventsOf = (visit: string) =>
   queryRows<{ kind: string; source: string; admin_id: string | null; detail: unknown }>(
     ctx.app.db,
@@ -175,7 +157,7 @@ const answer = (id: string, body: { state: string; resolution: string }, who = a
 
 describe("a dispute on the visit's timeline", () => {
   it("is the shopper's event, not their activity, announced once; a second one is refused in Swedish", async () => {
-    const bus = await listenToSessions();
+    const bus = await listenToSessions(ctx.app);
     try {
       const who = await shopper(ctx.app);
       const { orderId, visit } = await paidVisit(ctx.app, who, store, [[tea.barcode, 1]]);
@@ -250,7 +232,7 @@ describe("a dispute on the visit's timeline", () => {
 
 describe("staff's answer to a dispute", () => {
   it("by the store's own admin is an event on the visit, an audit entry and one announcement, and is given once", async () => {
-    const bus = await listenToSessions();
+    const bus = await listenToSessions(ctx.app);
     try {
       const who = await shopper(ctx.app);
       const { orderId, visit } = await paidVisit(ctx.app, who, store, [[tea.barcode, 1]]);
@@ -305,7 +287,7 @@ describe("staff's answer to a dispute", () => {
 
 describe("a dispute on an order of a deleted store, without a visit or a receipt number", () => {
   it("is opened and answered without events or announcements, by platform admins alone", async () => {
-    const bus = await listenToSessions();
+    const bus = await listenToSessions(ctx.app);
     try {
       const who = await shopper(ctx.app);
       const { orderId, visit } = await paidVisit(ctx.app, who, store, [[tea.barcode, 1]]);

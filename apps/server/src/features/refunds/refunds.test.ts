@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { lineRefundOre, orderRefundsSchema, receiptSchema, refundResultSchema, refundSchema } from "@glide/contracts";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
 import { type SmtpSink, startSmtpSink } from "../../platform/mail-testing.ts";
 import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
-import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
-import { SESSIONS_TOPIC, type SessionChange, sessionAnnouncer } from "../sessions/session-events.ts";
+import { as, createTestContext, listenToSessions, signIn, type TestContext } from "../../test/harness.ts";
+import { sessionAnnouncer } from "../sessions/session-events.ts";
 import { type RefundDeps, settlePendingRefunds } from "./refunds.service.ts";
 import { paidVisit, product, shop, shopper } from "./testing.ts";
 
@@ -307,23 +307,6 @@ describe("POST /api/v1/admin/orders/:id/refunds", () => {
   });
 });
 
-/** What the Sessions screens are told on the bus, and a way to know that everything sent so far has arrived. */
-async function listenToSessions() {
-  await ctx.app.bus.ready();
-  const seen: SessionChange[] = [];
-  const stop = ctx.app.bus.subscribe(SESSIONS_TOPIC, (m) => seen.push(m as SessionChange));
-  return {
-    of: (visit: string | null, kind: string) => seen.filter((m) => m.session_id === visit && m.kind === kind),
-    /** Resolves once a marker published now has come back: one channel, in order, so all before it came too. */
-    async settle() {
-      const marker = randomUUID();
-      await ctx.app.bus.publish(SESSIONS_TOPIC, { store_id: null, session_id: marker, kind: "marker" });
-      await vi.waitFor(() => expect(seen.some((m) => m.session_id === marker)).toBe(true), { timeout: 5000 });
-    },
-    stop,
-  };
-}
-
 /** The settling job's dependencies as a script without a mail sender would give them. */
 const settleDeps = (): RefundDeps => ({
   db: ctx.app.db,
@@ -471,7 +454,7 @@ describe("what a refund request is told when it cannot be made", () => {
 
 describe("a whole refund after part of the order was refunded", () => {
   it("gives back what is left to the öre, records only the lines given back, and answers the same key the same", async () => {
-    const bus = await listenToSessions();
+    const bus = await listenToSessions(ctx.app);
     try {
       const { orderId, visit, coffeeLine, breadLine } = await coffeeAndBread(3);
       // Three coffees for 100 kr: the line's total does not split evenly into its units.
@@ -629,7 +612,7 @@ describe("the same idempotency key", () => {
 
 describe("an order of a deleted store, without a visit or a receipt number", () => {
   it("is refunded by platform admins alone, with no event or announcement and the order's id in the audit log", async () => {
-    const bus = await listenToSessions();
+    const bus = await listenToSessions(ctx.app);
     try {
       const { orderId, visit } = await coffeeAndBread(1);
       await ctx.app.db.execute(

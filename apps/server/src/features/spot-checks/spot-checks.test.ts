@@ -1,13 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { refundResultSchema, spotCheckSchema } from "@glide/contracts";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
 import { deriveKey } from "../../platform/crypto.ts";
 import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
-import { as, createDeviceKey, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
+import {
+  as,
+  createDeviceKey,
+  createTestContext,
+  listenToSessions,
+  signIn,
+  type TestContext,
+} from "../../test/harness.ts";
 import { signExitToken } from "../exit/exit-token.ts";
 import { product, shop, shopper, type TestShopper } from "../refunds/testing.ts";
-import { SESSIONS_TOPIC, type SessionChange } from "../sessions/session-events.ts";
 import { pickForSpotCheck, useSpotCheckRandom } from "./spot-checks.service.ts";
 
 /** mulberry32: a small seeded PRNG, uniform in [0, 1). */
@@ -586,23 +592,6 @@ describe("refunds of an order with items added at a spot check", () => {
   });
 });
 
-/** What the Sessions screens are told on the bus, and a way to know that everything sent so far has arrived. */
-async function listenToSessions() {
-  await ctx.app.bus.ready();
-  const seen: SessionChange[] = [];
-  const stop = ctx.app.bus.subscribe(SESSIONS_TOPIC, (m) => seen.push(m as SessionChange));
-  return {
-    of: (visit: string) => seen.filter((m) => m.session_id === visit),
-    /** Resolves once a marker published now has come back: one channel, in order, so all before it came too. */
-    async settle() {
-      const marker = randomUUID();
-      await ctx.app.bus.publish(SESSIONS_TOPIC, { store_id: null, session_id: marker, kind: "marker" });
-      await vi.waitFor(() => expect(seen.some((m) => m.session_id === marker)).toBe(true), { timeout: 5000 });
-    },
-    stop,
-  };
-}
-
 /** A check as the console lists it (every store, newest first). */
 async function checkOf(id: string) {
   const list = (await admin.get("/api/v1/admin/spot-checks?limit=200")).json() as Array<{ id: string }>;
@@ -619,7 +608,7 @@ const orderOf = async (orderId: string) =>
 
 describe("a flagged exit on the Sessions screen", () => {
   it("records the flag as the system's event, without counting it as the shopper's activity, and announces it", async () => {
-    const bus = await listenToSessions();
+    const bus = await listenToSessions(ctx.app);
     try {
       const { visit, check } = await flaggedVisit(1);
       await bus.settle();
@@ -737,7 +726,7 @@ describe("who may decide a spot check, and on what", () => {
 
 describe("what a decision records", () => {
   it("an ok: the note, no charge, a staff event that is not the shopper's activity, announced once", async () => {
-    const bus = await listenToSessions();
+    const bus = await listenToSessions(ctx.app);
     try {
       const { visit, check } = await flaggedVisit(1);
       await ctx.app.db.execute(
