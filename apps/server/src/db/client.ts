@@ -274,6 +274,13 @@ export async function queryRows<T>(db: Db | Tx, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
+/** The one row of a query that always answers one, such as an aggregate without GROUP BY. */
+export async function queryOne<T>(db: Db | Tx, query: SQL): Promise<T> {
+  const [row] = await queryRows<T>(db, query);
+  if (row === undefined) throw new Error("the query answered no row");
+  return row;
+}
+
 /**
  * Rows of a raw SQL query sent as a named prepared statement: PostgreSQL
  * parses and plans it once per pooled connection instead of on every call,

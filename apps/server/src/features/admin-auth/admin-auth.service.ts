@@ -224,6 +224,5 @@ export async function deleteAdmin(db: Db, email: string): Promise<void> {
 }
 
 export async function countAdmins(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(adminUsers);
-  return row?.n ?? 0;
+  return db.$count(adminUsers);
 }

@@ -15,6 +15,7 @@ import {
   LOGIN_LIMITS,
   listAdmins,
   login as loginDirect,
+  resolveSession,
   setAdminPassword,
 } from "./admin-auth.service.ts";
 
@@ -537,6 +538,24 @@ describe("what a sign-in writes and clears", () => {
     );
     expect((await as(ctx.app, cookie).get("/api/v1/admin/me")).statusCode).toBe(200);
     expect(await ageSeconds()).toBeLessThan(5);
+  });
+
+  it("checks a session without counting it as activity when asked not to touch it (a live feed's heartbeat)", async () => {
+    const { cookie, id } = await signIn(ctx.app);
+    const lastSeen = async () =>
+      (
+        await queryRows<{ s: number }>(
+          ctx.app.db,
+          sql`select extract(epoch from now() - last_seen_at)::int as s from admin_sessions where admin_user_id = ${id}`,
+        )
+      )[0]!.s;
+    await ctx.app.db.execute(
+      sql`update admin_sessions set last_seen_at = now() - interval '10 minutes' where admin_user_id = ${id}`,
+    );
+    expect(await resolveSession(ctx.app.db, cookie, { touch: false })).toMatchObject({ id });
+    expect(await lastSeen()).toBeGreaterThanOrEqual(600);
+    expect(await resolveSession(ctx.app.db, cookie)).toMatchObject({ id });
+    expect(await lastSeen()).toBeLessThan(5);
   });
 });
 

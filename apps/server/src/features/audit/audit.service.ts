@@ -81,7 +81,7 @@ export async function listAudit(opts: {
 }): Promise<{ items: AuditListItem[]; total: number }> {
   assertPlatformAdmin(opts.actor, "see the audit log");
   const where = filters(opts.query);
-  const [rows, [count]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     opts.db
       .select()
       .from(auditLog)
@@ -89,9 +89,9 @@ export async function listAudit(opts: {
       .orderBy(desc(auditLog.occurredAt), desc(auditLog.id))
       .limit(opts.query.limit)
       .offset(opts.query.offset),
-    opts.db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(where),
+    opts.db.$count(auditLog, where),
   ]);
-  return { items: rows.map(toItem), total: count?.n ?? 0 };
+  return { items: rows.map(toItem), total };
 }
 
 export async function getAuditEntry(opts: { db: Db; actor: AdminActor; id: number }): Promise<AuditEntry> {

@@ -1,6 +1,6 @@
 import type { DashboardStats } from "@glide/contracts";
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, queryRows } from "../../db/client.ts";
+import { type Db, queryOne, queryRows } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { countProducts } from "../products/products.service.ts";
@@ -23,7 +23,7 @@ export async function dashboardStats(opts: { db: Db; actor: AdminActor }): Promi
         sql`, `,
       )})`;
 
-  const [counts] = await queryRows<{ total: number; active: number; mrr_ore: string | number }>(
+  const counts = await queryOne<{ total: number; active: number; mrr_ore: string | number }>(
     db,
     sql`
       select
@@ -55,7 +55,7 @@ export async function dashboardStats(opts: { db: Db; actor: AdminActor }): Promi
   );
 
   // Paid orders of the stores in view; an order whose store was deleted stays in the platform's figures.
-  const [sales] = await queryRows<{ n: number; revenue_ore: string | number }>(
+  const sales = await queryOne<{ n: number; revenue_ore: string | number }>(
     db,
     everyStore
       ? sql`select count(*)::int as n, coalesce(sum(total_ore), 0) as revenue_ore from orders where state = 'paid'`
@@ -65,7 +65,7 @@ export async function dashboardStats(opts: { db: Db; actor: AdminActor }): Promi
   );
 
   // Cameras of the stores in view (a platform admin also sees unassigned ones); offline is what the health checker saw last.
-  const [cameraCounts] = await queryRows<{ n: number; offline: number }>(
+  const cameraCounts = await queryOne<{ n: number; offline: number }>(
     db,
     everyStore
       ? sql`select count(*)::int as n, (count(*) filter (where is_active and status = 'offline'))::int as offline
@@ -74,31 +74,29 @@ export async function dashboardStats(opts: { db: Db; actor: AdminActor }): Promi
             from cameras c join stores s on s.id = c.store_id where ${storeFilter}`,
   );
 
-  const total = counts?.total ?? 0;
-  const active = counts?.active ?? 0;
   return {
-    total_stores: total,
-    active_stores: active,
-    inactive_stores: total - active,
+    total_stores: counts.total,
+    active_stores: counts.active,
+    inactive_stores: counts.total - counts.active,
     // The product database is global: every admin sees its size.
     total_products: await countProducts(db),
     total_users: everyStore ? await countCustomers(db) : await countVisitors(db, storeFilter),
-    total_cameras: cameraCounts?.n ?? 0,
-    cameras_offline: cameraCounts?.offline ?? 0,
-    mrr: fromOre(Number(counts?.mrr_ore ?? 0)),
-    total_transactions: sales?.n ?? 0,
-    total_revenue: fromOre(Number(sales?.revenue_ore ?? 0)),
+    total_cameras: cameraCounts.n,
+    cameras_offline: cameraCounts.offline,
+    mrr: fromOre(Number(counts.mrr_ore)),
+    total_transactions: sales.n,
+    total_revenue: fromOre(Number(sales.revenue_ore)),
     active_modules: Object.fromEntries(moduleRows.map((r) => [r.name, r.stores])),
   };
 }
 
 /** Customers the door has let into one of the stores that `storeFilter` (on alias s) selects. */
 async function countVisitors(db: Db, storeFilter: SQL): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(
+  const row = await queryOne<{ n: number }>(
     db,
     sql`select count(distinct ss.customer_id)::int as n
       from shopping_sessions ss join stores s on s.id = ss.store_id
       where ss.door_opened_at is not null and ${storeFilter}`,
   );
-  return row?.n ?? 0;
+  return row.n;
 }

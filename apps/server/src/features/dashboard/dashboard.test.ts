@@ -1,6 +1,6 @@
 import { dashboardStatsSchema, type Store } from "@glide/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customers, orders, shoppingSessions } from "../../db/schema/index.ts";
+import { cameras, customers, orders, shoppingSessions } from "../../db/schema/index.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
 
 let ctx: TestContext;
@@ -122,6 +122,32 @@ describe("dashboard statistics", () => {
     expect(all.total_revenue).toBeCloseTo(before.total_revenue + 273.4, 2);
     const storeAdmin = as(ctx.app, (await signIn(ctx.app, "store_admin", [mine.id])).cookie);
     expect(await stats(storeAdmin)).toMatchObject({ total_transactions: 2, total_revenue: 173.4 });
+  });
+
+  it("counts cameras and the active ones last seen offline: all for a platform admin, their stores' for a store admin", async () => {
+    const before = await stats();
+    const [mine, theirs] = [await create("Filmed here"), await create("Filmed there")];
+    const camera = (storeId: string | null, status: string, isActive = true) =>
+      ctx.app.db.insert(cameras).values({
+        name: `${status} camera`,
+        locationZone: "entrance",
+        resolution: "1920x1080",
+        fps: 15,
+        storeId,
+        status,
+        isActive,
+      });
+    await camera(mine.id, "online");
+    await camera(mine.id, "offline");
+    await camera(mine.id, "offline", false); // switched off: not counted as offline
+    await camera(theirs.id, "offline");
+    await camera(null, "offline"); // not in a store yet
+
+    const all = await stats();
+    expect(all.total_cameras - before.total_cameras).toBe(5);
+    expect(all.cameras_offline - before.cameras_offline).toBe(3);
+    const storeAdmin = as(ctx.app, (await signIn(ctx.app, "store_admin", [mine.id])).cookie);
+    expect(await stats(storeAdmin)).toMatchObject({ total_cameras: 3, cameras_offline: 1 });
   });
 
   it("answers 401 when signed out", async () => {

@@ -52,12 +52,7 @@ export async function listProducts(opts: { db: Db; query: ListQuery }): Promise<
     category: products.category,
     price: products.priceOre,
   }[query.sort];
-  const count = () =>
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(products)
-      .where(where)
-      .then(([row]) => row?.n ?? 0);
+  const count = () => db.$count(products, where);
 
   if (!query.search?.trim()) {
     // Browsing: the sort index yields the page without reading the rest, and the count is an index-only scan.

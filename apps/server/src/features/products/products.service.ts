@@ -268,6 +268,5 @@ export async function lookupProduct(opts: { db: Db | Tx; code: string }): Promis
 }
 
 export async function countProducts(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(products);
-  return row?.n ?? 0;
+  return db.$count(products);
 }

@@ -6,7 +6,7 @@ import {
   type SessionStatus,
 } from "@glide/contracts";
 import type { SQL } from "drizzle-orm";
-import { type Db, queryRows, sql } from "../../db/client.ts";
+import { type Db, queryOne, queryRows, sql } from "../../db/client.ts";
 import { notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
@@ -212,7 +212,7 @@ export async function listSessions(opts: {
   const where = sql.join([sql`s.door_opened_at is not null`, ...filters(actor, query)], sql` and `);
   const chosen = sql`from shopping_sessions s join stores st on st.id = s.store_id where ${where}`;
   // At most SESSIONS_COUNT_LIMIT + 1 matches are counted: enough to say "more than the limit".
-  const [rows, [count]] = await Promise.all([
+  const [rows, count] = await Promise.all([
     queryRows<VisitRow>(
       opts.db,
       sql`with page as (
@@ -221,12 +221,12 @@ export async function listSessions(opts: {
           select v.* from (${visitsOf(sql`page p join shopping_sessions s on s.id = p.id`)}) v
           order by v.entered_at desc, v.id desc`,
     ),
-    queryRows<{ n: number }>(
+    queryOne<{ n: number }>(
       opts.db,
       sql`select count(*)::int as n from (select 1 ${chosen} limit ${SESSIONS_COUNT_LIMIT + 1}) x`,
     ),
   ]);
-  const counted = count?.n ?? 0;
+  const counted = count.n;
   return {
     items: rows.map(toRow),
     total: Math.min(counted, SESSIONS_COUNT_LIMIT),

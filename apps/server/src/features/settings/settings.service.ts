@@ -9,7 +9,7 @@ import {
 } from "@glide/contracts";
 import { and, asc, eq } from "drizzle-orm";
 import type { z } from "zod";
-import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
+import { type Db, queryOne, queryRows, sql, type Tx } from "../../db/client.ts";
 import { settingChanges, settings, stores } from "../../db/schema/index.ts";
 import { AppError, forbidden, notFound } from "../../platform/errors.ts";
 import { issueMessage, summarise } from "../../platform/http-errors.ts";
@@ -253,7 +253,7 @@ export async function settingHistory(opts: {
     conditions.push(sql`(not is_override or ${own})`);
   }
   const where = sql.join(conditions, sql` and `);
-  const [rows, [count]] = await Promise.all([
+  const [rows, count] = await Promise.all([
     queryRows<{
       id: string;
       category: SettingCategory;
@@ -270,7 +270,7 @@ export async function settingHistory(opts: {
           from setting_changes where ${where}
           order by changed_at desc, id desc limit ${opts.limit} offset ${opts.offset}`,
     ),
-    queryRows<{ n: number }>(opts.db, sql`select count(*)::int as n from setting_changes where ${where}`),
+    queryOne<{ n: number }>(opts.db, sql`select count(*)::int as n from setting_changes where ${where}`),
   ]);
   return {
     items: rows.map((r) => ({
@@ -284,6 +284,6 @@ export async function settingHistory(opts: {
       old_value: r.old_value,
       new_value: r.new_value,
     })),
-    total: count?.n ?? 0,
+    total: count.n,
   };
 }

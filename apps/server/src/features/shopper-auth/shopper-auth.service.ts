@@ -264,6 +264,5 @@ export async function devSignIn(opts: { db: Db; keys: ShopperKeys }): Promise<Sh
 }
 
 export async function countCustomers(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(customers);
-  return row?.n ?? 0;
+  return db.$count(customers);
 }

@@ -134,11 +134,8 @@ export async function listStores(opts: {
     .where(where)
     .orderBy(desc(stores.createdAt), asc(stores.name), asc(stores.id))
     .offset(opts.offset ?? 0);
-  const [rows, [count]] = await Promise.all([
-    opts.limit ? query.limit(opts.limit) : query,
-    db.select({ n: sql<number>`count(*)::int` }).from(stores).where(where),
-  ]);
-  return { items: rows.map((r) => toStore(r.store, r.modules)), total: count?.n ?? 0 };
+  const [rows, total] = await Promise.all([opts.limit ? query.limit(opts.limit) : query, db.$count(stores, where)]);
+  return { items: rows.map((r) => toStore(r.store, r.modules)), total };
 }
 
 export async function getStore(db: Db | Tx, id: string): Promise<Store> {
