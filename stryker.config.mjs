@@ -68,7 +68,12 @@ const GROUPS = {
   },
   exit: {
     mutate: [feature("exit/exit.service.ts"), feature("exit/exit-token.ts")],
-    tests: [feature("exit/exit.test.ts"), feature("exit/exit-token.test.ts")],
+    // The staff-check draw at the gate is tested with the spot checks.
+    tests: [
+      feature("exit/exit.test.ts"),
+      feature("exit/exit-token.test.ts"),
+      feature("spot-checks/spot-checks.test.ts"),
+    ],
   },
   refunds: {
     mutate: [feature("refunds/refunds.service.ts"), feature("refunds/disputes.service.ts")],

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { EXIT_TOKEN_TTL_SECONDS, signExitToken, verifyExitToken } from "./exit-token.ts";
 
@@ -37,6 +37,33 @@ describe("the exit token", () => {
     for (const bad of ["", "GLIDEX1", `GLIDEX2.${payload}.${signature}`, `${token}.x`, visit.sessionId]) {
       expect(verifyExitToken(key, bad, now)).toEqual({ ok: false, reason: "malformed" });
     }
+  });
+
+  it("refuses a correctly signed payload that is not JSON or not the token's four fields", () => {
+    /** A token of this format signed with the right key around any payload, as only the server could make one. */
+    const signed = (text: string) => {
+      const payload = Buffer.from(text).toString("base64url");
+      const signature = createHmac("sha256", key).update(`GLIDEX1.${payload}`).digest("base64url");
+      return `GLIDEX1.${payload}.${signature}`;
+    };
+    const expires = now.getTime() / 1000 + 60;
+    const good = [visit.sessionId, visit.storeId, expires, "nonce"];
+    expect(verifyExitToken(key, signed(JSON.stringify(good)), now)).toEqual({
+      ok: true,
+      claims: { sessionId: visit.sessionId, storeId: visit.storeId, expiresAt: expires, nonce: "nonce" },
+    });
+    const bad = [
+      "not json",
+      JSON.stringify({ 0: visit.sessionId, 1: visit.storeId, 2: expires, 3: "nonce", length: 4 }),
+      JSON.stringify(good.slice(0, 3)),
+      JSON.stringify([...good, "extra"]),
+      JSON.stringify([1, visit.storeId, expires, "nonce"]),
+      JSON.stringify([visit.sessionId, null, expires, "nonce"]),
+      JSON.stringify([visit.sessionId, visit.storeId, String(expires), "nonce"]),
+      JSON.stringify([visit.sessionId, visit.storeId, expires, 7]),
+    ];
+    for (const text of bad)
+      expect(verifyExitToken(key, signed(text), now), text).toEqual({ ok: false, reason: "malformed" });
   });
 
   it("gives each token its own nonce, so each can be spent once", () => {

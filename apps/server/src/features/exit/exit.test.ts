@@ -1,13 +1,22 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { errorSchema, gtinCheckDigit } from "@glide/contracts";
 import { sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { queryRows } from "../../db/client.ts";
 import { customers } from "../../db/schema/index.ts";
 import { deriveKey } from "../../platform/crypto.ts";
 import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
-import { as, createDeviceKey, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
+import {
+  as,
+  createDeviceKey,
+  createTestContext,
+  listenToSessions,
+  signIn,
+  type TestContext,
+} from "../../test/harness.ts";
 import { issueTokens } from "../shopper-auth/shopper-tokens.ts";
+import { useSpotCheckRandom } from "../spot-checks/spot-checks.service.ts";
 import { signExitToken } from "./exit-token.ts";
 
 const SECRET = randomBytes(32).toString("hex");
@@ -18,6 +27,7 @@ let otherStore: string;
 let gateKey: string;
 let otherGateKey: string;
 let doorKey: string;
+let admin: ReturnType<typeof as>;
 const juice = `731000000501${gtinCheckDigit("731000000501")}`;
 
 type Reply = Awaited<ReturnType<TestContext["app"]["inject"]>>;
@@ -72,7 +82,7 @@ beforeAll(async () => {
     STRIPE_SECRET_KEY: pay.simulator.secretKey,
     STRIPE_API_BASE: pay.apiBase,
   });
-  const admin = as(ctx.app, (await signIn(ctx.app)).cookie);
+  admin = as(ctx.app, (await signIn(ctx.app)).cookie);
   store = (await admin.post("/api/v1/stores/", { name: "Utgångsbutiken" })).json().id;
   otherStore = (await admin.post("/api/v1/stores/", { name: "Grannbutiken" })).json().id;
   gateKey = (await createDeviceKey(ctx.app, store, "exit_gate")).key;
@@ -150,5 +160,142 @@ describe("the exit", () => {
     );
     const stale = await gate(first.token);
     expect([stale.statusCode, errorSchema.parse(stale.json()).code]).toEqual([409, "stale_exit_code"]);
+  });
+});
+
+describe("what the gate says, records and opens", () => {
+  const refusal = (res: Reply) => [res.statusCode, res.json().code, res.json().detail];
+  const key = () => deriveKey(SECRET, "exit-token");
+
+  it("answers each refusal in its own words", async () => {
+    const nobody = await shopperInStore();
+    await ctx.app.db.execute(sql`delete from shopping_sessions where customer_id = ${nobody.id}`);
+    for (const url of ["/api/v1/exit/token", "/api/v1/exit/status"])
+      expect(refusal(await nobody.call({ method: "GET", url }))).toEqual([
+        404,
+        "no_visit",
+        "Du har inget pågående besök.",
+      ]);
+
+    const ada = await shopperInStore();
+    const old = signExitToken(key(), { sessionId: ada.visit, storeId: store }, new Date(Date.now() - 121_000)).token;
+    expect(refusal(await gate(old))).toEqual([410, "exit_code_expired", "The exit code has expired"]);
+    const forged = signExitToken(randomBytes(32), { sessionId: ada.visit, storeId: store }).token;
+    expect(refusal(await gate(forged))).toEqual([400, "invalid_exit_code", "Not an exit code of this system"]);
+    const code = (await exitCode(ada)).token;
+    expect(refusal(await gate(code, otherGateKey))).toEqual([403, "wrong_store", "The exit code is for another store"]);
+    const gone = signExitToken(key(), { sessionId: randomUUID(), storeId: store }).token;
+    expect(refusal(await gate(gone))).toEqual([404, "unknown_session", "The visit no longer exists"]);
+    expect((await gate(code)).statusCode).toBe(200);
+    expect(refusal(await gate(code))).toEqual([409, "exit_code_used", "The exit code has already been used"]);
+
+    const bo = await shopperInStore();
+    const earlier = (await exitCode(bo)).token;
+    const entry = await bo.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
+    await ctx.app.db.execute(
+      sql`update shopping_sessions set door_opened_at = now() + interval '1 second' where id = ${entry.json().session_id}`,
+    );
+    expect(refusal(await gate(earlier))).toEqual([409, "stale_exit_code", "The exit code is for an earlier visit"]);
+  });
+
+  it("gives a code that lasts two minutes from when it was asked for", async () => {
+    const ada = await shopperInStore();
+    const before = Date.now();
+    const { expires_at } = await exitCode(ada);
+    const lasts = Date.parse(expires_at) - before;
+    expect(lasts).toBeGreaterThan(118_000);
+    expect(lasts).toBeLessThanOrEqual(121_000);
+  });
+
+  it("records the exit, tells the Sessions screens and opens this store's gate for this visit", async () => {
+    const opened = vi.spyOn(ctx.app.door, "open");
+    const bus = await listenToSessions(ctx.app);
+    try {
+      const ada = await shopperInStore();
+      expect((await gate((await exitCode(ada)).token)).json()).toMatchObject({ gate_opened: true, status: "paid" });
+      expect(opened.mock.calls).toEqual([[{ storeId: store, sessionId: ada.visit }]]);
+      const exits = await queryRows<{ source: string; store_id: string }>(
+        ctx.app.db,
+        sql`select source, store_id from session_events where session_id = ${ada.visit} and kind = 'exit_qr'`,
+      );
+      expect(exits).toEqual([{ source: "exit_gate", store_id: store }]);
+      await bus.settle();
+      expect(bus.of(ada.visit, "exit_qr")).toEqual([{ store_id: store, session_id: ada.visit, kind: "exit_qr" }]);
+
+      // A declined card keeps the gate shut: nothing is opened for it.
+      opened.mockClear();
+      const declined = await shopperInStore("pm_card_chargeDeclined");
+      expect((await gate((await exitCode(declined)).token)).statusCode).toBe(402);
+      expect(opened).not.toHaveBeenCalled();
+    } finally {
+      opened.mockRestore();
+      bus.stop();
+    }
+  });
+
+  it("opens for an empty cart with nothing charged and no receipt, and never draws it for a staff check", async () => {
+    const restore = useSpotCheckRandom(() => 0);
+    const share = await admin.put(`/api/v1/settings/stores/${store}`, {
+      settings: { store: { spot_check_share: 0.2 } },
+    });
+    expect(share.statusCode, share.body).toBe(200);
+    try {
+      const ada = await shopperInStore();
+      // The first visit is paid, so the next ones are a returning shopper's: those can be drawn.
+      expect((await gate((await exitCode(ada)).token)).json().status).toBe("paid");
+      const entry = await ada.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
+      const empty = entry.json().session_id as string;
+      await ctx.app.db.execute(sql`update shopping_sessions set door_opened_at = now() where id = ${empty}`);
+      const opened = await gate((await exitCode(ada)).token);
+      expect(opened.json()).toEqual({ gate_opened: true, status: "empty", receipt_number: null });
+      expect((await ada.call({ method: "GET", url: "/api/v1/exit/status" })).json()).toEqual({
+        state: "empty",
+        receipt: null,
+      });
+      const drawn = (id: string) =>
+        queryRows<{ id: string }>(ctx.app.db, sql`select id from spot_checks where session_id = ${id}`);
+      expect(await drawn(empty)).toEqual([]);
+      // The same draw on a visit with something in it picks it: the empty one was passed over for being empty.
+      const bo = await shopperInStore();
+      await gate((await exitCode(bo)).token);
+      const second = await bo.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
+      const full = second.json().session_id as string;
+      await ctx.app.db.execute(sql`update shopping_sessions set door_opened_at = now() where id = ${full}`);
+      await bo.call({ method: "POST", url: "/api/v1/cart/scan", payload: { session_id: full, barcode: juice } });
+      expect((await gate((await exitCode(bo)).token)).json().status).toBe("paid");
+      expect(await drawn(full)).toHaveLength(1);
+    } finally {
+      restore();
+      await admin.put(`/api/v1/settings/stores/${store}`, { settings: {} });
+    }
+  });
+
+  it("opens for a visit closed as abandoned, charging nothing", async () => {
+    const ada = await shopperInStore();
+    const code = (await exitCode(ada)).token;
+    await ctx.app.db.execute(sql`update shopping_sessions set abandoned_at = now() where id = ${ada.visit}`);
+    expect((await gate(code)).json()).toEqual({ gate_opened: true, status: "empty", receipt_number: null });
+    expect((await ada.call({ method: "GET", url: "/api/v1/exit/status" })).json()).toEqual({
+      state: "empty",
+      receipt: null,
+    });
+  });
+
+  it("opens when the payment provider does not answer, and the phone sees the charge pending", async () => {
+    const ada = await shopperInStore();
+    const opened = vi.spyOn(ctx.app.door, "open");
+    await pay.control("/faults", { mode: "error", path: "/v1/payment_intents" });
+    try {
+      const res = await gate((await exitCode(ada)).token);
+      expect(res.json()).toEqual({ gate_opened: true, status: "pending", receipt_number: null });
+      expect(opened).toHaveBeenCalledTimes(1);
+    } finally {
+      opened.mockRestore();
+      await pay.control("/faults", {});
+    }
+    expect((await ada.call({ method: "GET", url: "/api/v1/exit/status" })).json()).toEqual({
+      state: "pending",
+      receipt: null,
+    });
   });
 });
