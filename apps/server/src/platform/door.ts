@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from "fastify";
 /** Opens a store's entrance. The service tells it; how the lock is driven is the controller's business. */
 export interface DoorController {
   /** How the lock is driven, for the visit's timeline. */
-  readonly kind?: "webhook" | "simulated";
+  readonly kind: "webhook" | "simulated";
   open(request: { storeId: string; sessionId: string }): Promise<void>;
 }
 

@@ -29,6 +29,12 @@ export function isUniqueViolation(err: unknown): boolean {
   return e?.code === "23505" || e?.cause?.code === "23505";
 }
 
+/** PostgreSQL's foreign_key_violation, raised by either driver: a row referred to is gone. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === "23503" || e?.cause?.code === "23503";
+}
+
 /**
  * Errors that mean the database cannot be reached right now (refused, reset,
  * restarting, failing over, timed out), as opposed to a query that is wrong.

@@ -4,14 +4,8 @@ import type { Db } from "../../db/client.ts";
 import { doorEvents, shoppingSessions, storeDeviceKeys, stores } from "../../db/schema/index.ts";
 import { randomToken, safeEqual, sha256 } from "../../platform/crypto.ts";
 import type { DoorController } from "../../platform/door.ts";
-import { AppError, conflict, forbidden, notFound, unauthorized } from "../../platform/errors.ts";
+import { AppError, conflict, forbidden, isForeignKeyViolation, notFound, unauthorized } from "../../platform/errors.ts";
 import { type AnnounceSession, announceNothing, recordSessionEvent } from "./session-events.ts";
-
-/** A foreign key that no longer holds: the customer was deleted while their token still verified. */
-const isForeignKeyViolation = (err: unknown) => {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === "23503" || e?.cause?.code === "23503";
-};
 
 /**
  * A new entry code. The shopper's earlier unused codes stop working, in every
@@ -81,6 +75,7 @@ export async function createEntrySession(opts: {
       expires_at: expiresAt.toISOString(),
     };
   } catch (err) {
+    // The customer was deleted while their token still verified.
     if (isForeignKeyViolation(err)) throw unauthorized("Logga in med BankID först.", "unauthorized");
     throw err;
   }
@@ -199,7 +194,7 @@ export async function scanAtDoor(opts: {
       kind: "door_opened",
       source: "door",
       // Which door (a webhook to the lock or the demo's simulated one) and who asked (the scanner or the test button).
-      detail: { via: opts.door.kind ?? "webhook", caller: caller.kind === "device" ? "scanner" : "test_button" },
+      detail: { via: opts.door.kind, caller: caller.kind === "device" ? "scanner" : "test_button" },
     });
     return { door_opened: true as const, session_id: session.id, store_id: session.storeId };
   });

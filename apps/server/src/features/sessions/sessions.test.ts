@@ -381,3 +381,49 @@ describe("the landing page's store", () => {
     expect((await ctx.app.inject({ method: "GET", url: "/api/v1/public/stores/anything" })).statusCode).toBe(400);
   });
 });
+
+describe("the visit's timeline on the way in", () => {
+  const timeline = (sessionId: string) =>
+    queryRows<{ kind: string; source: string; store_id: string; detail: unknown }>(
+      ctx.app.db,
+      sql`select kind, source, store_id, detail from session_events where session_id = ${sessionId} order by id`,
+    );
+
+  it("records each code made, replaced and cancelled, from the phone", async () => {
+    const { accessToken: token } = await signInShopper(ctx.app);
+    const first = await entry(token, storeA);
+    const second = await entry(token, storeB);
+    const cancel = () =>
+      ctx.app.inject({
+        method: "DELETE",
+        url: `/api/v1/sessions/entry/${second.session_id}`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+    expect((await cancel()).statusCode).toBe(204);
+    expect((await cancel()).statusCode).toBe(204);
+    expect(await timeline(first.session_id)).toEqual([
+      { kind: "entry_issued", source: "phone", store_id: storeA, detail: null },
+      { kind: "entry_revoked", source: "phone", store_id: storeA, detail: { reason: "replaced" } },
+    ]);
+    // Cancelling twice is one event.
+    expect(await timeline(second.session_id)).toEqual([
+      { kind: "entry_issued", source: "phone", store_id: storeB, detail: null },
+      { kind: "entry_revoked", source: "phone", store_id: storeB, detail: { reason: "cancelled" } },
+    ]);
+  });
+
+  it("records the door opening with the kind of door and who asked: the scanner or the test button", async () => {
+    const { accessToken: token } = await signInShopper(ctx.app);
+    const byScanner = await entry(token, storeA);
+    expect((await scan(byScanner, `Device ${keyA}`)).statusCode).toBe(200);
+    const byButton = await entry(token, storeA);
+    expect((await scan(byButton, `Bearer ${token}`)).statusCode).toBe(200);
+    const opened = async (id: string) => (await timeline(id)).filter((e) => e.kind === "door_opened");
+    expect(await opened(byScanner.session_id)).toEqual([
+      { kind: "door_opened", source: "door", store_id: storeA, detail: { via: "simulated", caller: "scanner" } },
+    ]);
+    expect(await opened(byButton.session_id)).toEqual([
+      { kind: "door_opened", source: "door", store_id: storeA, detail: { via: "simulated", caller: "test_button" } },
+    ]);
+  });
+});
