@@ -281,6 +281,34 @@ describe("what the gate says, records and opens", () => {
     });
   });
 
+  it("shows the phone the charge pending while the gate is still charging", async () => {
+    const ada = await shopperInStore();
+    await pay.control("/faults", { delay_ms: 1500, times: 1, path: "/v1/payment_intents" });
+    try {
+      const charging = gate((await exitCode(ada)).token);
+      await vi.waitFor(
+        async () =>
+          expect((await ada.call({ method: "GET", url: "/api/v1/exit/status" })).json()).toEqual({
+            state: "pending",
+            receipt: null,
+          }),
+        { timeout: 5000, interval: 50 },
+      );
+      expect((await charging).json()).toMatchObject({ gate_opened: true, status: "paid" });
+    } finally {
+      await pay.control("/faults", {});
+    }
+    expect((await ada.call({ method: "GET", url: "/api/v1/exit/status" })).json().state).toBe("paid");
+  });
+
+  it("treats a code for a visit that never passed the door as no code for the shopper's visit", async () => {
+    const ada = await shopperInStore();
+    const entry = await ada.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
+    await ctx.app.db.execute(sql`delete from shopping_sessions where id = ${ada.visit}`);
+    const outside = signExitToken(key(), { sessionId: entry.json().session_id, storeId: store }).token;
+    expect(refusal(await gate(outside))).toEqual([409, "stale_exit_code", "The exit code is for an earlier visit"]);
+  });
+
   it("opens when the payment provider does not answer, and the phone sees the charge pending", async () => {
     const ada = await shopperInStore();
     const opened = vi.spyOn(ctx.app.door, "open");
