@@ -226,7 +226,7 @@ async function scannedItem(db: Db | Tx, scanId: string, sessionId: string): Prom
 function planCode(barcode: string) {
   const parsed = parseBarcode(barcode);
   if (!parsed) return null;
-  const variable = parsed.kind === "EAN-13" ? parseVariableMeasure(parsed.raw) : null;
+  const variable = parseVariableMeasure(parsed.raw);
   const item = variable ? parseBarcode(variable.itemCode) : null;
   const measure = variable?.measure;
   return {

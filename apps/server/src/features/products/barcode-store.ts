@@ -7,7 +7,7 @@ import { parseBarcode, parseVariableMeasure } from "@glide/contracts";
 export function storageGtin(code: string): string | null {
   const parsed = parseBarcode(code);
   if (!parsed) return null;
-  const variable = parsed.kind === "EAN-13" ? parseVariableMeasure(parsed.raw) : null;
+  const variable = parseVariableMeasure(parsed.raw);
   return variable ? parseBarcode(variable.itemCode)!.gtin14 : parsed.gtin14;
 }
 

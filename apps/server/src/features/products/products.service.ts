@@ -50,25 +50,27 @@ export function toProduct(row: ProductRow, gtins: string[]): Product {
   };
 }
 
-/** Column values from API fields; only the fields present are set. */
+/** Column values from API fields; only the fields present are set (an absent one is left out, not cleared). */
 export function productColumns(input: UpdateInput): Partial<typeof products.$inferInsert> {
-  const cols: Partial<typeof products.$inferInsert> = {};
-  const round = (v: number | null | undefined, by: number) => (v === null || v === undefined ? v : Math.round(v * by));
-  if (input.sku !== undefined) cols.sku = input.sku;
-  if (input.name !== undefined) cols.name = input.name;
-  if (input.description !== undefined) cols.description = input.description;
-  if (input.category !== undefined) cols.category = input.category;
-  if (input.brand !== undefined) cols.brand = input.brand;
-  if (input.price !== undefined) cols.priceOre = Math.round(input.price * 100);
-  if (input.vat_rate !== undefined) cols.vatRateBp = Math.round(input.vat_rate * 100);
-  if (input.image_url !== undefined) cols.imageUrl = input.image_url;
-  if (input.is_active !== undefined) cols.isActive = input.is_active;
-  if (input.weight !== undefined) cols.weightMg = round(input.weight, 1000);
-  if (input.length !== undefined) cols.lengthMm = round(input.length, 10);
-  if (input.width !== undefined) cols.widthMm = round(input.width, 10);
-  if (input.height !== undefined) cols.heightMm = round(input.height, 10);
-  if (input.age_limit !== undefined) cols.ageLimit = input.age_limit;
-  return cols;
+  const scaled = <T extends number | null | undefined>(v: T, by: number) =>
+    (typeof v === "number" ? Math.round(v * by) : v) as T;
+  const cols: Partial<typeof products.$inferInsert> = {
+    sku: input.sku,
+    name: input.name,
+    description: input.description,
+    category: input.category,
+    brand: input.brand,
+    priceOre: scaled(input.price, 100),
+    vatRateBp: scaled(input.vat_rate, 100),
+    imageUrl: input.image_url,
+    isActive: input.is_active,
+    weightMg: scaled(input.weight, 1000),
+    lengthMm: scaled(input.length, 10),
+    widthMm: scaled(input.width, 10),
+    heightMm: scaled(input.height, 10),
+    ageLimit: input.age_limit,
+  };
+  return Object.fromEntries(Object.entries(cols).filter(([, v]) => v !== undefined));
 }
 
 export async function getProduct(db: Db | Tx, id: string): Promise<Product> {
@@ -249,7 +251,7 @@ export async function lookupProduct(opts: { db: Db | Tx; code: string }): Promis
   const exact = await find(parsed.gtin14);
   if (exact) return { product: exact, code: parsed.raw, measure: null, line_price: exact.price };
 
-  const variable = parsed.kind === "EAN-13" ? parseVariableMeasure(parsed.raw) : null;
+  const variable = parseVariableMeasure(parsed.raw);
   const item = variable ? await find(parseBarcode(variable.itemCode)!.gtin14) : null;
   if (!variable || !item) throw notFound(`No product has barcode ${parsed.raw}`, "unknown_barcode");
   if (variable.measure.kind === "price") {
