@@ -1,11 +1,20 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { cartScanResponseSchema, cartSchema, errorSchema, gtinCheckDigit } from "@glide/contracts";
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/client.ts";
 import { customers } from "../../db/schema/index.ts";
 import { sha256 } from "../../platform/crypto.ts";
-import { as, createTestContext, listenToSessions, signIn, type TestContext } from "../../test/harness.ts";
+import {
+  as,
+  createTestContext,
+  listenToSessions,
+  signIn,
+  TEST_DATABASE_URL,
+  type TestContext,
+  waitingForLocks,
+} from "../../test/harness.ts";
 import { issueTokens } from "../shopper-auth/shopper-tokens.ts";
 import { cartTopic } from "./cart.events.ts";
 import { checkAgeLimit } from "./cart.service.ts";
@@ -667,5 +676,80 @@ describe("the recognition worker's refusals and records", () => {
     const gone = await worker(key, add);
     expect(gone.json()).toMatchObject({ code: "scan_already_counted", detail: "Skanningen är redan registrerad." });
     expect((await cartOf(kim, s)).items).toEqual([]);
+  });
+});
+
+/**
+ * Two sends that cross inside the database. A row the change touches last is held by a transaction of
+ * our own, so the first send stops just before it commits; the second then runs into the first one's
+ * unwritten line and waits on it. PGlite runs one transaction at a time, so only PostgreSQL can cross.
+ */
+describe.skipIf(!TEST_DATABASE_URL)("sends that cross inside the database (PostgreSQL)", () => {
+  /** Holds `sql` (a row lock) in a transaction of its own until the returned release is called. */
+  async function hold(statement: string, params: unknown[]) {
+    const client = new pg.Client({ connectionString: ctx.databaseUrl });
+    await client.connect();
+    await client.query("begin");
+    await client.query(statement, params);
+    return async () => {
+      await client.query("commit");
+      await client.end();
+    };
+  }
+  /** The visit's row, held: a scan that adds something moves its last activity there, last of all. */
+  async function holdVisit(sessionId: string) {
+    await ctx.app.db.execute(
+      sql`update shopping_sessions set last_activity_at = now() - interval '5 minutes' where id = ${sessionId}`,
+    );
+    return hold("select 1 from shopping_sessions where id = $1 for update", [sessionId]);
+  }
+
+  it("one scan id sent twice: the second finds the first's line and counts nothing", async () => {
+    const kim = await shopperBorn("1990-05-05");
+    const s = await visit(kim);
+    const id = randomUUID();
+    const release = await holdVisit(s);
+    const first = scan(kim, s, products.milk!.barcode, id);
+    await waitingForLocks(ctx.app.db, 1); // line and scan written, waiting to move the visit's activity
+    const second = scan(kim, s, products.milk!.barcode, id);
+    await waitingForLocks(ctx.app.db, 2); // waiting on the first one's line
+    await release();
+    const [a, b] = await Promise.all([first, second]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect(b.json().item).toEqual(a.json().item);
+    expect((await cartOf(kim, s)).items.map((i) => i.quantity)).toEqual([1]);
+    expect((await eventsOf(s)).filter((e) => e.kind === "item_added")).toHaveLength(1);
+  });
+
+  it("one sighting sent twice by the worker: counted once", async () => {
+    await setModule(store, "ai_product_recognition", true);
+    const key = await workerKey(store);
+    const kim = await shopperBorn("1990-05-05");
+    const s = await visit(kim);
+    const body = { session_id: s, product_id: products.bread!.id, action: "add", event_id: randomUUID() };
+    const release = await holdVisit(s);
+    const first = worker(key, body);
+    await waitingForLocks(ctx.app.db, 1);
+    const second = worker(key, body);
+    await waitingForLocks(ctx.app.db, 2);
+    await release();
+    const answers = await Promise.all([first, second]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect((await cartOf(kim, s)).items.map((i) => i.quantity)).toEqual([1]);
+    expect((await eventsOf(s)).filter((e) => e.kind === "item_added")).toHaveLength(1);
+  });
+
+  it("a line removed twice at once: one removal, one event, no error", async () => {
+    const kim = await shopperBorn("1990-05-05");
+    const s = await visit(kim);
+    const line = (await scan(kim, s, products.bread!.barcode)).json().item.id as string;
+    const release = await hold("select 1 from cart_items where id = $1 for update", [line]);
+    const removals = [item(kim, "DELETE", line), item(kim, "DELETE", line)];
+    await waitingForLocks(ctx.app.db, 2); // both past the owner check, waiting to delete
+    await release();
+    const answers = await Promise.all(removals);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(answers.map((r) => r.json().items)).toEqual([[], []]);
+    expect((await eventsOf(s)).filter((e) => e.kind === "item_removed")).toHaveLength(1);
   });
 });
