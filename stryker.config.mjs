@@ -52,7 +52,12 @@ const GROUPS = {
   },
   settings: {
     mutate: [feature("settings/settings.service.ts"), feature("settings/effective-settings.ts")],
-    tests: [feature("settings/settings.test.ts"), feature("settings/effective-settings.test.ts")],
+    // The audit entries a settings change writes are checked in the audit tests.
+    tests: [
+      feature("settings/settings.test.ts"),
+      feature("settings/effective-settings.test.ts"),
+      feature("audit/audit.test.ts"),
+    ],
   },
   checkout: {
     mutate: [

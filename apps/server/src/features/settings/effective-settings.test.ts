@@ -5,7 +5,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
 import { loadConfig } from "../../config.ts";
-import { openDatabase } from "../../db/client.ts";
+import { openDatabase, queryRows } from "../../db/client.ts";
 import type { EventBus } from "../../platform/event-bus.ts";
 import { as, createTestContext, signIn, TEST_DATABASE_URL, type TestContext } from "../../test/harness.ts";
 import { createSettingsReader, SETTINGS_CACHE_MS, SETTINGS_TOPIC } from "./effective-settings.ts";
@@ -65,6 +65,36 @@ describe("the per-instance copy", () => {
     expect((await reader.effective()).ai.model_name).toBe("yolov8m");
     reader.close();
     await setRaw("model_name", "yolov8n");
+  });
+
+  it("keeps a store's copy as it keeps the global one, and announces a store's change by the store's id", async () => {
+    let clock = 5_000_000;
+    const told: [string, unknown][] = [];
+    const bus: EventBus = {
+      ...deafBus,
+      publish: async (topic, message) => {
+        told.push([topic, message]);
+      },
+    };
+    const reader = createSettingsReader({ db: ctx.app.db, bus, logger: pino({ level: "silent" }), now: () => clock });
+    const [row] = await queryRows<{ id: string }>(
+      ctx.app.db,
+      sql`insert into stores (name, custom_settings) values ('Kopia', '{"ai": {"model_name": "yolov8x"}}') returning id`,
+    );
+    const store = row!.id;
+    try {
+      expect((await reader.effective(store)).ai.model_name).toBe("yolov8x");
+      await ctx.app.db.execute(
+        sql`update stores set custom_settings = '{"ai": {"model_name": "yolov8s"}}'::jsonb where id = ${store}`,
+      );
+      clock += SETTINGS_CACHE_MS - 1;
+      expect((await reader.effective(store)).ai.model_name).toBe("yolov8x");
+      await reader.changed(store);
+      expect((await reader.effective(store)).ai.model_name).toBe("yolov8s");
+      expect(told).toEqual([[SETTINGS_TOPIC, { store_id: store }]]);
+    } finally {
+      reader.close();
+    }
   });
 
   it("an announcement drops the copy it names: a store's, or the global one", async () => {

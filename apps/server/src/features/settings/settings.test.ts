@@ -608,5 +608,10 @@ describe("history", () => {
     expect(seen.items.map((c) => c.store_id)).toEqual([mine, null]);
     expect((await history("")).total).toBe(3);
     expect((await storeAdmin.get(`/api/v1/settings/history?store_id=${theirs}`)).statusCode).toBe(403);
+    // A store admin who manages no store yet sees the global changes only.
+    const none = as(ctx.app, (await signIn(ctx.app, "store_admin", [])).cookie);
+    const global = await history("", none);
+    expect(global.items.map((c) => c.store_id)).toEqual([null]);
+    expect(global.total).toBe(1);
   });
 });
