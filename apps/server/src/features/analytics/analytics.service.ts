@@ -8,7 +8,7 @@ import type {
   AnalyticsTopProduct,
 } from "@glide/contracts";
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, queryRows } from "../../db/client.ts";
+import { type Db, queryOne, queryRows } from "../../db/client.ts";
 import { notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
@@ -147,7 +147,7 @@ type Sums = {
 };
 
 export async function analyticsSummary(db: Db, scope: AnalyticsScope): Promise<AnalyticsSummary> {
-  const [s] = await queryRows<Sums>(
+  const s = await queryOne<Sums>(
     db,
     sql`select coalesce(sum(entries), 0) as entries, coalesce(sum(purchases), 0) as purchases,
           coalesce(sum(revenue_ore), 0) as revenue_ore, coalesce(sum(vat_ore), 0) as vat_ore,
@@ -155,22 +155,22 @@ export async function analyticsSummary(db: Db, scope: AnalyticsScope): Promise<A
           coalesce(sum(refunds_ore), 0) as refunds_ore
         from analytics_store_hours h where ${hoursOf(scope)}`,
   );
-  const orders = n(s?.purchases);
-  const revenueOre = n(s?.revenue_ore);
-  const vatOre = n(s?.vat_ore);
-  const refundsOre = n(s?.refunds_ore);
+  const orders = n(s.purchases);
+  const revenueOre = n(s.revenue_ore);
+  const vatOre = n(s.vat_ore);
+  const refundsOre = n(s.refunds_ore);
   const basketOre = orders === 0 ? null : Math.round(revenueOre / orders);
   return {
     revenue: fromOre(revenueOre),
     vat: fromOre(vatOre),
     revenue_excl_vat: fromOre(revenueOre - vatOre),
     orders,
-    items: n(s?.items),
-    entries: n(s?.entries),
-    conversion: ratio(orders, n(s?.entries), 4),
+    items: n(s.items),
+    entries: n(s.entries),
+    conversion: ratio(orders, n(s.entries), 4),
     average_basket: basketOre === null ? null : fromOre(basketOre),
-    average_items: ratio(n(s?.items), orders, 2),
-    refunds: n(s?.refunds),
+    average_items: ratio(n(s.items), orders, 2),
+    refunds: n(s.refunds),
     refunded: fromOre(refundsOre),
     net_revenue: fromOre(revenueOre - refundsOre),
   };

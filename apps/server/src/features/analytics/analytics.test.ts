@@ -218,6 +218,17 @@ describe("analytics summary", () => {
     const s = await summary({ from: "2025-04-02", to: "2025-04-02", store_id: store.id });
     expect(s).toMatchObject({ entries: 4, orders: 1, conversion: 0.25 });
   });
+
+  it("gives the average basket over every order, and none without orders", async () => {
+    const store = await createStore("Basket");
+    const milk = await createProduct("Mjölk B", "Dairy");
+    await placeOrder(store.id, "2025-04-03T08:30:00Z", [{ product: milk, quantity: 3, unitOre: 1500 }]);
+    await placeOrder(store.id, "2025-04-03T09:30:00Z", [{ product: milk, quantity: 1, unitOre: 1500 }]);
+    const s = await summary({ from: "2025-04-03", to: "2025-04-03", store_id: store.id });
+    expect(s).toMatchObject({ revenue: 60, orders: 2, items: 4, average_basket: 30, average_items: 2 });
+    const quiet = await summary({ from: "2025-04-04", to: "2025-04-04", store_id: store.id });
+    expect(quiet).toMatchObject({ revenue: 0, orders: 0, average_basket: null, average_items: null, conversion: null });
+  });
 });
 
 describe("store-local days and hours", () => {
@@ -420,6 +431,8 @@ describe("who sees what", () => {
     expect(revenue.stores.map((s) => s.store_id)).toEqual([mine.id]);
     expect(revenue.days).toEqual([{ day: "2025-07-01", revenue: 10, vat: 2, orders: 1 }]);
 
+    const both = as(ctx.app, (await signIn(ctx.app, "store_admin", [mine.id, theirs.id])).cookie);
+    expect((await summary(range, both)).revenue).toBe(80);
     const none = as(ctx.app, (await signIn(ctx.app, "store_admin", [])).cookie);
     expect((await summary(range, none)).revenue).toBe(0);
     expect((await as(ctx.app, null).get(`/api/v1/admin/analytics/summary?${q(range)}`)).statusCode).toBe(401);
@@ -430,6 +443,7 @@ describe("who sees what", () => {
       `/api/v1/admin/analytics/summary?${q({ from: "2025-01-01", to: "2025-01-01", store_id: "00000000-0000-4000-8000-000000000000" })}`,
     );
     expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: "store_not_found", detail: "Store not found" });
   });
 });
 
