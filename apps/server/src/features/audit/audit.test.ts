@@ -18,6 +18,7 @@ import { openDatabase } from "../../db/client.ts";
 import { auditLog } from "../../db/schema/index.ts";
 import { as, createTestContext, signIn, TEST_PASSWORD, type TestContext } from "../../test/harness.ts";
 import { ADMIN_COOKIE } from "../admin-auth/admin-auth.hooks.ts";
+import { recordUpdate } from "./audit.ts";
 
 let ctx: TestContext;
 let platform: ReturnType<typeof as>;
@@ -201,7 +202,7 @@ describe("settings", () => {
   it("records a global value with old and new value", async () => {
     expectOk(await platform.put("/api/v1/settings/ai/model_name", { value: "yolov8m" }));
     const entry = await latest("setting.update", "ai/model_name");
-    expect(entry.summary).toBe("Setting ai/model_name changed");
+    expect(entry).toMatchObject({ entity_type: "setting", summary: "Setting ai/model_name changed" });
     expect(entry.before).toMatchObject({ value: "yolov8n" });
     expect(entry.after).toMatchObject({ value: "yolov8m" });
   });
@@ -213,6 +214,7 @@ describe("settings", () => {
     const entry = await latest("setting.store_override", mine);
     expect(entry).toMatchObject({
       actor_email: storeAdminEmail,
+      entity_type: "store",
       store_id: mine,
       summary: 'Settings of store "Revisionsbutiken" overridden: ai/confidence_threshold, store/abandon_after_minutes',
       before: { "ai/confidence_threshold": 0.7 },
@@ -266,6 +268,30 @@ describe("cameras", () => {
     expect(everything).not.toContain(SECRET);
     expect(everything).not.toContain("ett-annat-lösen");
     expect(everything).not.toMatch(/"password(_sealed)?"/);
+  });
+});
+
+describe("an update's line", () => {
+  const update = (entityId: string, before: unknown, after: unknown, alsoChanged?: string[]) =>
+    recordUpdate(ctx.app.db, {
+      actor: { id: null, email: "system" },
+      action: "thing.update",
+      entityType: "thing",
+      entityId,
+      label: "Thing",
+      before,
+      after,
+      ...(alsoChanged ? { alsoChanged } : {}),
+    });
+
+  it("names the changed fields, the old name only when there was one, and nothing at all for no change", async () => {
+    await update("line-1", { name: "Old", size: 1 }, { name: "New", size: 2 });
+    expect((await latest("thing.update", "line-1")).summary).toBe('Thing updated: name (was "Old"), size');
+    await update("line-2", { name: null, size: 1 }, { name: "Named", size: 1 }, ["password"]);
+    expect((await latest("thing.update", "line-2")).summary).toBe("Thing updated: name, password");
+    const before = await count();
+    await update("line-3", { name: "Same" }, { name: "Same" });
+    expect(await count()).toBe(before);
   });
 });
 
@@ -396,6 +422,7 @@ describe("reading the log", () => {
     const backwards = await platform.get("/api/v1/admin/audit?from=2026-03-03&to=2026-03-02");
     expect(backwards.statusCode).toBe(422);
     expect(errorSchema.parse(backwards.json()).detail).toMatch(/to must not be before from/);
+    expect(backwards.json().errors).toEqual([{ path: "to", message: "to must not be before from" }]);
   });
 
   it("pages with limit 1 to 100 and offset", async () => {
@@ -426,10 +453,12 @@ describe("reading the log", () => {
   it("is for platform admins only: store admins 403, anonymous 401, an unknown id 404", async () => {
     const { items } = await list(`?entity_type=${kind}&limit=1`);
     for (const url of ["/api/v1/admin/audit", `/api/v1/admin/audit/${items[0]!.id}`]) {
-      expect((await storeAdmin.get(url)).statusCode).toBe(403);
+      const refused = await storeAdmin.get(url);
+      expect([refused.statusCode, refused.json().detail]).toEqual([403, "Only platform admins may see the audit log"]);
       expect((await as(ctx.app, null).get(url)).statusCode).toBe(401);
     }
-    expect((await platform.get("/api/v1/admin/audit/999999999")).statusCode).toBe(404);
+    const unknown = await platform.get("/api/v1/admin/audit/999999999");
+    expect([unknown.statusCode, unknown.json().detail]).toEqual([404, "Audit entry 999999999 not found"]);
     expect((await platform.get("/api/v1/admin/audit/abc")).statusCode).toBe(400);
   });
 });

@@ -54,7 +54,6 @@ export async function recordUpdate(
   if (fields.length === 0) return;
   // A rename keeps the old name in the line too, so a search for either name finds it.
   const oldName = (entry.before as { name?: unknown } | null | undefined)?.name;
-  const nameAt = fields.indexOf("name");
-  if (nameAt >= 0 && typeof oldName === "string") fields[nameAt] = `name (was "${oldName}")`;
-  await recordAudit(tx, { ...rest, summary: `${label} updated: ${fields.join(", ")}` });
+  const told = fields.map((f) => (f === "name" && typeof oldName === "string" ? `name (was "${oldName}")` : f));
+  await recordAudit(tx, { ...rest, summary: `${label} updated: ${told.join(", ")}` });
 }

@@ -9,9 +9,11 @@ import {
   storeSchema,
 } from "@glide/contracts";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { queryRows } from "../../db/client.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
 import { ADMIN_COOKIE } from "../admin-auth/admin-auth.hooks.ts";
+import { SETTINGS_TOPIC } from "./effective-settings.ts";
 
 let ctx: TestContext;
 let platform: ReturnType<typeof as>;
@@ -313,7 +315,7 @@ describe("who may change what", () => {
     const before = (await platform.get("/api/v1/settings/store/countries")).json();
     expect(before.is_editable).toBe(false);
     const err = await expectError(await put("store", "countries", { SE: "Sverige" }), 403);
-    expect(err.detail).toBe("Setting store/countries is read-only");
+    expect(err).toMatchObject({ code: "read_only", detail: "Setting store/countries is read-only" });
     expect((await platform.get("/api/v1/settings/store/countries")).json().value).toEqual(before.value);
     await expectError(await put("camera", "resolutions", ["1280x720"]), 403);
   });
@@ -368,7 +370,11 @@ describe("store overrides", () => {
       await setOverrides(mine, { ...kept, store: { countries: { SE: "Sverige" } } }),
       403,
     );
-    expect(readOnly.errors?.[0]?.path).toBe("settings.store.countries");
+    expect(readOnly).toEqual({
+      code: "read_only",
+      detail: "Setting store/countries is read-only and cannot be overridden",
+      errors: [{ path: "settings.store.countries", message: "This setting is read-only" }],
+    });
 
     const misfit = await expectError(await setOverrides(mine, { ...kept, ai: { confidence_threshold: 1.5 } }), 422);
     expect(misfit.errors?.map((e) => e.path)).toEqual(["settings.ai.confidence_threshold"]);
@@ -382,7 +388,8 @@ describe("store overrides", () => {
     expect((await setOverrides(mine, "not an object")).statusCode).toBe(422);
 
     expect((await overrides(mine)).json().custom_settings).toEqual(kept);
-    await expectError(await overrides("00000000-0000-4000-8000-000000000000"), 404);
+    const nowhere = await expectError(await overrides("00000000-0000-4000-8000-000000000000"), 404);
+    expect(nowhere.detail).toBe("Store 00000000-0000-4000-8000-000000000000 not found");
   });
 
   it("sending the same overrides again changes nothing and records nothing", async () => {
@@ -393,6 +400,34 @@ describe("store overrides", () => {
     expect(again.json()).toEqual({ store_id: mine, custom_settings: body });
     const history = (await platform.get(`/api/v1/settings/history?store_id=${mine}`)).json();
     expect(history.total).toBe(1);
+    const audited = await queryRows<{ n: number }>(
+      ctx.app.db,
+      sql`select count(*)::int as n from audit_log where action = 'setting.store_override' and entity_id = ${mine}
+            and summary like '%ai/model_name%' and after ->> 'ai/model_name' = 'yolov8s'`,
+    );
+    expect(audited[0]!.n).toBe(1);
+  });
+
+  it("tells every instance of a change, global or a store's, and of an unchanged save nothing", async () => {
+    await ctx.app.bus.ready();
+    const told: unknown[] = [];
+    const stop = ctx.app.bus.subscribe(SETTINGS_TOPIC, (m) => told.push(m));
+    try {
+      // What the set-up before this test announced is through once this comes back.
+      await ctx.app.bus.publish(SETTINGS_TOPIC, "start");
+      await vi.waitFor(() => expect(told).toContain("start"), { timeout: 5000 });
+      told.length = 0;
+      expect((await put("ai", "model_name", "yolov8n")).statusCode).toBe(200); // the value it already has
+      expect((await setOverrides(mine, {})).statusCode).toBe(200); // no overrides, as before
+      expect((await put("ai", "model_name", "yolov8s")).statusCode).toBe(200);
+      expect((await setOverrides(mine, { ai: { model_name: "yolov8m" } })).statusCode).toBe(200);
+      // A marker sent after them arrives after them: one channel, in order.
+      await ctx.app.bus.publish(SETTINGS_TOPIC, "marker");
+      await vi.waitFor(() => expect(told).toContain("marker"), { timeout: 5000 });
+      expect(told).toEqual([{ store_id: null }, { store_id: mine }, "marker"]);
+    } finally {
+      stop();
+    }
   });
 
   it("a read-only key a store already has may be dropped, and kept as it is, never changed", async () => {
