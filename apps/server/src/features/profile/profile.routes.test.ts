@@ -1,7 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { errorSchema, profileSchema } from "@glide/contracts";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, signInShopper, type TestContext } from "../../test/harness.ts";
+import { readProfile, setEmail } from "./profile.service.ts";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -85,5 +87,19 @@ describe("the shopper's profile", () => {
       const forged = await ctx.app.inject({ ...opts, headers: { authorization: "Bearer not-a-token" } });
       expect(forged.statusCode).toBe(401);
     }
+  });
+
+  it("answers 404 in Swedish for an account deleted after its token was checked", async () => {
+    // The token check refuses a deleted account (401); this is the moment between that check and the read.
+    const gone = randomUUID();
+    for (const call of [
+      () => readProfile(ctx.app.db, gone),
+      () => setEmail({ db: ctx.app.db, customerId: gone, email: null }),
+    ])
+      await expect(call()).rejects.toMatchObject({
+        status: 404,
+        code: "no_account",
+        message: "Kontot finns inte längre.",
+      });
   });
 });
