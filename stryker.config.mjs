@@ -12,7 +12,15 @@ const feature = (name) => `${server}/features/${name}`;
 
 /** mutate: the files whose mutants count; tests: the test files that own them (empty: every related test). */
 const GROUPS = {
-  contracts: { mutate: ["packages/contracts/src/**/*.ts", "!packages/contracts/src/**/*.test.ts"], tests: [] },
+  contracts: {
+    mutate: [
+      "packages/contracts/src/**/*.ts",
+      "!packages/contracts/src/**/*.test.ts",
+      // The tests' own helpers.
+      "!packages/contracts/src/testing.ts",
+    ],
+    tests: [],
+  },
   // Without the stores tests: they sign in before their tests (beforeAll), which makes every mutant on the
   // sign-in path "static", run against all tests (hours instead of minutes here).
   "admin-auth": {

@@ -34,21 +34,9 @@ import {
   refreshSchema,
   tokensSchema,
 } from "./shopper.ts";
+import { keeps, message, type Schema } from "./testing.ts";
 
 const uuid = "0b7e3c1e-8f4a-4c55-9d3e-2f1a6b7c8d9e";
-
-type Schema = {
-  safeParse(input: unknown): { success: boolean; data?: unknown; error?: { issues: { message: string }[] } };
-};
-
-/** An answer or request that is whole comes back whole: no field dropped, none changed. */
-function keeps(schema: Schema, value: unknown): void {
-  const result = schema.safeParse(value);
-  expect(result.error?.issues).toBeUndefined();
-  expect(result.data).toEqual(value);
-}
-
-const message = (schema: Schema, value: unknown) => schema.safeParse(value).error?.issues[0]?.message;
 
 describe("answers keep every field", () => {
   const product = { id: "p", name: "Sylt", image_url: null };

@@ -112,7 +112,8 @@ const streamUrl = z.preprocess(
   z
     .string()
     .max(L.stream_url)
-    .refine((v) => v.startsWith("/") || /^rtsps?:\/\/[^\s/@]+(:\d+)?(\/\S*)?$/.test(v), {
+    // The host is a name, an IPv4 address or a bracketed IPv6 one; a port after it is digits only.
+    .refine((v) => v.startsWith("/") || /^rtsps?:\/\/(\[[\da-fA-F:.]+\]|[^\s/@:[\]]+)(:\d{1,5})?(\/\S*)?$/.test(v), {
       message:
         "Stream URL is a path such as /Streaming/Channels/101, or rtsp://host:554/path without user name or password",
     })

@@ -1,0 +1,394 @@
+import { describe, expect, it } from "vitest";
+import {
+  cameraIdParams,
+  cameraInputSchema,
+  cameraSchema,
+  cameraSystemInputSchema,
+  cameraSystemSchema,
+  cameraSystemUpdateSchema,
+  cameraUpdateSchema,
+  connectionTestSchema,
+  ptzCommandSchema,
+  ptzPresetSchema,
+  snapshotSchema,
+  statusChangeSchema,
+  streamInfoSchema,
+} from "./cameras.ts";
+import { keeps, messageAt } from "./testing.ts";
+
+const uuid = "0b7e3c1e-8f4a-4c55-9d3e-2f1a6b7c8d9e";
+
+const system = { name: "NVR", host: "nvr.butik.local", port: 554, store_id: uuid };
+const systemWith = (fields: Record<string, unknown>) => ({ ...system, ...fields });
+const systemMessage = (fields: Record<string, unknown>, path: string) =>
+  messageAt(cameraSystemInputSchema, systemWith(fields), path);
+const parsedSystem = (fields: Record<string, unknown>) => cameraSystemInputSchema.parse(systemWith(fields));
+const takesSystem = (fields: Record<string, unknown>) => cameraSystemInputSchema.safeParse(systemWith(fields)).success;
+
+describe("camera system input", () => {
+  it("keeps a whole system as sent", () => {
+    keeps(cameraSystemInputSchema, {
+      name: "NVR kassa",
+      type: "nvr",
+      brand: "hikvision",
+      status: "active",
+      connection_type: "onvif",
+      host: "192.168.1.10",
+      port: 80,
+      username: "admin",
+      password: " hemligt lösen ",
+      api_endpoint: "/onvif/device_service",
+      store_id: uuid,
+      notes: "Ovanför dörren",
+    });
+  });
+
+  it("needs a name, trimmed, of at most 200 characters", () => {
+    expect(parsedSystem({ name: " NVR " }).name).toBe("NVR");
+    for (const name of [undefined, 5, "", "   "]) {
+      expect(systemMessage({ name }, "name")).toBe("System name is required");
+    }
+    expect(parsedSystem({ name: ` ${"x".repeat(200)} ` }).name).toHaveLength(200);
+    expect(takesSystem({ name: "x".repeat(201) })).toBe(false);
+  });
+
+  it("takes a host name or an IP address, trimmed, and nothing with a scheme, a path or a port", () => {
+    expect(parsedSystem({ host: " nvr.butik.local " }).host).toBe("nvr.butik.local");
+    // A name of hex digits alone would also pass as an IPv6 address, so each label has a "g".
+    const label = (c: string) => `${c}g${c}${c}`;
+    const names = ["A", "Z", "a", "z", "0", "9"].map((c) => `${label(c)}.${label(c)}`);
+    const addresses = ["192.168.1.10", "[2001:db8::1]", "fe80::a9", "FE80::A", "::ffff:192.0.2.1"];
+    for (const host of [...names, ...addresses, "x", "x.y", "xy.zw", "cam-1.butik-2.local", "camera"]) {
+      expect(parsedSystem({ host }).host).toBe(host);
+    }
+    const refused = [
+      "-cam.local",
+      "cam-.local",
+      "cam.-local",
+      "cam.local-",
+      "cam..local",
+      "cam_1.local",
+      "cam.lo_cal",
+      "http://cam.local",
+      "cam.local/onvif",
+      "cam.local:554",
+      "http://[::1]",
+      "g::1",
+      "::1/onvif",
+      "[::1]:554",
+    ];
+    for (const host of refused) {
+      expect(systemMessage({ host }, "host")).toBe(
+        "Host must be a host name or an IP address, without http:// or a path",
+      );
+    }
+    for (const host of [undefined, 5, "", "   "]) expect(systemMessage({ host }, "host")).toBe("Host is required");
+  });
+
+  it("takes host labels of up to 63 characters and host names of up to 253", () => {
+    const longest = `${`${"x".repeat(63)}.`.repeat(3)}${"x".repeat(61)}`;
+    expect(longest).toHaveLength(253);
+    expect(parsedSystem({ host: longest }).host).toBe(longest);
+    expect(takesSystem({ host: `${longest}x` })).toBe(false);
+    expect(parsedSystem({ host: `${"x".repeat(63)}.local` }).host).toBe(`${"x".repeat(63)}.local`);
+    expect(takesSystem({ host: `${"x".repeat(64)}.local` })).toBe(false);
+    expect(takesSystem({ host: `cam.${"x".repeat(64)}` })).toBe(false);
+  });
+
+  it("takes a port from 1 to 65535", () => {
+    for (const port of [1, 65535]) expect(parsedSystem({ port }).port).toBe(port);
+    for (const port of [undefined, "554", 0, 65536, 55.4]) {
+      expect(systemMessage({ port }, "port")).toBe("Port must be a whole number from 1 to 65535");
+    }
+  });
+
+  it("takes only the types, brands, statuses and connections the console offers", () => {
+    for (const type of ["nvr", "dvr", "standalone"]) expect(parsedSystem({ type }).type).toBe(type);
+    for (const brand of ["hikvision", "dahua", "axis", "generic"]) expect(parsedSystem({ brand }).brand).toBe(brand);
+    for (const status of ["online", "active", "offline", "inactive", "unknown"]) {
+      expect(parsedSystem({ status }).status).toBe(status);
+    }
+    for (const connection_type of ["rtsp", "http", "onvif"]) {
+      expect(parsedSystem({ connection_type }).connection_type).toBe(connection_type);
+    }
+    for (const field of ["type", "brand", "status", "connection_type"]) {
+      expect(takesSystem({ [field]: "other" })).toBe(false);
+    }
+  });
+
+  it("stores an empty user name or note as none, trims them, and keeps their limits", () => {
+    expect(parsedSystem({ username: " admin ", notes: " Vid kassan " })).toMatchObject({
+      username: "admin",
+      notes: "Vid kassan",
+    });
+    for (const empty of ["", "  ", null]) {
+      expect(parsedSystem({ username: empty, notes: empty })).toMatchObject({ username: null, notes: null });
+    }
+    expect(parsedSystem({ username: "u".repeat(100), notes: "n".repeat(2000) })).toMatchObject({
+      username: "u".repeat(100),
+      notes: "n".repeat(2000),
+    });
+    expect(takesSystem({ username: "u".repeat(101) })).toBe(false);
+    expect(takesSystem({ notes: "n".repeat(2001) })).toBe(false);
+    expect(takesSystem({ username: 5 })).toBe(false);
+  });
+
+  it("keeps a password exactly as typed, and an empty one means the stored password stays", () => {
+    expect(parsedSystem({ password: " p w " }).password).toBe(" p w ");
+    expect(parsedSystem({ password: "" }).password).toBeUndefined();
+    expect(parsedSystem({ password: "p".repeat(200) }).password).toHaveLength(200);
+    expect(takesSystem({ password: "p".repeat(201) })).toBe(false);
+    expect(takesSystem({ password: 1234 })).toBe(false);
+  });
+
+  it("takes an API endpoint that is a path on the device", () => {
+    expect(parsedSystem({ api_endpoint: " /ISAPI/System " }).api_endpoint).toBe("/ISAPI/System");
+    expect(parsedSystem({ api_endpoint: "" }).api_endpoint).toBeNull();
+    expect(parsedSystem({ api_endpoint: "/" }).api_endpoint).toBe("/");
+    const longest = `/${"a".repeat(299)}`;
+    expect(parsedSystem({ api_endpoint: longest }).api_endpoint).toBe(longest);
+    expect(takesSystem({ api_endpoint: `${longest}a` })).toBe(false);
+    for (const api_endpoint of ["onvif/device_service", "http://cam/onvif", "/onvif device_service"]) {
+      expect(systemMessage({ api_endpoint }, "api_endpoint")).toBe(
+        'API endpoint is a path on the device starting with "/", e.g. /onvif/device_service',
+      );
+    }
+  });
+
+  it("needs a store", () => {
+    for (const store_id of [undefined, "", "butik-1"]) {
+      expect(systemMessage({ store_id }, "store_id")).toBe("Store is required");
+    }
+  });
+
+  it("lets an edit send only what changes, checked by the same rules", () => {
+    expect(cameraSystemUpdateSchema.parse({})).toEqual({});
+    expect(cameraSystemUpdateSchema.parse({ port: 8000 })).toEqual({ port: 8000 });
+    expect(cameraSystemUpdateSchema.safeParse({ port: 0 }).success).toBe(false);
+  });
+});
+
+const camera = { name: "Entré 1" };
+const cameraWith = (fields: Record<string, unknown>) => ({ ...camera, ...fields });
+const cameraMessage = (fields: Record<string, unknown>, path: string) =>
+  messageAt(cameraInputSchema, cameraWith(fields), path);
+const parsedCamera = (fields: Record<string, unknown>) => cameraInputSchema.parse(cameraWith(fields));
+const takesCamera = (fields: Record<string, unknown>) => cameraInputSchema.safeParse(cameraWith(fields)).success;
+
+describe("camera input", () => {
+  it("keeps a whole camera as sent", () => {
+    keeps(cameraInputSchema, {
+      name: "Entré 1",
+      camera_index: 3,
+      location_zone: "entrance",
+      stream_url: "rtsp://192.168.1.64:554/Streaming/Channels/101",
+      resolution: "1920x1080",
+      fps: 25,
+      camera_system_id: uuid,
+      store_id: uuid,
+      is_active: false,
+      is_ai_enabled: true,
+      status: "offline",
+    });
+  });
+
+  it("needs a name, trimmed, of at most 200 characters", () => {
+    expect(cameraInputSchema.parse({ name: " Entré " })).toEqual({ name: "Entré" });
+    for (const name of [undefined, 5, "", "  "]) {
+      expect(cameraMessage({ name }, "name")).toBe("Camera name is required");
+    }
+    expect(parsedCamera({ name: "x".repeat(200) }).name).toHaveLength(200);
+    expect(takesCamera({ name: "x".repeat(201) })).toBe(false);
+  });
+
+  it("takes a camera index from 1 to 256", () => {
+    for (const camera_index of [1, 256]) expect(parsedCamera({ camera_index }).camera_index).toBe(camera_index);
+    for (const camera_index of ["3", 1.5]) {
+      expect(cameraMessage({ camera_index }, "camera_index")).toBe("Camera index must be a whole number");
+    }
+    expect(cameraMessage({ camera_index: 0 }, "camera_index")).toBe("Camera index must be from 1");
+    expect(cameraMessage({ camera_index: 257 }, "camera_index")).toBe("Camera index must be at most 256");
+  });
+
+  it("takes a whole fps up to 240 here; the settings' narrower range is the server's check", () => {
+    for (const fps of [1, 240]) expect(parsedCamera({ fps }).fps).toBe(fps);
+    for (const fps of ["25", 29.97, 0]) expect(cameraMessage({ fps }, "fps")).toBe("FPS must be a whole number");
+    expect(cameraMessage({ fps: 241 }, "fps")).toBe("FPS must be from 15 to 60");
+  });
+
+  it("takes a stream path on the camera's system, or an rtsp(s) address without credentials", () => {
+    const taken = [
+      "/Streaming/Channels/101",
+      "/",
+      "rtsp://cam.local:554/live",
+      "rtsps://cam.local/live/main",
+      "rtsp://cam.local:554",
+      "rtsp://cam.local",
+      "rtsp://[fe80::1]:554/live",
+    ];
+    for (const stream_url of taken) expect(parsedCamera({ stream_url }).stream_url).toBe(stream_url);
+    expect(parsedCamera({ stream_url: " /live " }).stream_url).toBe("/live");
+    for (const stream_url of ["", "  ", null]) expect(parsedCamera({ stream_url }).stream_url).toBeNull();
+    const refused = [
+      "rtsp://admin:hemligt@cam.local:554/live",
+      "rtsp://admin@cam.local/live",
+      "http://cam.local/live",
+      "Streaming/Channels/101",
+      "xrtsp://cam.local/live",
+      "rtsp://ca m.local/live",
+      "rtsp:///live",
+      "rtsp://cam.local/live now",
+      "rtsp://cam.local:abc/live",
+      "rtsp://cam.local:/live",
+      "rtsp://cam.local:554:554/live",
+      "rtsp://fe80::1/live",
+      "rtsp://[cam.local]/live",
+    ];
+    for (const stream_url of refused) {
+      expect(cameraMessage({ stream_url }, "stream_url")).toBe(
+        "Stream URL is a path such as /Streaming/Channels/101, or rtsp://host:554/path without user name or password",
+      );
+    }
+    const longest = `/${"s".repeat(499)}`;
+    expect(parsedCamera({ stream_url: longest }).stream_url).toBe(longest);
+    expect(takesCamera({ stream_url: `${longest}s` })).toBe(false);
+    expect(takesCamera({ stream_url: 101 })).toBe(false);
+  });
+
+  it("takes only the zones, resolutions and statuses the console offers", () => {
+    for (const location_zone of ["entrance", "exit", "aisle", "checkout", "storage", "other"]) {
+      expect(parsedCamera({ location_zone }).location_zone).toBe(location_zone);
+    }
+    for (const resolution of ["1280x720", "1920x1080", "2560x1440", "3840x2160"]) {
+      expect(parsedCamera({ resolution }).resolution).toBe(resolution);
+    }
+    for (const status of ["online", "active", "offline", "inactive", "unknown"]) {
+      expect(parsedCamera({ status }).status).toBe(status);
+    }
+    for (const field of ["location_zone", "resolution", "status"]) {
+      expect(takesCamera({ [field]: "other2" })).toBe(false);
+    }
+  });
+
+  it("reads an empty system or store as none, and refuses an id that is not a UUID", () => {
+    expect(parsedCamera({ camera_system_id: "", store_id: "" })).toMatchObject({
+      camera_system_id: null,
+      store_id: null,
+    });
+    expect(parsedCamera({ camera_system_id: null, store_id: null })).toMatchObject({
+      camera_system_id: null,
+      store_id: null,
+    });
+    for (const field of ["camera_system_id", "store_id"]) {
+      expect(cameraMessage({ [field]: "nvr-1" }, field)).toBe("Must be a valid id (UUID)");
+    }
+  });
+
+  it("lets an edit send only what changes, checked by the same rules", () => {
+    expect(cameraUpdateSchema.parse({ is_active: false })).toEqual({ is_active: false });
+    expect(cameraUpdateSchema.safeParse({ fps: 0 }).success).toBe(false);
+  });
+});
+
+describe("pan, tilt and zoom", () => {
+  it("takes each action the camera understands, at speed 50 unless told", () => {
+    for (const action of ["tilt_up", "tilt_down", "pan_left", "pan_right", "stop", "zoom_in", "zoom_out"]) {
+      expect(ptzCommandSchema.parse({ action })).toEqual({ action, speed: 50 });
+    }
+    expect(ptzCommandSchema.parse({ action: "goto_preset", preset: 3 })).toEqual({
+      action: "goto_preset",
+      speed: 50,
+      preset: 3,
+    });
+    expect(ptzCommandSchema.safeParse({ action: "spin" }).success).toBe(false);
+  });
+
+  it("takes a speed from 1 to 100", () => {
+    for (const speed of [1, 100]) expect(ptzCommandSchema.parse({ action: "pan_left", speed }).speed).toBe(speed);
+    for (const speed of ["50", 2.5]) {
+      expect(messageAt(ptzCommandSchema, { action: "pan_left", speed }, "speed")).toBe(
+        "Speed must be a whole number from 1 to 100",
+      );
+    }
+    for (const speed of [0, 101]) {
+      expect(messageAt(ptzCommandSchema, { action: "pan_left", speed }, "speed")).toBe("Speed must be from 1 to 100");
+    }
+  });
+
+  it("goes to a preset from 1 to 1000, and only with its number", () => {
+    for (const preset of [1, 1000]) keeps(ptzCommandSchema, { action: "goto_preset", speed: 10, preset });
+    for (const preset of [0, 1001, 2.5]) {
+      expect(ptzCommandSchema.safeParse({ action: "goto_preset", preset }).success).toBe(false);
+    }
+    expect(ptzCommandSchema.safeParse({ action: "goto_preset" }).error?.issues).toEqual([
+      expect.objectContaining({ path: ["preset"], message: "goto_preset needs a preset number" }),
+    ]);
+  });
+});
+
+describe("camera answers and paths", () => {
+  it("keep every field, and a system says only whether it has a password", () => {
+    const answer = {
+      ...systemWith({ type: "nvr", brand: "axis", status: "online", connection_type: "rtsp" }),
+      id: uuid,
+      username: null,
+      has_password: true,
+      api_endpoint: null,
+      store_id: null,
+      notes: null,
+      last_checked_at: "2026-03-01T10:00:00.000Z",
+      created_at: "2026-01-01T10:00:00.000Z",
+    };
+    keeps(cameraSystemSchema, answer);
+    expect(cameraSystemSchema.parse({ ...answer, password: "hemligt" })).toEqual(answer);
+    keeps(cameraSchema, {
+      id: uuid,
+      name: "Entré 1",
+      camera_index: 1,
+      location_zone: "entrance",
+      stream_url: null,
+      resolution: "1920x1080",
+      fps: 25,
+      camera_system_id: uuid,
+      store_id: uuid,
+      is_active: true,
+      is_ai_enabled: false,
+      status: "unknown",
+      has_ptz: true,
+      last_checked_at: null,
+      created_at: "2026-01-01T10:00:00.000Z",
+    });
+  });
+
+  it("say how a connection test went, and what the device said about itself", () => {
+    const device = { manufacturer: "Axis", model: "P3245", firmware: null };
+    keeps(connectionTestSchema, { status: "success", message: "Connected", step: "onvif", duration_ms: 42, device });
+    keeps(connectionTestSchema, {
+      status: "failed",
+      message: "No answer",
+      step: "connect",
+      duration_ms: 5000,
+      device: null,
+    });
+    expect(
+      connectionTestSchema.safeParse({ status: "ok", message: "", step: "", duration_ms: 1, device: null }).success,
+    ).toBe(false);
+  });
+
+  it("keep streams, snapshots, presets and status changes whole", () => {
+    keeps(streamInfoSchema, {
+      stream_url: "rtsp://cam.local/live",
+      resolution: "1920x1080",
+      fps: 25,
+      status: "online",
+    });
+    keeps(snapshotSchema, { snapshot_url: "/api/v1/cameras/snapshots/a.jpg", taken_at: "2026-03-01T10:00:00Z" });
+    keeps(ptzPresetSchema, { number: 2, name: "Kassan" });
+    keeps(statusChangeSchema, { status: "offline", message: null, changed_at: "2026-03-01T10:00:00Z" });
+  });
+
+  it("check the id in the path", () => {
+    keeps(cameraIdParams, { id: uuid });
+    expect(messageAt(cameraIdParams, { id: "1" }, "id")).toBe("Must be a valid id (UUID)");
+  });
+});
