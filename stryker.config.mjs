@@ -77,6 +77,8 @@ const GROUPS = {
       feature("checkout/checkout.test.ts"),
       feature("checkout/checkout.routes.test.ts"),
       feature("checkout/vat.test.ts"),
+      // The staff-check draw after a payment from the phone (checkout's afterPaid) is tested with the spot checks.
+      feature("spot-checks/spot-checks.test.ts"),
     ],
   },
   exit: {

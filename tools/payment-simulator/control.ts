@@ -81,6 +81,8 @@ export function controlApi(deps: { store: Store; idempotency: Idempotency; state
           id: pi.id,
           status: pi.status,
           amount: pi.amount,
+          currency: pi.currency,
+          description: pi.description,
           amount_capturable: pi.amountCapturable,
           amount_received: pi.amountReceived,
           customer: pi.customer,

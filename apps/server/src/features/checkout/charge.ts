@@ -32,6 +32,7 @@ export function chargeWith(provider: PaymentProvider): ChargePort {
         customerId: request.customer,
         paymentMethodId: request.paymentMethod,
         amountOre: request.amountOre,
+        currency: request.currency,
         idempotencyKey: `${request.idempotencyKey}-authorize`,
         description: request.description,
         metadata: request.metadata,

@@ -20,6 +20,7 @@ export interface ChargeRequest {
   customer: string;
   paymentMethod: string;
   amountOre: number;
+  /** The store's currency as stored ("SEK"). */
   currency: string;
   /** The same key is the same charge, however often it is sent. */
   idempotencyKey: string;
@@ -117,7 +118,8 @@ type CartLine = {
 /** What the next step is, decided under the visit's row lock. */
 type Plan =
   | { kind: "done"; response: CheckoutResponse; change?: SessionChange }
-  | { kind: "charge"; order: OrderRow; session: SessionRow }
+  /** resumed: an earlier request's charge got no answer (or its request died) and is asked again with its key. */
+  | { kind: "charge"; order: OrderRow; session: SessionRow; resumed: boolean }
   | { kind: "wait"; orderId: string };
 
 function storeAddress(session: SessionRow): string | null {
@@ -150,7 +152,7 @@ async function plan(db: Db, customerId: string, now: Date): Promise<Plan> {
       if (!leaseOver) return { kind: "wait", orderId: order.id };
       // The same amount and the same key: a charge the provider already made is answered, not repeated.
       await tx.execute(sql`update orders set state = 'charging', charge_started_at = ${now} where id = ${order.id}`);
-      return { kind: "charge", order: { ...order, state: "charging" }, session };
+      return { kind: "charge", order: { ...order, state: "charging" }, session, resumed: true };
     }
 
     const lines = await queryRows<CartLine>(
@@ -228,18 +230,17 @@ async function plan(db: Db, customerId: string, now: Date): Promise<Plan> {
       source: "system",
       detail: { amount: fromOre(totalOre), attempt },
     });
-    return { kind: "charge", order: saved!, session };
+    return { kind: "charge", order: saved!, session, resumed: false };
   });
 }
 
 /** Records the provider's answer; the first request to record a payment gives the receipt number. */
 async function record(
   db: Db,
-  order: OrderRow,
-  sessionId: string,
-  outcome: ChargeOutcome,
+  charge: { order: OrderRow; sessionId: string; outcome: ChargeOutcome; resumed: boolean },
   now: Date,
 ): Promise<SessionChange | null> {
+  const { order, sessionId, outcome } = charge;
   return db.transaction(async (tx) => {
     // Locks in the order plan() takes them, visit then order, so two requests never wait on each other in a circle.
     const [visit] = await queryRows<{ store_id: string }>(
@@ -281,6 +282,7 @@ async function record(
       order: current,
       outcome,
       receiptNumber,
+      settledLater: charge.resumed,
     });
   });
 }
@@ -295,6 +297,8 @@ async function recordChargeEvent(
     outcome: ChargeOutcome;
     /** The receipt number the payment was just given. */
     receiptNumber: number | null;
+    /** The charge was asked again after an earlier try got no answer. */
+    settledLater: boolean;
   },
 ): Promise<SessionChange> {
   const { order, outcome } = opts;
@@ -306,7 +310,7 @@ async function recordChargeEvent(
     detail = {
       amount: fromOre(order.total_ore),
       receipt_number: opts.receiptNumber,
-      settled_later: order.state === "unsettled",
+      settled_later: opts.settledLater,
     };
   } else if (outcome.kind === "declined") {
     kind = "charge_failed";
@@ -370,18 +374,18 @@ export async function checkout(opts: {
       await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
       continue;
     }
-    const { order, session } = next;
+    const { order, session, resumed } = next;
     await announce({ store_id: session.store_id, session_id: session.id, kind: "checkout" });
     const outcome = await opts.payments.charge({
       customer: session.payment_customer_id!,
       paymentMethod: session.payment_method_id!,
       amountOre: order.total_ore,
-      currency: order.currency.toLowerCase(),
+      currency: order.currency,
       idempotencyKey: idempotencyKeyOf(session.id, order.attempt),
       description: `${session.store_name}, besök ${session.id}`,
       metadata: { order_id: order.id, session_id: session.id, store_id: session.store_id },
     });
-    const change = await record(opts.db, order, session.id, outcome, now());
+    const change = await record(opts.db, { order, sessionId: session.id, outcome, resumed }, now());
     if (change) await announce(change);
     if (outcome.kind === "declined") throw declined();
     if (outcome.kind === "unavailable") throw unavailable();

@@ -1,15 +1,23 @@
 import { randomBytes } from "node:crypto";
 import { gtinCheckDigit } from "@glide/contracts";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { queryRows } from "../../db/client.ts";
 import { customers } from "../../db/schema/index.ts";
 import { AppError } from "../../platform/errors.ts";
 import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
+import type { SessionChange } from "../sessions/session-events.ts";
 import { issueTokens } from "../shopper-auth/shopper-tokens.ts";
 import { chargeWith } from "./charge.ts";
-import { checkout, idempotencyKeyOf, readReceipt, settleUnsettled } from "./checkout.service.ts";
+import {
+  CHARGE_LEASE_MS,
+  type ChargePort,
+  checkout,
+  idempotencyKeyOf,
+  readReceipt,
+  settleUnsettled,
+} from "./checkout.service.ts";
 
 const ean = (body12: string) => body12 + gtinCheckDigit(body12);
 let ctx: TestContext;
@@ -313,5 +321,269 @@ describe("checkout", () => {
     await scan(adult, t, barcodes.snus);
     expect((await run(adult)).status).toBe("paid");
     await ctx.app.db.execute(sql`update products set age_limit = null where id = ${productIds.snus}`);
+  });
+});
+
+/** The visit's timeline of payment, oldest first. */
+const paymentEvents = (sessionId: string) =>
+  queryRows<{ kind: string; source: string; detail: Record<string, unknown> }>(
+    ctx.app.db,
+    sql`select kind, source, detail from session_events
+        where session_id = ${sessionId} and kind in ('checkout', 'charged', 'charge_failed', 'unsettled') order by id`,
+  );
+
+/** A checkout that also keeps what it told the Sessions screens. */
+function runTold(who: Shopper, opts: { now?: () => Date; payments?: ChargePort; timeoutMs?: number } = {}) {
+  const told: SessionChange[] = [];
+  const answer = checkout({
+    db: ctx.app.db,
+    payments: opts.payments ?? chargeWith(pay.provider({ timeoutMs: opts.timeoutMs ?? 5000, maxNetworkRetries: 0 })),
+    customerId: who.customerId,
+    userId: who.customerId,
+    announce: async (change) => {
+      told.push(change);
+    },
+    ...(opts.now ? { now: opts.now } : {}),
+  });
+  return { answer, told };
+}
+
+/** The real provider behind a port that counts the charges asked of it. */
+function countingPort() {
+  const port = chargeWith(pay.provider({ timeoutMs: 5000, maxNetworkRetries: 0 }));
+  const counted = { calls: 0 };
+  const counting: ChargePort = {
+    charge: (request) => {
+      counted.calls++;
+      return port.charge(request);
+    },
+  };
+  return { port: counting, counted };
+}
+
+const orderOfVisit = async (sessionId: string) =>
+  (
+    await queryRows<{ id: string; state: string; attempt: number; vat_ore: number }>(
+      ctx.app.db,
+      sql`select id, state, attempt, vat_ore from orders where session_id = ${sessionId}`,
+    )
+  )[0];
+
+describe("what a checkout records, tells and asks", () => {
+  it("records the checkout and the charge with its receipt number, tells the screens, and asks the provider in full", async () => {
+    const alva = await shopper();
+    const s = await visit(alva);
+    await scan(alva, s, barcodes.coffee, 2);
+    await scan(alva, s, barcodes.bread);
+    await scan(alva, s, barcodes.paper);
+    const { answer, told } = runTold(alva);
+    const receipt = (await answer).receipt!;
+    expect(await paymentEvents(s)).toEqual([
+      { kind: "checkout", source: "system", detail: { amount: 182.3, attempt: 1 } },
+      {
+        kind: "charged",
+        source: "system",
+        detail: { amount: 182.3, receipt_number: receipt.number, settled_later: false },
+      },
+    ]);
+    expect(told).toEqual([
+      { store_id: store, session_id: s, kind: "checkout" },
+      { store_id: store, session_id: s, kind: "charged" },
+    ]);
+    // VAT per rate summed: 23.96 + 3.70 + 1.58.
+    expect((await orderOfVisit(s))?.vat_ore).toBe(2924);
+    const [intent] = (
+      await pay.control<{ data: Record<string, unknown>[] }>(
+        `/payment_intents?idempotency_key=${encodeURIComponent(`${idempotencyKeyOf(s, 1)}-authorize`)}`,
+      )
+    ).data;
+    expect(intent).toMatchObject({
+      amount: 18_230,
+      currency: "sek",
+      description: `Kassabutiken, besök ${s}`,
+      metadata: { order_id: receipt.id, session_id: s, store_id: store },
+    });
+  });
+
+  it("charges in the store's own currency", async () => {
+    const created = await admin.post("/api/v1/stores/", { name: "Kauppa", country: "FI" });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().settings.currency).toBe("EUR");
+    const alva = await shopper();
+    const s = await visit(alva, created.json().id);
+    await scan(alva, s, barcodes.bread);
+    expect((await run(alva)).receipt?.currency).toBe("EUR");
+    const intents = await pay.control<{ data: { currency: string; amount: number }[] }>(
+      `/payment_intents?idempotency_key=${encodeURIComponent(`${idempotencyKeyOf(s, 1)}-authorize`)}`,
+    );
+    expect(intents.data.map((i) => [i.currency, i.amount])).toEqual([["eur", 3450]]);
+  });
+
+  it("records an empty checkout as such and tells the screens", async () => {
+    const alva = await shopper();
+    const s = await visit(alva);
+    const { answer, told } = runTold(alva);
+    expect(await answer).toEqual({ status: "empty", receipt: null });
+    expect(await paymentEvents(s)).toEqual([
+      { kind: "checkout", source: "system", detail: { amount: 0, empty: true } },
+    ]);
+    expect(told).toEqual([{ store_id: store, session_id: s, kind: "checkout" }]);
+  });
+
+  it("a declined card: the bank's code on the timeline, words to act on, and the next try a new attempt with its own lines", async () => {
+    const alva = await shopper("pm_card_chargeDeclined");
+    const s = await visit(alva);
+    await scan(alva, s, barcodes.bread, 2);
+    const first = runTold(alva);
+    const refused = await refusal(first.answer);
+    expect(refused.message).toBe("Betalningen nekades av din bank. Kontrollera kortet eller byt kort och försök igen.");
+    expect(first.told.map((c) => c.kind)).toEqual(["checkout", "charge_failed"]);
+    const visa = await pay.shopperWithCard("pm_card_visa");
+    await ctx.app.db.execute(
+      sql`update customers set payment_customer_id = ${visa.customerId}, payment_method_id = ${visa.paymentMethodId}
+          where id = ${alva.customerId}`,
+    );
+    const paid = await run(alva);
+    expect(paid.receipt?.items.map((i) => [i.name, i.quantity])).toEqual([["Limpa", 2]]);
+    expect(await paymentEvents(s)).toEqual([
+      { kind: "checkout", source: "system", detail: { amount: 69, attempt: 1 } },
+      { kind: "charge_failed", source: "system", detail: { amount: 69, code: "generic_decline" } },
+      { kind: "checkout", source: "system", detail: { amount: 69, attempt: 2 } },
+      {
+        kind: "charged",
+        source: "system",
+        detail: { amount: 69, receipt_number: paid.receipt!.number, settled_later: false },
+      },
+    ]);
+  });
+
+  it("no answer: unsettled on the timeline and words to wait by; settled later, the charge says so", async () => {
+    const alva = await shopper();
+    const s = await visit(alva);
+    await scan(alva, s, barcodes.paper);
+    await pay.control("/faults", { mode: "error", times: 1, path: "/v1/payment_intents" });
+    const late = runTold(alva);
+    const refused = await refusal(late.answer);
+    expect(refused.message).toBe(
+      "Betalningen kunde inte slutföras just nu. Försök igen om en stund – du debiteras bara en gång.",
+    );
+    expect(late.told.map((c) => c.kind)).toEqual(["checkout", "unsettled"]);
+    expect((await orderOfVisit(s))?.state).toBe("unsettled");
+    const again = runTold(alva);
+    const paid = await again.answer;
+    expect(again.told.map((c) => c.kind)).toEqual(["checkout", "charged"]);
+    expect(await paymentEvents(s)).toEqual([
+      { kind: "checkout", source: "system", detail: { amount: 28, attempt: 1 } },
+      { kind: "unsettled", source: "system", detail: { amount: 28 } },
+      {
+        kind: "charged",
+        source: "system",
+        detail: { amount: 28, receipt_number: paid.receipt!.number, settled_later: true },
+      },
+    ]);
+  });
+
+  it("refuses a shopper whose card is gone though the provider's customer remains, and a visit closed as abandoned", async () => {
+    const alva = await shopper();
+    const s = await visit(alva);
+    await scan(alva, s, barcodes.bread);
+    await ctx.app.db.execute(sql`update customers set payment_method_id = null where id = ${alva.customerId}`);
+    const noCard = await refusal(run(alva));
+    expect([noCard.status, noCard.code, noCard.message]).toEqual([
+      409,
+      "no_payment_method",
+      "Du har inget betalkort sparat. Lägg till ett kort för att betala automatiskt.",
+    ]);
+    const other = await refusal(run(alva, { userId: (await shopper()).customerId }));
+    expect(other.message).toBe("Du kan bara betala för ditt eget besök.");
+
+    const bo = await shopper();
+    const left = await visit(bo);
+    await scan(bo, left, barcodes.bread);
+    await ctx.app.db.execute(sql`update shopping_sessions set abandoned_at = now() where id = ${left}`);
+    const abandoned = await refusal(run(bo));
+    expect([abandoned.status, abandoned.code]).toEqual([409, "visit_abandoned"]);
+    expect(await pay.intentsFor(`${idempotencyKeyOf(left, 1)}-authorize`)).toHaveLength(0);
+  });
+
+  it("a receipt is only for a paid order, and names the card only when both brand and last four are known", async () => {
+    const alva = await shopper();
+    const s = await visit(alva);
+    await scan(alva, s, barcodes.bread);
+    const { receipt } = await run(alva);
+    await ctx.app.db.execute(sql`update orders set card_last4 = null where id = ${receipt!.id}`);
+    expect((await readReceipt(ctx.app.db, receipt!.id))?.payment).toBeNull();
+    await ctx.app.db.execute(sql`update orders set card_last4 = '4242', card_brand = null where id = ${receipt!.id}`);
+    expect((await readReceipt(ctx.app.db, receipt!.id))?.payment).toBeNull();
+
+    const declined = await shopper("pm_card_chargeDeclined");
+    const t = await visit(declined);
+    await scan(declined, t, barcodes.bread);
+    await refusal(run(declined));
+    expect(await readReceipt(ctx.app.db, (await orderOfVisit(t))!.id)).toBeNull();
+  });
+});
+
+describe("a charge another request has started", () => {
+  it("is waited for, not asked again, while it is under way: both answers are its receipt", async () => {
+    const alva = await shopper();
+    const s = await visit(alva);
+    await scan(alva, s, barcodes.coffee);
+    await pay.control("/faults", { delay_ms: 1000, times: 1, path: "/v1/payment_intents" });
+    const first = run(alva);
+    await vi.waitFor(async () => expect((await orderOfVisit(s))?.state).toBe("charging"), { interval: 20 });
+    const second = countingPort();
+    const waiting = runTold(alva, { payments: second.port });
+    const [a, b] = await Promise.all([first, waiting.answer]);
+    expect(b.receipt?.id).toBe(a.receipt?.id);
+    expect(second.counted.calls).toBe(0);
+    expect(await pay.intentsFor(`${idempotencyKeyOf(s, 1)}-authorize`)).toHaveLength(1);
+  });
+
+  it("is taken over with the same key once it has been charging longer than the lease, and not a moment before", async () => {
+    const alva = await shopper();
+    const s = await visit(alva);
+    await scan(alva, s, barcodes.paper);
+    // A request that got as far as the provider and was never heard of again.
+    await pay.control("/faults", { mode: "error", times: 1, path: "/v1/payment_intents" });
+    await refusal(run(alva));
+    const started = new Date(Date.now() - 60_000);
+    await ctx.app.db.execute(
+      sql`update orders set state = 'charging', charge_started_at = ${started} where session_id = ${s}`,
+    );
+    const at = (ms: number) => () => new Date(started.getTime() + ms);
+
+    // At exactly the lease it is still the other request's: this one waits, asking the provider nothing.
+    const patient = countingPort();
+    const waiting = runTold(alva, { now: at(CHARGE_LEASE_MS), payments: patient.port });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(patient.counted.calls).toBe(0);
+    // A moment later the lease is over: the charge is asked again under the same key, and both answers are paid.
+    const taker = countingPort();
+    const taken = await runTold(alva, { now: at(CHARGE_LEASE_MS + 1), payments: taker.port }).answer;
+    expect(taker.counted.calls).toBe(1);
+    expect((await waiting.answer).receipt?.id).toBe(taken.receipt?.id);
+    expect(patient.counted.calls).toBe(0);
+    expect((await orderOfVisit(s))?.attempt).toBe(1);
+    expect(await pay.intentsFor(`${idempotencyKeyOf(s, 1)}-authorize`)).toHaveLength(1);
+  });
+
+  it("is settled by the periodic job only once the lease is over", async () => {
+    const alva = await shopper();
+    const s = await visit(alva);
+    await scan(alva, s, barcodes.bread);
+    await pay.control("/faults", { mode: "error", times: 1, path: "/v1/payment_intents" });
+    await refusal(run(alva));
+    const started = new Date();
+    await ctx.app.db.execute(
+      sql`update orders set state = 'charging', charge_started_at = ${started} where session_id = ${s}`,
+    );
+    const job = countingPort();
+    const settle = (ms: number) =>
+      settleUnsettled({ db: ctx.app.db, payments: job.port, now: () => new Date(started.getTime() + ms) });
+    await settle(CHARGE_LEASE_MS);
+    expect((await orderOfVisit(s))?.state).toBe("charging");
+    await settle(CHARGE_LEASE_MS + 1);
+    expect((await orderOfVisit(s))?.state).toBe("paid");
   });
 });

@@ -425,7 +425,7 @@ async function chargeAdded(deps: SpotCheckDeps, check: CheckRow) {
     customer: payer.payment_customer_id,
     paymentMethod: payer.payment_method_id,
     amountOre: check.charge_ore!,
-    currency: payer.currency.toLowerCase(),
+    currency: payer.currency,
     idempotencyKey: `spotcheck-${check.id}`,
     description: `${check.store_name ?? "Butik"}, kontroll vid utgången`,
     metadata: { order_id: check.order_id!, spot_check_id: check.id },

@@ -21,7 +21,7 @@ describe("a provider that answers too late", () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
     const provider = h.provider({ timeoutMs: 300, maxNetworkRetries: 0 });
     const k = key();
-    const input = { customerId, paymentMethodId, amountOre: 9900, idempotencyKey: k };
+    const input = { customerId, paymentMethodId, amountOre: 9900, currency: "sek", idempotencyKey: k };
     await h.control("/faults", { delay_ms: 1500, times: 1, path: "/v1/payment_intents" });
 
     const late = await provider.authorize(input);
@@ -41,14 +41,26 @@ describe("a provider that answers too late", () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
     const provider = h.provider({ timeoutMs: 2000, maxNetworkRetries: 0 });
     await h.control("/faults", { delay_ms: 300, times: 1, path: "/v1/payment_intents" });
-    const result = await provider.authorize({ customerId, paymentMethodId, amountOre: 9900, idempotencyKey: key() });
+    const result = await provider.authorize({
+      customerId,
+      paymentMethodId,
+      amountOre: 9900,
+      currency: "sek",
+      idempotencyKey: key(),
+    });
     expect(result).toMatchObject({ status: "authorized", replayed: false });
   });
 
   it("a capture that timed out is settled with its key: captured once", async () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
     const provider = h.provider({ timeoutMs: 300, maxNetworkRetries: 0 });
-    const auth = await provider.authorize({ customerId, paymentMethodId, amountOre: 5000, idempotencyKey: key() });
+    const auth = await provider.authorize({
+      customerId,
+      paymentMethodId,
+      amountOre: 5000,
+      currency: "sek",
+      idempotencyKey: key(),
+    });
     if (auth.status !== "authorized") throw new Error(auth.status);
     const k = key();
     await h.control("/faults", { delay_ms: 1000, times: 1, path: "/v1/payment_intents" });
@@ -67,7 +79,7 @@ describe("a provider that drops the connection or fails", () => {
     await h.control("/faults", { mode: "drop", times: 1, path: "/v1/payment_intents" });
     const result = await h
       .provider({ maxNetworkRetries: 0 })
-      .authorize({ customerId, paymentMethodId, amountOre: 1200, idempotencyKey: k });
+      .authorize({ customerId, paymentMethodId, amountOre: 1200, currency: "sek", idempotencyKey: k });
     expect(result).toMatchObject({ status: "authorized", replayed: false });
     expect(await h.intentsFor(k)).toHaveLength(1);
   });
@@ -76,7 +88,9 @@ describe("a provider that drops the connection or fails", () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
     const k = key();
     await h.control("/faults", { mode: "drop", path: "/v1/payment_intents" });
-    const result = await h.provider().authorize({ customerId, paymentMethodId, amountOre: 1200, idempotencyKey: k });
+    const result = await h
+      .provider()
+      .authorize({ customerId, paymentMethodId, amountOre: 1200, currency: "sek", idempotencyKey: k });
     expect(result).toMatchObject({ status: "unavailable", reason: "network" });
     expect(await h.intentsFor(k)).toHaveLength(0);
   });
@@ -84,7 +98,7 @@ describe("a provider that drops the connection or fails", () => {
   it("answers lost after the charge: unavailable, one PaymentIntent, and the same key finds it", async () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
     const k = key();
-    const input = { customerId, paymentMethodId, amountOre: 1200, idempotencyKey: k };
+    const input = { customerId, paymentMethodId, amountOre: 1200, currency: "sek", idempotencyKey: k };
     await h.control("/faults", { mode: "drop_after", path: "/v1/payment_intents" });
     expect(await h.provider().authorize(input)).toMatchObject({ status: "unavailable", reason: "network" });
     const made = await h.intentsFor(k);
@@ -102,12 +116,12 @@ describe("a provider that drops the connection or fails", () => {
     await h.control("/faults", { mode: "error", times: 1, path: "/v1/payment_intents" });
     const withRetry = await h
       .provider({ maxNetworkRetries: 1 })
-      .authorize({ customerId, paymentMethodId, amountOre: 1500, idempotencyKey: retried });
+      .authorize({ customerId, paymentMethodId, amountOre: 1500, currency: "sek", idempotencyKey: retried });
     expect(withRetry).toMatchObject({ status: "authorized" });
     expect(await h.intentsFor(retried)).toHaveLength(1);
 
     await h.control("/faults", { mode: "error", times: 1, path: "/v1/payment_intents" });
-    const input = { customerId, paymentMethodId, amountOre: 1500, idempotencyKey: once };
+    const input = { customerId, paymentMethodId, amountOre: 1500, currency: "sek", idempotencyKey: once };
     const noRetry = await h.provider({ maxNetworkRetries: 0 }).authorize(input);
     expect(noRetry).toMatchObject({ status: "unavailable", reason: "provider_error" });
     expect(await h.intentsFor(once)).toHaveLength(0);
@@ -119,7 +133,7 @@ describe("a provider that drops the connection or fails", () => {
     await h.control("/faults", { mode: "error", path: "/v1/refunds" });
     const result = await h
       .provider({ maxNetworkRetries: 0 })
-      .authorize({ customerId, paymentMethodId, amountOre: 1500, idempotencyKey: key() });
+      .authorize({ customerId, paymentMethodId, amountOre: 1500, currency: "sek", idempotencyKey: key() });
     expect(result.status).toBe("authorized");
   });
 
@@ -127,7 +141,7 @@ describe("a provider that drops the connection or fails", () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
     const result = await h
       .provider({ secretKey: "sk_test_wrong" })
-      .authorize({ customerId, paymentMethodId, amountOre: 1500, idempotencyKey: key() });
+      .authorize({ customerId, paymentMethodId, amountOre: 1500, currency: "sek", idempotencyKey: key() });
     expect(result).toMatchObject({ status: "rejected", code: "authentication" });
   });
 });

@@ -20,7 +20,7 @@ describe("one idempotency key, one charge", () => {
   it("the same key twice is one PaymentIntent, the second answer replayed", async () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
     const k = key();
-    const input = { customerId, paymentMethodId, amountOre: 2500, idempotencyKey: k };
+    const input = { customerId, paymentMethodId, amountOre: 2500, currency: "sek", idempotencyKey: k };
     const first = await provider.authorize(input);
     const second = await provider.authorize(input);
     expect(first).toMatchObject({ status: "authorized", replayed: false });
@@ -35,8 +35,20 @@ describe("one idempotency key, one charge", () => {
   it("two keys are two PaymentIntents (the other side of the rule)", async () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
     const [a, b] = [key(), key()];
-    const first = await provider.authorize({ customerId, paymentMethodId, amountOre: 2500, idempotencyKey: a });
-    const second = await provider.authorize({ customerId, paymentMethodId, amountOre: 2500, idempotencyKey: b });
+    const first = await provider.authorize({
+      customerId,
+      paymentMethodId,
+      amountOre: 2500,
+      currency: "sek",
+      idempotencyKey: a,
+    });
+    const second = await provider.authorize({
+      customerId,
+      paymentMethodId,
+      amountOre: 2500,
+      currency: "sek",
+      idempotencyKey: b,
+    });
     expect(first.status === "authorized" && first.paymentIntentId).not.toBe(
       second.status === "authorized" && second.paymentIntentId,
     );
@@ -46,8 +58,14 @@ describe("one idempotency key, one charge", () => {
   it("the same key with another amount is refused, and charges nothing more", async () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
     const k = key();
-    await provider.authorize({ customerId, paymentMethodId, amountOre: 2500, idempotencyKey: k });
-    const other = await provider.authorize({ customerId, paymentMethodId, amountOre: 2600, idempotencyKey: k });
+    await provider.authorize({ customerId, paymentMethodId, amountOre: 2500, currency: "sek", idempotencyKey: k });
+    const other = await provider.authorize({
+      customerId,
+      paymentMethodId,
+      amountOre: 2600,
+      currency: "sek",
+      idempotencyKey: k,
+    });
     expect(other).toMatchObject({ status: "key_reused" });
     expect(await h.intentsFor(k)).toEqual([expect.objectContaining({ amount: 2500 })]);
     expect(await stats(k)).toMatchObject({ executions: 1, mismatches: 1 });
@@ -56,7 +74,13 @@ describe("one idempotency key, one charge", () => {
   it("a key is bound to its endpoint: the authorisation's key cannot capture", async () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
     const k = key();
-    const auth = await provider.authorize({ customerId, paymentMethodId, amountOre: 2500, idempotencyKey: k });
+    const auth = await provider.authorize({
+      customerId,
+      paymentMethodId,
+      amountOre: 2500,
+      currency: "sek",
+      idempotencyKey: k,
+    });
     if (auth.status !== "authorized") throw new Error(auth.status);
     const capture = await provider.capture({
       paymentIntentId: auth.paymentIntentId,
@@ -70,7 +94,7 @@ describe("one idempotency key, one charge", () => {
   it("a decline is kept under its key: the repeat is the same declined PaymentIntent, not a second attempt", async () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard("pm_card_chargeDeclined");
     const k = key();
-    const input = { customerId, paymentMethodId, amountOre: 2500, idempotencyKey: k };
+    const input = { customerId, paymentMethodId, amountOre: 2500, currency: "sek", idempotencyKey: k };
     const [first, second] = [await provider.authorize(input), await provider.authorize(input)];
     expect(first).toMatchObject({ status: "declined", declineCode: "generic_decline" });
     expect(second).toEqual(first);
@@ -81,9 +105,21 @@ describe("one idempotency key, one charge", () => {
   it("a request refused for its parameters keeps nothing: the key then works with corrected ones", async () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
     const k = key();
-    const small = await provider.authorize({ customerId, paymentMethodId, amountOre: 100, idempotencyKey: k });
+    const small = await provider.authorize({
+      customerId,
+      paymentMethodId,
+      amountOre: 100,
+      currency: "sek",
+      idempotencyKey: k,
+    });
     expect(small).toMatchObject({ status: "rejected", code: "amount_too_small" });
-    const fixed = await provider.authorize({ customerId, paymentMethodId, amountOre: 300, idempotencyKey: k });
+    const fixed = await provider.authorize({
+      customerId,
+      paymentMethodId,
+      amountOre: 300,
+      currency: "sek",
+      idempotencyKey: k,
+    });
     expect(fixed).toMatchObject({ status: "authorized", replayed: false });
     expect(await h.intentsFor(k)).toHaveLength(1);
   });
@@ -97,7 +133,7 @@ describe("concurrent requests with one key", () => {
     await h.control("/faults", { delay_ms: 300, times: 1, path: "/v1/payment_intents" });
     const answers = await Promise.all(
       Array.from({ length: 50 }, () =>
-        provider.authorize({ customerId, paymentMethodId, amountOre: 7300, idempotencyKey: k }),
+        provider.authorize({ customerId, paymentMethodId, amountOre: 7300, currency: "sek", idempotencyKey: k }),
       ),
     );
     const ids = new Set(answers.map((a) => (a.status === "authorized" ? a.paymentIntentId : a.status)));
@@ -117,7 +153,7 @@ describe("concurrent requests with one key", () => {
     await h.control("/faults", { delay_ms: 300, times: 1, path: "/v1/payment_intents" });
     const answers = await Promise.all(
       Array.from({ length: 50 }, () =>
-        hasty.authorize({ customerId, paymentMethodId, amountOre: 7300, idempotencyKey: k }),
+        hasty.authorize({ customerId, paymentMethodId, amountOre: 7300, currency: "sek", idempotencyKey: k }),
       ),
     );
     const authorized = answers.filter((a) => a.status === "authorized");
@@ -125,7 +161,13 @@ describe("concurrent requests with one key", () => {
     expect(answers.filter((a) => a.status === "unavailable" && a.reason === "in_progress")).toHaveLength(49);
     expect(await h.intentsFor(k)).toHaveLength(1);
     // Settled later with the same key: the same PaymentIntent.
-    const later = await hasty.authorize({ customerId, paymentMethodId, amountOre: 7300, idempotencyKey: k });
+    const later = await hasty.authorize({
+      customerId,
+      paymentMethodId,
+      amountOre: 7300,
+      currency: "sek",
+      idempotencyKey: k,
+    });
     expect(later).toMatchObject({ status: "authorized", replayed: true });
     expect(later.status === "authorized" && later.paymentIntentId).toBe(
       authorized[0]!.status === "authorized" && authorized[0]!.paymentIntentId,
@@ -134,7 +176,13 @@ describe("concurrent requests with one key", () => {
 
   it("concurrent captures of one authorisation with one key capture once", async () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
-    const auth = await provider.authorize({ customerId, paymentMethodId, amountOre: 5000, idempotencyKey: key() });
+    const auth = await provider.authorize({
+      customerId,
+      paymentMethodId,
+      amountOre: 5000,
+      currency: "sek",
+      idempotencyKey: key(),
+    });
     if (auth.status !== "authorized") throw new Error(auth.status);
     const k = key();
     await h.control("/faults", { delay_ms: 200, times: 1, path: "/v1/payment_intents" });

@@ -18,7 +18,13 @@ const key = () => `test:${randomUUID()}`;
 describe("paying at the exit", () => {
   it("authorises, then captures less than was held; the rest is released", async () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
-    const auth = await provider.authorize({ customerId, paymentMethodId, amountOre: 12_345, idempotencyKey: key() });
+    const auth = await provider.authorize({
+      currency: "sek",
+      customerId,
+      paymentMethodId,
+      amountOre: 12_345,
+      idempotencyKey: key(),
+    });
     expect(auth).toMatchObject({
       status: "authorized",
       amountOre: 12_345,
@@ -45,7 +51,13 @@ describe("paying at the exit", () => {
 
   it("captures the whole amount but not one öre more", async () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
-    const auth = await provider.authorize({ customerId, paymentMethodId, amountOre: 5000, idempotencyKey: key() });
+    const auth = await provider.authorize({
+      currency: "sek",
+      customerId,
+      paymentMethodId,
+      amountOre: 5000,
+      idempotencyKey: key(),
+    });
     if (auth.status !== "authorized") throw new Error(auth.status);
     const over = await provider.capture({
       paymentIntentId: auth.paymentIntentId,
@@ -70,7 +82,13 @@ describe("paying at the exit", () => {
 
   it("a capture repeated with its key is the same capture", async () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
-    const auth = await provider.authorize({ customerId, paymentMethodId, amountOre: 800, idempotencyKey: key() });
+    const auth = await provider.authorize({
+      currency: "sek",
+      customerId,
+      paymentMethodId,
+      amountOre: 800,
+      idempotencyKey: key(),
+    });
     if (auth.status !== "authorized") throw new Error(auth.status);
     const k = key();
     const first = await provider.capture({ paymentIntentId: auth.paymentIntentId, amountOre: 700, idempotencyKey: k });
@@ -81,7 +99,13 @@ describe("paying at the exit", () => {
 
   it("cancels an authorisation, which then cannot be captured", async () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
-    const auth = await provider.authorize({ customerId, paymentMethodId, amountOre: 900, idempotencyKey: key() });
+    const auth = await provider.authorize({
+      currency: "sek",
+      customerId,
+      paymentMethodId,
+      amountOre: 900,
+      idempotencyKey: key(),
+    });
     if (auth.status !== "authorized") throw new Error(auth.status);
     expect(await provider.cancel({ paymentIntentId: auth.paymentIntentId, idempotencyKey: key() })).toEqual({
       status: "canceled",
@@ -94,9 +118,21 @@ describe("paying at the exit", () => {
 
   it("refuses an amount below Stripe's smallest SEK charge (3 kr), and takes exactly that", async () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
-    const small = await provider.authorize({ customerId, paymentMethodId, amountOre: 299, idempotencyKey: key() });
+    const small = await provider.authorize({
+      currency: "sek",
+      customerId,
+      paymentMethodId,
+      amountOre: 299,
+      idempotencyKey: key(),
+    });
     expect(small).toMatchObject({ status: "rejected", code: "amount_too_small" });
-    const least = await provider.authorize({ customerId, paymentMethodId, amountOre: 300, idempotencyKey: key() });
+    const least = await provider.authorize({
+      currency: "sek",
+      customerId,
+      paymentMethodId,
+      amountOre: 300,
+      idempotencyKey: key(),
+    });
     expect(least).toMatchObject({ status: "authorized", amountOre: 300 });
   });
 
@@ -104,7 +140,7 @@ describe("paying at the exit", () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
     for (const amountOre of [0, -100, 10.5]) {
       await expect(
-        provider.authorize({ customerId, paymentMethodId, amountOre, idempotencyKey: key() }),
+        provider.authorize({ currency: "sek", customerId, paymentMethodId, amountOre, idempotencyKey: key() }),
       ).rejects.toThrow(RangeError);
     }
   });
@@ -117,7 +153,13 @@ describe("declines", () => {
   ])("%s is declined at the exit with Stripe's code", async (pm, code, declineCode) => {
     const { customerId, paymentMethodId } = await h.shopperWithCard(pm);
     const k = key();
-    const result = await provider.authorize({ customerId, paymentMethodId, amountOre: 4200, idempotencyKey: k });
+    const result = await provider.authorize({
+      currency: "sek",
+      customerId,
+      paymentMethodId,
+      amountOre: 4200,
+      idempotencyKey: k,
+    });
     expect(result).toMatchObject({ status: "declined", code, declineCode, intentId: expect.stringMatching(/^pi_/) });
     const charges = await h.control<{ data: Array<{ status: string; decline_code: string }> }>(
       `/charges?idempotency_key=${encodeURIComponent(k)}`,
@@ -133,6 +175,7 @@ describe("declines", () => {
     expect(saved).toMatchObject({ status: "saved", card: { brand: "visa", last4: "9995" } });
     if (saved.status !== "saved") return;
     const result = await provider.authorize({
+      currency: "sek",
       customerId: customer.customerId,
       paymentMethodId: saved.card.paymentMethodId,
       amountOre: 4200,
@@ -148,6 +191,7 @@ describe("declines", () => {
     const saved = await provider.saveCard({ customerId: customer.customerId, paymentMethodId: pm });
     if (saved.status !== "saved") throw new Error(saved.status);
     const result = await provider.authorize({
+      currency: "sek",
       customerId: customer.customerId,
       paymentMethodId: saved.card.paymentMethodId,
       amountOre: 4200,
@@ -161,6 +205,7 @@ describe("declines", () => {
     if (customer.status !== "ok") throw new Error(customer.status);
     // A test id stands for a fresh, unsaved PaymentMethod of that card, which may pay once.
     const result = await provider.authorize({
+      currency: "sek",
       customerId: customer.customerId,
       paymentMethodId: "pm_card_authenticationRequired",
       amountOre: 1000,
@@ -173,7 +218,13 @@ describe("declines", () => {
 describe("refunds", () => {
   async function captured(amountOre: number) {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
-    const auth = await provider.authorize({ customerId, paymentMethodId, amountOre, idempotencyKey: key() });
+    const auth = await provider.authorize({
+      currency: "sek",
+      customerId,
+      paymentMethodId,
+      amountOre,
+      idempotencyKey: key(),
+    });
     if (auth.status !== "authorized") throw new Error(auth.status);
     const cap = await provider.capture({ paymentIntentId: auth.paymentIntentId, amountOre, idempotencyKey: key() });
     if (cap.status !== "captured") throw new Error(cap.status);
@@ -222,7 +273,13 @@ describe("refunds", () => {
 
   it("only what was captured can be refunded: not an authorisation that was only held", async () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
-    const auth = await provider.authorize({ customerId, paymentMethodId, amountOre: 1000, idempotencyKey: key() });
+    const auth = await provider.authorize({
+      currency: "sek",
+      customerId,
+      paymentMethodId,
+      amountOre: 1000,
+      idempotencyKey: key(),
+    });
     if (auth.status !== "authorized") throw new Error(auth.status);
     expect(
       await provider.refund({ paymentIntentId: auth.paymentIntentId, amountOre: 500, idempotencyKey: key() }),

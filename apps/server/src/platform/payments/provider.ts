@@ -98,6 +98,8 @@ export interface PaymentProvider {
     customerId: string;
     paymentMethodId: string;
     amountOre: number;
+    /** ISO 4217, in either case ("SEK"): the store's currency; amountOre is in its minor unit. */
+    currency: string;
     idempotencyKey: string;
     description?: string;
     metadata?: Record<string, string>;

@@ -215,7 +215,13 @@ describe("the control API", () => {
     const { customerId, paymentMethodId } = await h.shopperWithCard();
     const provider = h.provider();
     for (const amountOre of [1000, 2000]) {
-      await provider.authorize({ customerId, paymentMethodId, amountOre, idempotencyKey: randomUUID() });
+      await provider.authorize({
+        customerId,
+        paymentMethodId,
+        amountOre,
+        currency: "sek",
+        idempotencyKey: randomUUID(),
+      });
     }
     const intents = await h.control<{ count: number; data: Array<{ amount: number }> }>(
       `/payment_intents?customer=${customerId}`,

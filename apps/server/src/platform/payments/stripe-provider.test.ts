@@ -128,7 +128,13 @@ describe("the saved card", () => {
     expect(h.simulator.store.paymentMethods.get(paymentMethodId)?.customer).toBeNull();
     expect(await provider.removeCard({ customerId, paymentMethodId })).toEqual({ status: "removed" });
     // A removed card can no longer pay.
-    const charge = await provider.authorize({ customerId, paymentMethodId, amountOre: 1000, idempotencyKey: key() });
+    const charge = await provider.authorize({
+      customerId,
+      paymentMethodId,
+      amountOre: 1000,
+      currency: "sek",
+      idempotencyKey: key(),
+    });
     expect(charge.status).toBe("rejected");
   });
 });

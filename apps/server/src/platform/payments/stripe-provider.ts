@@ -23,7 +23,6 @@ export type StripeProviderOptions = {
   maxNetworkRetries?: number;
 };
 
-const CURRENCY = "sek";
 const ids = {
   customer: /^cus_[A-Za-z0-9]+$/,
   paymentMethod: /^pm_[A-Za-z0-9_]+$/,
@@ -203,7 +202,7 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
       });
     },
 
-    async authorize({ customerId, paymentMethodId, amountOre, idempotencyKey, description, metadata }) {
+    async authorize({ customerId, paymentMethodId, amountOre, currency, idempotencyKey, description, metadata }) {
       wholeOre(amountOre);
       if (!ids.customer.test(customerId)) return badId("customer", customerId);
       if (!ids.paymentMethod.test(paymentMethodId)) return badId("PaymentMethod", paymentMethodId);
@@ -211,7 +210,7 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
         const pi = await stripe.paymentIntents.create(
           {
             amount: amountOre,
-            currency: CURRENCY,
+            currency: currency.toLowerCase(),
             customer: customerId,
             payment_method: paymentMethodId,
             allowed_payment_method_types: ["card"],
