@@ -22,8 +22,8 @@ async function cardRow(db: Db, customerId: string): Promise<CardRow> {
   return row;
 }
 
-/** The provider's answer in words the shopper can act on. */
-function cardFailure(failure: PaymentFailure): AppError {
+/** The provider's answer in words the shopper can act on; `act` is what could not be done with the card. */
+function cardFailure(failure: PaymentFailure, act: "sparas" | "tas bort" = "sparas"): AppError {
   switch (failure.status) {
     case "declined":
       return new AppError(402, "card_declined", "Kortet godkändes inte av banken. Prova ett annat kort.");
@@ -36,7 +36,7 @@ function cardFailure(failure: PaymentFailure): AppError {
     case "rejected":
       return new AppError(422, "invalid_payment_method", "Kortet kunde inte sparas. Lägg till det igen på kortsidan.");
     default:
-      return new AppError(503, "payment_unavailable", "Kortet kunde inte sparas just nu. Försök igen om en stund.");
+      return new AppError(503, "payment_unavailable", `Kortet kunde inte ${act} just nu. Försök igen om en stund.`);
   }
 }
 
@@ -78,7 +78,7 @@ export async function removeCard(db: Db, provider: PaymentProvider, customerId: 
       customerId: row.payment_customer_id,
       paymentMethodId: row.payment_method_id,
     });
-    if (removed.status !== "removed") throw cardFailure(removed);
+    if (removed.status !== "removed") throw cardFailure(removed, "tas bort");
   }
   await db.execute(
     sql`update customers set payment_method_id = null, card_brand = null, card_last4 = null where id = ${customerId}`,
