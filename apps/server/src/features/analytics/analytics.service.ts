@@ -93,7 +93,8 @@ export function productPieces(
     const [a, b] = [Math.max(f, m), Math.min(t, monthEnd)];
     const inside = (b - a) / DAY_MS + 1;
     const outside = (monthEnd - m) / DAY_MS + 1 - inside;
-    if (outside > 0 && inside <= outside) {
+    // A month covered in part reads its days when they are no more than the rest (inside is at least one day).
+    if (inside <= outside) {
       days.push({ from: isoDay(a), to: isoDay(b), sign: 1 });
       continue;
     }
@@ -101,10 +102,8 @@ export function productPieces(
     if (a > m) days.push({ from: isoDay(m), to: isoDay(a - DAY_MS), sign: -1 });
     if (b < monthEnd) days.push({ from: isoDay(b + DAY_MS), to: isoDay(monthEnd), sign: -1 });
   }
-  const first = months[0];
-  const last = months[months.length - 1];
   return {
-    months: first === undefined || last === undefined ? null : { first: isoDay(first), last: isoDay(last) },
+    months: months.length === 0 ? null : { first: isoDay(months[0]!), last: isoDay(months[months.length - 1]!) },
     days,
   };
 }
