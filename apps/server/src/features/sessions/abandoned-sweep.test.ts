@@ -1,5 +1,6 @@
 import { gtinCheckDigit } from "@glide/contracts";
 import type { InjectOptions } from "fastify";
+import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
@@ -10,12 +11,13 @@ import {
   as,
   createDeviceKey,
   createTestContext,
+  listenToSessions,
   signIn,
   signInShopper,
   TEST_DATABASE_URL,
   type TestContext,
 } from "../../test/harness.ts";
-import { sweepAbandoned } from "./abandoned-sweep.ts";
+import { ABANDON_LOCK, sweepAbandoned } from "./abandoned-sweep.ts";
 
 let ctx: TestContext;
 let pay: PaymentHarness;
@@ -166,7 +168,35 @@ describe("the abandoned-visit sweep", () => {
     expect(await stateOf(v.visit)).toMatchObject({ abandoned_at: null, events: 0 });
   });
 
+  it("tells the Sessions screens of each visit it closes", async () => {
+    const bus = await listenToSessions(ctx.app);
+    try {
+      const v = await quietVisit(usual, 40);
+      await sweepAbandoned(ctx.app);
+      await bus.settle();
+      expect(bus.of(v.visit, "abandoned")).toEqual([{ store_id: usual, session_id: v.visit, kind: "abandoned" }]);
+    } finally {
+      bus.stop();
+    }
+  });
+
   describe.skipIf(!TEST_DATABASE_URL)("two instances on one PostgreSQL", () => {
+    it("skips a sweep while another instance holds the sweep's lock, and closes the visits once it is free", async () => {
+      const v = await quietVisit(usual, 40);
+      const other = new pg.Client({ connectionString: ctx.databaseUrl });
+      await other.connect();
+      try {
+        await other.query("select pg_advisory_lock($1)", [ABANDON_LOCK]);
+        expect(await sweepAbandoned(ctx.app)).toBe("skipped");
+        expect(await stateOf(v.visit)).toMatchObject({ abandoned_at: null, events: 0 });
+        await other.query("select pg_advisory_unlock($1)", [ABANDON_LOCK]);
+        const swept = await sweepAbandoned(ctx.app);
+        expect(swept !== "skipped" && swept.map((c) => c.session_id)).toContain(v.visit);
+      } finally {
+        await other.end();
+      }
+    });
+
     it("close each quiet visit once", async () => {
       const database = await openDatabase({
         databaseUrl: ctx.databaseUrl,

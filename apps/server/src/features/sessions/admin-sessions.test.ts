@@ -226,6 +226,110 @@ describe("a visit's timeline", () => {
   });
 });
 
+describe("a visit's detail", () => {
+  it("shows the cart's lines, the order with its card and lines, refunds, disputes and the spot check as recorded", async () => {
+    // A store of its own, so its disputed and checked visit is in no other test's lists.
+    const storeC = (await platform.post("/api/v1/stores/", { name: "Detaljbutiken" })).json().id as string;
+    doorKeys[storeC] = (await createDeviceKey(ctx.app, storeC, "door_scanner")).key;
+    const gus = await shopper("Gus Granskad");
+    const visit = await gus.enter(storeC);
+    await gus.scan(visit, juice);
+    await gus.scan(visit, juice);
+    await gus.scan(visit, bread);
+    const inCart = await detailOf(visit);
+    expect(inCart.cart.map((l) => [l.name, l.quantity, l.unit_price, l.total])).toEqual([
+      ["Apelsinjuice", 2, 24.9, 49.8],
+      ["Surdegsbröd", 1, 39.5, 39.5],
+    ]);
+    expect([inCart.order, inCart.refunds, inCart.disputes, inCart.spot_check_detail]).toEqual([null, [], [], null]);
+
+    const paid = await gus.call({ method: "POST", url: "/api/v1/checkout", payload: { user_id: gus.customerId } });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const receipt = paid.json().receipt as { id: string; number: number };
+    const [juiceLine] = (await detailOf(visit)).order!.lines;
+    const refund = await platform.post(`/api/v1/admin/orders/${receipt.id}/refunds`, {
+      idempotency_key: randomUUID(),
+      reason: "Trasig förpackning",
+      lines: [{ line_id: juiceLine!.id, quantity: 1 }],
+    });
+    expect(refund.statusCode, refund.body).toBe(201);
+    const dispute = await gus.call({
+      method: "POST",
+      url: `/api/v1/receipts/${receipt.id}/dispute`,
+      payload: { message: "Brödet fanns inte" },
+    });
+    expect(dispute.statusCode, dispute.body).toBe(201);
+    const [check] = await queryRows<{ id: string }>(
+      ctx.app.db,
+      sql`insert into spot_checks (session_id, order_id, store_id, customer_id)
+          values (${visit}, ${receipt.id}, ${storeC}, ${gus.customerId}) returning id`,
+    );
+
+    const detail = await detailOf(visit);
+    expect(detail.order).toMatchObject({
+      id: receipt.id,
+      state: "paid",
+      receipt_number: receipt.number,
+      total: 89.3,
+      refunded: 24.9,
+      card: { brand: "visa", last4: "4242" },
+      failure_code: null,
+    });
+    expect(Date.parse(detail.order!.paid_at!)).not.toBeNaN();
+    expect(detail.order!.lines.map((l) => [l.name, l.quantity, l.total, l.refunded_quantity, l.refunded])).toEqual([
+      ["Apelsinjuice", 2, 49.8, 1, 24.9],
+      ["Surdegsbröd", 1, 39.5, 0, 0],
+    ]);
+    expect(detail.refunds).toEqual([
+      {
+        id: refund.json().refunds[0].id,
+        amount: 24.9,
+        reason: "Trasig förpackning",
+        state: "succeeded",
+        source: expect.any(String),
+        staff_email: expect.stringContaining("@"),
+        created_at: expect.any(String),
+      },
+    ]);
+    expect(detail.disputes).toEqual([
+      {
+        id: dispute.json().id,
+        state: "open",
+        message: "Brödet fanns inte",
+        resolution: null,
+        created_at: expect.any(String),
+        resolved_at: null,
+      },
+    ]);
+    expect(detail.spot_check_detail).toEqual({
+      id: check!.id,
+      outcome: null,
+      note: null,
+      flagged_at: expect.any(String),
+      decided_at: null,
+      staff_email: null,
+    });
+    for (const at of [
+      detail.refunds[0]!.created_at,
+      detail.disputes[0]!.created_at,
+      detail.spot_check_detail!.flagged_at,
+    ])
+      expect(Date.parse(at)).not.toBeNaN();
+
+    const decided = await platform.put(`/api/v1/admin/spot-checks/${check!.id}/outcome`, {
+      idempotency_key: randomUUID(),
+      outcome: "ok",
+      note: "Allt stämde",
+    });
+    expect(decided.statusCode, decided.body).toBe(200);
+    expect((await detailOf(visit)).spot_check_detail).toMatchObject({
+      outcome: "ok",
+      note: "Allt stämde",
+      staff_email: expect.stringContaining("@"),
+    });
+  });
+});
+
 describe("GET /api/v1/admin/sessions", () => {
   let inB: string;
   let inA: string;
@@ -349,6 +453,18 @@ describe("GET /api/v1/admin/sessions", () => {
     expect(await on("to=2025-03-09")).toEqual([]);
     expect(await on("from=2025-03-10T11:59:00Z&to=2025-03-10T12:01:00Z")).toEqual([inB]);
     expect(await on("from=2025-03-10T12:01:00Z")).toEqual([]);
+    expect(await on("to=2025-03-10T11:59:00Z")).toEqual([]);
+    // 23:30 in UTC is already the next day in Stockholm: a day is the store's, not UTC's.
+    await ctx.app.db.execute(
+      sql`update shopping_sessions set door_opened_at = '2025-03-10 23:30:00+00' where id = ${inB}`,
+    );
+    expect(await on("from=2025-03-11&to=2025-03-11")).toEqual([inB]);
+    expect(await on("to=2025-03-10")).toEqual([]);
+    await ctx.app.db.execute(
+      sql`update shopping_sessions set door_opened_at = '2025-03-10 22:30:00+00' where id = ${inB}`,
+    );
+    expect(await on("to=2025-03-10")).toEqual([inB]);
+    expect(await on("from=2025-03-11")).toEqual([]);
   });
 
   it("shows a store admin only their stores: another store's id or visit is 403", async () => {
@@ -358,6 +474,9 @@ describe("GET /api/v1/admin/sessions", () => {
     expect((await storeAdmin.get(`/api/v1/admin/sessions?store_id=${storeB}`)).statusCode).toBe(403);
     expect((await storeAdmin.get(`/api/v1/admin/sessions/${inB}`)).statusCode).toBe(403);
     expect((await storeAdmin.get(`/api/v1/admin/sessions/${inA}`)).statusCode).toBe(200);
+    const both = as(ctx.app, (await signIn(ctx.app, "store_admin", [storeA, storeB])).cookie);
+    const seen = new Set((await list("limit=100", both)).rows.map((r) => r.store.id));
+    expect(seen).toEqual(new Set([storeA, storeB]));
     expect((await platform.get(`/api/v1/admin/sessions/${inB}`)).statusCode).toBe(200);
     const unknown = await platform.get(`/api/v1/admin/sessions/${randomUUID()}`);
     expect(unknown.statusCode).toBe(404);
