@@ -14,7 +14,7 @@ import type { z } from "zod";
 import type { Db, Tx } from "../../db/client.ts";
 import { cameraStatusChanges, cameraSystems, cameras } from "../../db/schema/index.ts";
 import { decrypt, encrypt } from "../../platform/crypto.ts";
-import { fieldError, forbidden, notFound } from "../../platform/errors.ts";
+import { fieldError, forbidden, isForeignKeyViolation, notFound } from "../../platform/errors.ts";
 import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { named, recordAudit, recordUpdate } from "../audit/audit.ts";
@@ -78,11 +78,6 @@ function assertCanManage(actor: AdminActor, storeId: string | null): void {
   }
   assertCanManageStore(actor, storeId);
 }
-
-const isForeignKeyViolation = (err: unknown) => {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === "23503" || e?.cause?.code === "23503";
-};
 
 /** A store id that names no store is a field problem, not a 500. */
 async function withStoreCheck<T>(work: () => Promise<T>): Promise<T> {
@@ -190,20 +185,23 @@ export async function updateSystem(opts: {
   return withStoreCheck(() =>
     opts.db.transaction(async (tx) => {
       const before = toSystem(await systemRow(tx, actor, opts.id, true));
-      const set: Partial<typeof cameraSystems.$inferInsert> = { updatedAt: new Date() };
-      if (input.name !== undefined) set.name = input.name;
-      if (input.type !== undefined) set.type = input.type;
-      if (input.brand !== undefined) set.brand = input.brand;
-      if (input.status !== undefined) set.status = input.status;
-      if (input.connection_type !== undefined) set.connectionType = input.connection_type;
-      if (input.host !== undefined) set.host = input.host;
-      if (input.port !== undefined) set.port = input.port;
-      if (input.username !== undefined) set.username = input.username;
-      // Left out or empty keeps the stored password: the form never has it to send back.
-      if (input.password) set.passwordSealed = opts.sealer.seal(input.password);
-      if (input.api_endpoint !== undefined) set.apiEndpoint = input.api_endpoint;
-      if (input.store_id !== undefined) set.storeId = input.store_id;
-      if (input.notes !== undefined) set.notes = input.notes;
+      // A field left out is undefined, which Drizzle leaves out of the update: it keeps its value.
+      const set: Partial<typeof cameraSystems.$inferInsert> = {
+        updatedAt: new Date(),
+        name: input.name,
+        type: input.type,
+        brand: input.brand,
+        status: input.status,
+        connectionType: input.connection_type,
+        host: input.host,
+        port: input.port,
+        username: input.username,
+        // Left out or empty keeps the stored password: the form never has it to send back.
+        passwordSealed: input.password ? opts.sealer.seal(input.password) : undefined,
+        apiEndpoint: input.api_endpoint,
+        storeId: input.store_id,
+        notes: input.notes,
+      };
       const [row] = await tx.update(cameraSystems).set(set).where(eq(cameraSystems.id, opts.id)).returning();
       // A system's cameras are in its store.
       if (input.store_id !== undefined) {
@@ -347,7 +345,19 @@ export async function updateCamera(opts: {
 }): Promise<Camera> {
   const { input, actor } = opts;
   const existing = await cameraRow(opts.db, actor, opts.id);
-  const set: Partial<typeof cameras.$inferInsert> = { updatedAt: new Date() };
+  // A field left out is undefined, which Drizzle leaves out of the update: it keeps its value.
+  const set: Partial<typeof cameras.$inferInsert> = {
+    updatedAt: new Date(),
+    name: input.name,
+    cameraIndex: input.camera_index,
+    locationZone: input.location_zone,
+    streamUrl: input.stream_url,
+    resolution: input.resolution,
+    fps: input.fps,
+    isActive: input.is_active,
+    isAiEnabled: input.is_ai_enabled,
+    status: input.status,
+  };
   if (input.camera_system_id !== undefined || input.store_id !== undefined) {
     const systemId = input.camera_system_id !== undefined ? input.camera_system_id : existing.cameraSystemId;
     const storeId = input.store_id !== undefined ? input.store_id : systemId ? null : existing.storeId;
@@ -357,15 +367,6 @@ export async function updateCamera(opts: {
   }
   const storeId = set.storeId ?? existing.storeId;
   if (storeId) checkStream(input, await opts.settingsFor(storeId));
-  if (input.name !== undefined) set.name = input.name;
-  if (input.camera_index !== undefined) set.cameraIndex = input.camera_index;
-  if (input.location_zone !== undefined) set.locationZone = input.location_zone;
-  if (input.stream_url !== undefined) set.streamUrl = input.stream_url;
-  if (input.resolution !== undefined) set.resolution = input.resolution;
-  if (input.fps !== undefined) set.fps = input.fps;
-  if (input.is_active !== undefined) set.isActive = input.is_active;
-  if (input.is_ai_enabled !== undefined) set.isAiEnabled = input.is_ai_enabled;
-  if (input.status !== undefined) set.status = input.status;
   return withReferenceCheck(() =>
     opts.db.transaction(async (tx) => {
       const before = toCamera(await cameraRow(tx, actor, opts.id, true));
