@@ -2,7 +2,7 @@
  * Lists what a mutation run left alive, one line per mutant, from the JSON
  * report of `npm run mutate` (stryker.config.mjs writes one per group):
  *
- *   node scripts/mutation-survivors.ts reports/mutation/cart/mutation.json
+ *   npm run mutate:survivors -- reports/mutation/cart/mutation.json
  *
  * Each line: file:line:column, status, the mutator, and the code as mutated.
  * Ends with each file's score (killed and timed out over every counted mutant).
@@ -25,7 +25,7 @@ const UNDETECTED = new Set(["Survived", "NoCoverage"]);
 
 const file = process.argv[2];
 if (!file) {
-  console.error("usage: node scripts/mutation-survivors.ts <mutation.json>");
+  console.error("usage: npm run mutate:survivors -- <mutation.json>");
   process.exit(2);
 }
 const report = JSON.parse(readFileSync(file, "utf8")) as Report;

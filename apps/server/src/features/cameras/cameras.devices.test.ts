@@ -114,7 +114,11 @@ describe("stream, snapshot and PTZ through the API", () => {
   let s: CameraSystem;
   let ptzCamera: Camera;
   let fixed: Camera;
-  beforeAll(async () => {
+  // Made by the first test that runs rather than in beforeAll, so that a mutation run counts this
+  // code as reached by that test (code run in beforeAll is reached by "no test", and its mutants then
+  // run the whole group).
+  beforeEach(async () => {
+    if (s) return;
     s = await system({ name: "PTZ-NVR" });
     ptzCamera = await camera(s.id, 1);
     fixed = await camera(s.id, 4);

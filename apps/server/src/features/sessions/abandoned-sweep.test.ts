@@ -2,7 +2,7 @@ import { gtinCheckDigit } from "@glide/contracts";
 import type { InjectOptions } from "fastify";
 import pg from "pg";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../app.ts";
 import { loadConfig } from "../../config.ts";
 import { openDatabase, queryRows, sql } from "../../db/client.ts";
@@ -17,7 +17,7 @@ import {
   TEST_DATABASE_URL,
   type TestContext,
 } from "../../test/harness.ts";
-import { ABANDON_LOCK, sweepAbandoned } from "./abandoned-sweep.ts";
+import { ABANDON_LOCK, ABANDON_SWEEP_MS, sweepAbandoned } from "./abandoned-sweep.ts";
 
 let ctx: TestContext;
 let pay: PaymentHarness;
@@ -177,6 +177,47 @@ describe("the abandoned-visit sweep", () => {
       expect(bus.of(v.visit, "abandoned")).toEqual([{ store_id: usual, session_id: v.visit, kind: "abandoned" }]);
     } finally {
       bus.stop();
+    }
+  });
+
+  it("runs by itself on a running service, once a minute", async () => {
+    // Only the service's periodic jobs run on the test's clock; everything else keeps real time.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const own = await createTestContext({ STRIPE_SECRET_KEY: pay.simulator.secretKey, STRIPE_API_BASE: pay.apiBase });
+    try {
+      const store = (await as(own.app, (await signIn(own.app)).cookie).post("/api/v1/stores/", { name: "Egen" })).json()
+        .id as string;
+      const { accessToken } = await signInShopper(own.app, "Tyst Tora");
+      const headers = { authorization: `Bearer ${accessToken}` };
+      const card = { payment_method: "pm_card_visa" };
+      await own.app.inject({ method: "PUT", url: "/api/v1/payment-method", headers, payload: card });
+      const entry = await own.app.inject({
+        method: "POST",
+        url: "/api/v1/sessions/entry",
+        headers,
+        payload: { store_id: store },
+      });
+      expect(entry.statusCode, entry.body).toBe(200);
+      const visit = entry.json().session_id as string;
+      await own.app.db.execute(
+        sql`update shopping_sessions set door_opened_at = now(), last_activity_at = now() - interval '1 hour'
+            where id = ${visit}`,
+      );
+      const abandonedAt = async () =>
+        (
+          await queryRows<{ at: Date | null }>(
+            own.app.db,
+            sql`select abandoned_at as at from shopping_sessions where id = ${visit}`,
+          )
+        )[0]?.at ?? null;
+
+      await vi.advanceTimersByTimeAsync(ABANDON_SWEEP_MS - 1_000);
+      expect(await abandonedAt()).toBeNull();
+      await vi.advanceTimersByTimeAsync(1_000);
+      await expect.poll(abandonedAt, { timeout: 10_000 }).not.toBeNull();
+    } finally {
+      vi.useRealTimers();
+      await own.close();
     }
   });
 

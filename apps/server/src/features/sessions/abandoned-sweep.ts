@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
+import { queryRows, sql, type Tx } from "../../db/client.ts";
 import { schedulePeriodic } from "../../platform/housekeeping.ts";
 import { type SessionChange, sessionAnnouncer } from "./session-events.ts";
 
@@ -30,7 +30,7 @@ async function limitsOf(app: FastifyInstance): Promise<{ store_id: string; minut
 }
 
 /** Closes the quiet visits and puts `abandoned` on their timelines, in one statement. */
-async function abandon(db: Db | Tx, limits: { store_id: string; minutes: number }[]): Promise<SessionChange[]> {
+async function abandon(db: Tx, limits: { store_id: string; minutes: number }[]): Promise<SessionChange[]> {
   return queryRows<SessionChange>(
     db,
     sql`with limits as (
@@ -56,27 +56,20 @@ async function abandon(db: Db | Tx, limits: { store_id: string; minutes: number 
 /**
  * One sweep: visits through the door with no activity for their store's
  * store/abandon_after_minutes are closed as abandoned. The cart is kept for
- * the record and never charged (checkout refuses it). With PostgreSQL one
- * instance at a time holds a transaction-scoped advisory lock for the sweep;
- * the others skip it. PGlite has one instance by design.
+ * the record and never charged (checkout refuses it). One instance at a time
+ * holds a transaction-scoped advisory lock for the sweep; the others skip it
+ * (PGlite, one instance by design, always gets it). Each visit closed is on
+ * its timeline as an `abandoned` event, which is also the record of the sweep.
  */
 export async function sweepAbandoned(app: FastifyInstance): Promise<SessionChange[] | "skipped"> {
   const limits = await limitsOf(app);
-  if (limits.length === 0) return [];
-  const changes =
-    app.database.kind === "pglite"
-      ? await abandon(app.db, limits)
-      : await app.db.transaction(async (tx) => {
-          const [lock] = await queryRows<{ ok: boolean }>(
-            tx,
-            sql`select pg_try_advisory_xact_lock(${ABANDON_LOCK}) as ok`,
-          );
-          return lock?.ok ? abandon(tx, limits) : null;
-        });
+  const changes = await app.db.transaction(async (tx) => {
+    const [lock] = await queryRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${ABANDON_LOCK}) as ok`);
+    return lock?.ok ? abandon(tx, limits) : null;
+  });
   if (changes === null) return "skipped";
   const announce = sessionAnnouncer(app.bus, app.log);
   for (const change of changes) await announce(change);
-  if (changes.length > 0) app.log.info({ abandoned: changes.length }, "closed visits without activity as abandoned");
   return changes;
 }
 
