@@ -9,9 +9,17 @@ import {
   statusChangeSchema,
 } from "@glide/contracts";
 import { eq } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cameraStatusChanges } from "../../db/schema/index.ts";
-import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
+import {
+  as,
+  createTestContext,
+  signIn,
+  TEST_DATABASE_URL,
+  type TestContext,
+  waitingForLocks,
+} from "../../test/harness.ts";
 import { recordStatus } from "./cameras.service.ts";
 
 /**
@@ -335,5 +343,31 @@ describe("the status history", () => {
     expect(await recordStatus(ctx.app.db, { kind: "system", id: system.id }, "active", "Set by hand")).toBe(true);
     const rows = await ctx.app.db.select().from(cameraStatusChanges).where(eq(cameraStatusChanges.systemId, system.id));
     expect(rows.map((r) => [r.status, r.cameraId, r.message])).toContainEqual(["active", null, "Set by hand"]);
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)("a system or store deleted while a camera is added", () => {
+  it("names the field whose row went, not a 500", async () => {
+    const system = await addSystem();
+    const closing = (await platform.post("/api/v1/stores/", { name: "Stängs strax" })).json().id as string;
+    const other = new pg.Client({ connectionString: ctx.databaseUrl });
+    await other.connect();
+    try {
+      // The other side's delete is not yet committed when the camera's insert checks its reference, so
+      // the camera's own checks before it still see the row; the insert then waits and finds it gone.
+      for (const [table, id, body, path, message] of [
+        ["camera_systems", system.id, { camera_system_id: system.id }, "camera_system_id", "Camera system not found"],
+        ["stores", closing, { store_id: closing }, "store_id", "Store not found"],
+      ] as const) {
+        await other.query("begin");
+        await other.query(`delete from ${table} where id = $1`, [id]);
+        const adding = platform.post("/api/v1/cameras/cameras", { name: "Hann inte", ...body });
+        await waitingForLocks(ctx.app.db, 1);
+        await other.query("commit");
+        expect(await refusal(await adding)).toMatchObject({ path, message });
+      }
+    } finally {
+      await other.end();
+    }
   });
 });
