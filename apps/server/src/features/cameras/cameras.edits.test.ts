@@ -186,7 +186,10 @@ describe("where a camera is placed", () => {
   it("a system without a store (its store deleted) needs a store for a new camera, and only a platform admin may", async () => {
     const store = (await platform.post("/api/v1/stores/", { name: "Stänger" })).json().id as string;
     const system = await addSystem({ store_id: store });
+    const orphan = await addCamera({ camera_system_id: system.id });
     expect((await platform.delete(`/api/v1/stores/${store}`)).statusCode).toBe(204);
+    // A camera without a store is held to the same fps range.
+    expect(await refusal(await editCamera(orphan.id, { fps: 61 }))).toMatchObject({ path: "fps" });
 
     expect(
       await refusal(await platform.post("/api/v1/cameras/cameras", { name: "K", camera_system_id: system.id })),

@@ -167,8 +167,7 @@ export const camerasRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: cameraSchema, ...writeErrors },
       },
     },
-    (request) =>
-      updateCamera({ db: app.db, actor: actorOf(request), id: request.params.id, input: request.body, settingsFor }),
+    (request) => updateCamera({ db: app.db, actor: actorOf(request), id: request.params.id, input: request.body }),
   );
 
   app.delete(
