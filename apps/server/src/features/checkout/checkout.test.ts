@@ -419,6 +419,30 @@ describe("what a checkout records, tells and asks", () => {
     expect(intents.data.map((i) => [i.currency, i.amount])).toEqual([["eur", 3450]]);
   });
 
+  it("puts on the receipt the parts of the seller's address the store has, and numbers each new store from 1", async () => {
+    for (const [fields, address] of [
+      [{ address: "Storgatan 1" }, "Storgatan 1"],
+      [{ postal_code: "222 22", city: "Lund" }, "222 22 Lund"],
+      [{ city: "Lund" }, "Lund"],
+      [{ address: "Storgatan 1", city: "Lund" }, "Storgatan 1, Lund"],
+      [{}, null],
+    ] as const) {
+      const created = await admin.post("/api/v1/stores/", { name: "Adressbutik", ...fields });
+      expect(created.statusCode, created.body).toBe(201);
+      const alva = await shopper();
+      const s = await visit(alva, created.json().id);
+      await scan(alva, s, barcodes.paper);
+      const receipt = (await run(alva)).receipt!;
+      expect(receipt.store, JSON.stringify(fields)).toEqual({
+        name: "Adressbutik",
+        legal_name: null,
+        organization_number: null,
+        address,
+      });
+      expect(receipt.number).toBe(1);
+    }
+  });
+
   it("records an empty checkout as such and tells the screens", async () => {
     const alva = await shopper();
     const s = await visit(alva);
