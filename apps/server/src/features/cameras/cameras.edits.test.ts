@@ -143,7 +143,10 @@ describe("a camera system's fields", () => {
       await platform.put(`/api/v1/cameras/systems/${system.id}`, { store_id: crypto.randomUUID() }),
     );
     expect(gone).toMatchObject({ path: "store_id", message: "Store not found" });
-    expect((await platform.put(`/api/v1/cameras/systems/${crypto.randomUUID()}`, { name: "X" })).statusCode).toBe(404);
+    const unknown = crypto.randomUUID();
+    expect(await refusal(await platform.put(`/api/v1/cameras/systems/${unknown}`, { name: "X" }), 404)).toMatchObject({
+      detail: `Camera system ${unknown} not found`,
+    });
   });
 
   it("systems are listed by name; a store admin without stores sees none", async () => {
@@ -232,6 +235,28 @@ describe("where a camera is placed", () => {
   });
 });
 
+describe("a store admin's own cameras", () => {
+  it("may edit their store's system and camera, and add a standalone camera only in their stores", async () => {
+    const system = await addSystem({ name: "Butikens NVR" });
+    const camera = await addCamera({ camera_system_id: system.id });
+    expect(ok(await storeAdmin.put(`/api/v1/cameras/systems/${system.id}`, { notes: "Min" }), asSystem).notes).toBe(
+      "Min",
+    );
+    expect(
+      ok(await storeAdmin.put(`/api/v1/cameras/cameras/${camera.id}`, { name: "Min kamera" }), asCamera).name,
+    ).toBe("Min kamera");
+    const standalone = { name: "Fristående", stream_url: "rtsp://10.0.0.8/s" };
+    await refusal(await storeAdmin.post("/api/v1/cameras/cameras", { ...standalone, store_id: theirs }), 403);
+    const own = ok(
+      await storeAdmin.post("/api/v1/cameras/cameras", { ...standalone, store_id: mine, status: "inactive" }),
+      asCamera,
+      201,
+    );
+    // As sent: the answer is written before the health checker first looks at it.
+    expect(own).toMatchObject({ store_id: mine, stream_url: "rtsp://10.0.0.8/s", status: "inactive" });
+  });
+});
+
 describe("a camera's fields", () => {
   it("an edit changes every field it names and keeps the others", async () => {
     const camera = await addCamera({ store_id: mine, camera_index: 3, is_active: false, is_ai_enabled: false });
@@ -275,7 +300,9 @@ describe("a camera's fields", () => {
 
     expect((await platform.delete(`/api/v1/cameras/cameras/${second.id}`)).statusCode).toBe(204);
     expect((await platform.delete(`/api/v1/cameras/cameras/${second.id}`)).statusCode).toBe(404);
-    expect((await editCamera(second.id, { name: "X" })).statusCode).toBe(404);
+    expect(await refusal(await editCamera(second.id, { name: "X" }), 404)).toMatchObject({
+      detail: `Camera ${second.id} not found`,
+    });
     expect((await platform.get(`/api/v1/cameras/cameras/${second.id}/history`)).statusCode).toBe(404);
   });
 });
@@ -284,31 +311,42 @@ describe("the audit line of each change", () => {
   it("names the system or camera, and the store it is in", async () => {
     const system = await addSystem({ name: "Loggad NVR" });
     expect(await latestAudit("camera_system.create", system.id)).toMatchObject({
+      entity_type: "camera_system",
       store_id: mine,
       summary: 'Camera system "Loggad NVR" created',
     });
     await platform.put(`/api/v1/cameras/systems/${system.id}`, { password: "ett-första-lösen" });
     // A first password shows as has_password; the password itself is never named.
+    expect(await latestAudit("camera_system.update", system.id)).toMatchObject({
+      entity_type: "camera_system",
+      summary: 'Camera system "Loggad NVR" updated: has_password',
+    });
+    // A new one over it changes nothing the entry may show: it says "password".
+    await platform.put(`/api/v1/cameras/systems/${system.id}`, { password: "ett-andra-lösen" });
     expect((await latestAudit("camera_system.update", system.id)).summary).toBe(
-      'Camera system "Loggad NVR" updated: has_password',
+      'Camera system "Loggad NVR" updated: password',
     );
     const camera = await addCamera({ camera_system_id: system.id, name: "Loggad kamera" });
     expect(await latestAudit("camera.create", camera.id)).toMatchObject({
+      entity_type: "camera",
       store_id: mine,
       summary: 'Camera "Loggad kamera" created',
     });
     await editCamera(camera.id, { location_zone: "exit" });
     expect(await latestAudit("camera.update", camera.id)).toMatchObject({
+      entity_type: "camera",
       store_id: mine,
       summary: 'Camera "Loggad kamera" updated: location_zone',
     });
     expect((await platform.delete(`/api/v1/cameras/cameras/${camera.id}`)).statusCode).toBe(204);
     expect(await latestAudit("camera.delete", camera.id)).toMatchObject({
+      entity_type: "camera",
       store_id: mine,
       summary: 'Camera "Loggad kamera" deleted',
     });
     expect((await platform.delete(`/api/v1/cameras/systems/${system.id}`)).statusCode).toBe(204);
     expect(await latestAudit("camera_system.delete", system.id)).toMatchObject({
+      entity_type: "camera_system",
       store_id: mine,
       summary: 'Camera system "Loggad NVR" deleted with its cameras',
     });
