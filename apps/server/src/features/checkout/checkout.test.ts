@@ -281,6 +281,10 @@ describe("checkout", () => {
       payload: { session_id: s, barcode: barcodes.bread },
     });
     expect(late.statusCode).toBe(409);
+    // Asked again, the ended visit answers the same and ends nothing more.
+    const endedAt = (await sessionRow(s)).checked_out_at;
+    expect(await run(alva)).toEqual({ status: "empty", receipt: null });
+    expect((await sessionRow(s)).checked_out_at).toEqual(endedAt);
   });
 
   it("refuses someone else's user_id, a shopper without a card, and one who never went in", async () => {
@@ -299,7 +303,12 @@ describe("checkout", () => {
     expect([noCard.status, noCard.code]).toEqual([409, "no_payment_method"]);
 
     const outside = await shopper();
-    expect((await refusal(run(outside))).status).toBe(404);
+    const never = await refusal(run(outside));
+    expect([never.status, never.code, never.message]).toEqual([
+      404,
+      "no_visit",
+      "Du har inget pågående besök att betala för.",
+    ]);
   });
 
   it("checks age limits again at payment, on the store's calendar day", async () => {
