@@ -82,6 +82,12 @@ export function registerCartSocket(app: FastifyInstance, heartbeatMs = HEARTBEAT
           socket.close(WS_CLOSE.unauthorized, "sign in first");
           return;
         }
+        // Pushes wait for "ready": a change made while the first cart is read would otherwise reach the
+        // phone first and then be overwritten by the older cart in "ready".
+        let markReady = () => {};
+        queue = new Promise<void>((resolve) => {
+          markReady = resolve;
+        });
         try {
           // Subscribe before reading, so no change falls between the read and the subscription.
           stop = app.bus.subscribe(cartTopic(sessionId), (event) => {
@@ -95,6 +101,7 @@ export function registerCartSocket(app: FastifyInstance, heartbeatMs = HEARTBEAT
           const cart = await getCart({ db: app.db, customerId, sessionId });
           sockets.add(socket);
           send({ type: "ready", cart });
+          markReady();
         } catch (err) {
           stop?.();
           stop = null;
