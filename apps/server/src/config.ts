@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { parseCidr } from "./platform/cameras/camera-networks.ts";
 
 /**
  * The only reader of process.env. Everything else receives a typed Config.
@@ -17,6 +18,32 @@ function isMailbox(value: string): boolean {
   const address = /^[^<>\r\n]*<([^<>\s]+)>$/.exec(value.trim())?.[1] ?? value.trim();
   return z.email().safeParse(address).success;
 }
+
+/** Where a store's cameras are unless CAMERA_NETWORKS says otherwise: the private ranges (RFC 1918, RFC 4193). */
+const PRIVATE_NETWORKS = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"];
+/** This server itself, where the demo's camera simulator runs: a camera network only with DEV_TOOLS. */
+const LOOPBACK_NETWORKS = ["127.0.0.0/8", "::1/128"];
+
+/** "10.0.0.0/8,fc00::/7": comma-separated CIDRs (a lone address is a network of one); unset or empty: none given. */
+const cidrList = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value.trim() === "") return undefined;
+    const networks: string[] = [];
+    for (const part of value.split(",")) {
+      const cidr = parseCidr(part);
+      if (!cidr) {
+        ctx.addIssue({
+          code: "custom",
+          message: `"${part.trim()}" is not a network; give CIDRs separated by commas, e.g. 10.0.0.0/8,fc00::/7`,
+        });
+        return z.NEVER;
+      }
+      networks.push(`${cidr.address}/${cidr.prefix}`);
+    }
+    return networks;
+  });
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -53,6 +80,7 @@ const envSchema = z.object({
     .regex(/^(sk|rk)_(test|live)_[0-9A-Za-z]+$/, "must be a Stripe secret key (sk_test_… or sk_live_…)")
     .optional(),
   CARD_PAGE_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
+  CAMERA_NETWORKS: cidrList,
   DEMO_CAMERA_SYSTEM: z
     .url({ protocol: /^http$/, error: "must be http://user:password@host:port of an ONVIF camera system" })
     .optional(),
@@ -100,6 +128,11 @@ export type Config = {
   stripe: { secretKey: string; apiBase: string | null } | null;
   /** The hosted page where a shopper types a card; it sends them back with ?payment_method=pm_…. null: none. */
   cardPageUrl: string | null;
+  /**
+   * The networks cameras may be reached in (CAMERA_NETWORKS, else the private ranges), loopback added with
+   * DEV_TOOLS. Link-local, multicast and unspecified addresses are refused whatever this says.
+   */
+  cameraNetworks: readonly string[];
   /** With DEMO_DATA: the ONVIF system (npm start: the camera simulator) the demo store's cameras are on. */
   demoCameraSystem: { host: string; port: number; username: string; password: string } | null;
   /** The SMTP server for receipt e-mails (may hold its user and password); null: no mail is sent. */
@@ -149,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bankidAppUrl: e.BANKID_APP_URL ?? "https://app.bankid.com/",
     stripe: stripeConfig(e),
     cardPageUrl: e.CARD_PAGE_URL ?? null,
+    cameraNetworks: [...(e.CAMERA_NETWORKS ?? PRIVATE_NETWORKS), ...(e.DEV_TOOLS ? LOOPBACK_NETWORKS : [])],
     demoCameraSystem: e.DEMO_CAMERA_SYSTEM ? demoCamera(new URL(e.DEMO_CAMERA_SYSTEM)) : null,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,

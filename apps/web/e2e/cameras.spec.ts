@@ -181,6 +181,13 @@ test("an operator adds a system and its cameras, edits them and sees them groupe
     await edit.getByRole("tab", { name: "Connection" }).click();
     await expect(edit.getByLabel("Password")).toHaveValue("");
     await expect(edit.getByLabel("Password")).toHaveAccessibleDescription(/A password is saved/);
+    // The saved password belongs to its address: the form says so before another address is saved.
+    await edit.getByLabel("Port *").fill("8554");
+    await expect(edit.getByLabel("Password")).toHaveAccessibleDescription(
+      "Changing the address or user name clears the saved password unless you enter it again.",
+    );
+    await edit.getByLabel("Port *").fill(String(NO_DEVICE.port));
+    await expect(edit.getByLabel("Password")).toHaveAccessibleDescription(/A password is saved/);
     await expect(edit.getByRole("button", { name: "Test Connection" })).toBeVisible();
     await edit.getByRole("button", { name: "Save Changes" }).click();
     await expect(edit).toBeHidden();

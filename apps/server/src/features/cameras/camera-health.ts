@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { queryRows, sql } from "../../db/client.ts";
 import { schedulePeriodic } from "../../platform/housekeeping.ts";
+import { networksOf } from "./addresses.ts";
 import { everything, recordStatus, type Sealer, targetOf } from "./cameras.service.ts";
 import { CONNECTION_TEST_TIMEOUT_MS } from "./device-ops.ts";
 
@@ -31,13 +32,15 @@ export async function checkCameras(
     if (await recordStatus(...args)) changed++;
   };
   const byId = new Map(systems.map((s) => [s.id, s]));
+  // Every round looks each host up again: a name that now leads somewhere cameras may not be is refused.
+  const reach = { networks: networksOf(app) };
   const systemUp = new Map<string, Promise<boolean>>();
   for (const system of systems) {
     systemUp.set(
       system.id,
       (async () => {
         const result = await app.cameraDevices
-          .testConnection(targetOf(system, app.cameraSealer), { timeoutMs: CONNECTION_TEST_TIMEOUT_MS })
+          .testConnection(targetOf(system, app.cameraSealer), { ...reach, timeoutMs: CONNECTION_TEST_TIMEOUT_MS })
           .catch((err: Error) => ({ status: "failed" as const, message: err.message }));
         const up = result.status === "success";
         await note(app.db, { kind: "system", id: system.id }, up ? "online" : "offline", result.message);
@@ -66,13 +69,13 @@ export async function checkCameras(
           const path = camera.streamUrl?.startsWith("/") ? camera.streamUrl : null;
           const [, ptz] = await within(
             Promise.all([
-              app.cameraDevices.streamInfo(target, camera.cameraIndex, path),
-              app.cameraDevices.hasPtz(target, camera.cameraIndex).catch(() => false),
+              app.cameraDevices.streamInfo(target, camera.cameraIndex, path, reach),
+              app.cameraDevices.hasPtz(target, camera.cameraIndex, reach).catch(() => false),
             ]),
           );
           await note(app.db, { kind: "camera", id: camera.id }, "online", "The stream answers", { hasPtz: ptz });
         } else if (camera.streamUrl) {
-          await within(app.cameraDevices.probeStream(camera.streamUrl));
+          await within(app.cameraDevices.probeStream(camera.streamUrl, reach));
           await note(app.db, { kind: "camera", id: camera.id }, "online", "The stream answers");
         }
       } catch (err) {

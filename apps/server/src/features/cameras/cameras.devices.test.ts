@@ -28,7 +28,8 @@ const PASSWORD = "kamera-lösen-9";
 
 beforeAll(async () => {
   sim = await startCameraSimulator({ controlPort: null, password: PASSWORD, delayMs: 8_000 });
-  ctx = await createTestContext();
+  // The simulator is on loopback, a camera network only with DEV_TOOLS (as with npm start).
+  ctx = await createTestContext({ DEV_TOOLS: "true" });
   platform = as(ctx.app, (await signIn(ctx.app)).cookie);
   store = (await platform.post("/api/v1/stores/", { name: "Kamerabutik" })).json().id;
 });

@@ -17,6 +17,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
+import { networksOf } from "./addresses.ts";
 import {
   createCamera,
   createSystem,
@@ -37,6 +38,7 @@ export const camerasRoutes: FastifyPluginAsyncZod = async (app) => {
   const writeErrors = { ...errors, 422: errorSchema };
   const deviceErrors = { ...errors, 409: errorSchema, 502: errorSchema, 504: errorSchema };
   const sealer = app.cameraSealer;
+  const networks = networksOf(app);
   const settingsFor = (storeId: string) => app.settings.effective(storeId);
 
   app.get(
@@ -68,6 +70,7 @@ export const camerasRoutes: FastifyPluginAsyncZod = async (app) => {
         input: request.body,
         settings: await app.settings.effective(request.body.store_id),
         sealer,
+        networks,
       });
       app.cameraHealth.kick();
       return reply.status(201).send(system);
@@ -79,7 +82,8 @@ export const camerasRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: "Change a camera system; an empty password keeps the stored one",
+        summary:
+          "Change a camera system; an empty password keeps the stored one, unless host, port, connection type or user name change",
         params: cameraIdParams,
         body: cameraSystemUpdateSchema,
         response: { 200: cameraSystemSchema, ...writeErrors },
@@ -92,6 +96,7 @@ export const camerasRoutes: FastifyPluginAsyncZod = async (app) => {
         id: request.params.id,
         input: request.body,
         sealer,
+        networks,
       });
       app.cameraHealth.kick();
       return system;
@@ -150,7 +155,13 @@ export const camerasRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const camera = await createCamera({ db: app.db, actor: actorOf(request), input: request.body, settingsFor });
+      const camera = await createCamera({
+        db: app.db,
+        actor: actorOf(request),
+        input: request.body,
+        settingsFor,
+        networks,
+      });
       app.cameraHealth.kick();
       return reply.status(201).send(camera);
     },
@@ -167,7 +178,8 @@ export const camerasRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: cameraSchema, ...writeErrors },
       },
     },
-    (request) => updateCamera({ db: app.db, actor: actorOf(request), id: request.params.id, input: request.body }),
+    (request) =>
+      updateCamera({ db: app.db, actor: actorOf(request), id: request.params.id, input: request.body, networks }),
   );
 
   app.delete(

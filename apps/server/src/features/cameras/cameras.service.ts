@@ -13,11 +13,13 @@ import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db, Tx } from "../../db/client.ts";
 import { cameraStatusChanges, cameraSystems, cameras } from "../../db/schema/index.ts";
+import type { CameraNetworks } from "../../platform/cameras/index.ts";
 import { decrypt, encrypt } from "../../platform/crypto.ts";
 import { fieldError, forbidden, isForeignKeyViolation, notFound } from "../../platform/errors.ts";
 import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { named, recordAudit, recordUpdate } from "../audit/audit.ts";
+import { checkHost, checkStreamUrl, movesCredential } from "./addresses.ts";
 
 type SystemRow = typeof cameraSystems.$inferSelect;
 type CameraRow = typeof cameras.$inferSelect;
@@ -135,9 +137,11 @@ export async function createSystem(opts: {
   input: SystemInput;
   settings: SettingValues;
   sealer: Sealer;
+  networks: CameraNetworks;
 }): Promise<CameraSystem> {
   const { input, settings } = opts;
   assertCanManageStore(opts.actor, input.store_id);
+  checkHost("host", input.host, opts.networks);
   const defaults = settings.camera.system_defaults;
   return withStoreCheck(() =>
     opts.db.transaction(async (tx) => {
@@ -179,12 +183,15 @@ export async function updateSystem(opts: {
   id: string;
   input: SystemUpdate;
   sealer: Sealer;
+  networks: CameraNetworks;
 }): Promise<CameraSystem> {
   const { actor, input } = opts;
   if (input.store_id !== undefined) assertCanManageStore(actor, input.store_id);
+  if (input.host !== undefined) checkHost("host", input.host, opts.networks);
   return withStoreCheck(() =>
     opts.db.transaction(async (tx) => {
-      const before = toSystem(await systemRow(tx, actor, opts.id, true));
+      const stored = await systemRow(tx, actor, opts.id, true);
+      const before = toSystem(stored);
       // A field left out is undefined, which Drizzle leaves out of the update: it keeps its value.
       const set: Partial<typeof cameraSystems.$inferInsert> = {
         updatedAt: new Date(),
@@ -196,8 +203,13 @@ export async function updateSystem(opts: {
         host: input.host,
         port: input.port,
         username: input.username,
-        // Left out or empty keeps the stored password: the form never has it to send back.
-        passwordSealed: input.password ? opts.sealer.seal(input.password) : undefined,
+        // Left out or empty keeps the stored password (the form never has it to send back), unless the
+        // edit moves the system to another address or user: the password stays with the one it was for.
+        passwordSealed: input.password
+          ? opts.sealer.seal(input.password)
+          : movesCredential(stored, input)
+            ? null
+            : undefined,
         apiEndpoint: input.api_endpoint,
         storeId: input.store_id,
         notes: input.notes,
@@ -297,9 +309,11 @@ export async function createCamera(opts: {
   actor: AdminActor;
   input: CameraInput;
   settingsFor: (storeId: string) => Promise<SettingValues>;
+  networks: CameraNetworks;
 }): Promise<Camera> {
   const { input, actor } = opts;
   checkFps(input.fps);
+  checkStreamUrl(input.stream_url, opts.networks);
   const place = await placeCamera(opts.db, actor, input.camera_system_id, input.store_id);
   const defaults = (await opts.settingsFor(place.storeId)).camera.camera_defaults;
   return withReferenceCheck(() =>
@@ -340,9 +354,11 @@ export async function updateCamera(opts: {
   actor: AdminActor;
   id: string;
   input: CameraUpdate;
+  networks: CameraNetworks;
 }): Promise<Camera> {
   const { input, actor } = opts;
   checkFps(input.fps);
+  checkStreamUrl(input.stream_url, opts.networks);
   const existing = await cameraRow(opts.db, actor, opts.id);
   // A field left out is undefined, which Drizzle leaves out of the update: it keeps its value.
   const set: Partial<typeof cameras.$inferInsert> = {

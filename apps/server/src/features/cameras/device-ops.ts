@@ -2,9 +2,10 @@ import type { ConnectionTest, PtzCommand, PtzPreset, StreamInfo } from "@glide/c
 import { and, desc, eq, notInArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { cameraSnapshots, cameraSystems, cameras } from "../../db/schema/index.ts";
-import { PtzNotSupportedError } from "../../platform/cameras/index.ts";
+import { type CameraNetworks, PtzNotSupportedError } from "../../platform/cameras/index.ts";
 import { AppError, conflict, notFound } from "../../platform/errors.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
+import { networksOf } from "./addresses.ts";
 import { cameraRow, type DeviceTarget, recordStatus, systemRow, targetOf } from "./cameras.service.ts";
 
 declare module "fastify" {
@@ -14,27 +15,31 @@ declare module "fastify" {
   }
 }
 
+/** Where a device call may go: every address it connects to is checked against these networks first. */
+export type Reach = { networks: CameraNetworks };
+
 /** The device side the cameras feature needs, whatever speaks the protocols. */
 export interface CameraDevices {
-  testConnection(target: DeviceTarget, opts: { timeoutMs: number }): Promise<ConnectionTest>;
+  testConnection(target: DeviceTarget, opts: Reach & { timeoutMs: number }): Promise<ConnectionTest>;
   /** `streamPath`: the camera's own path on its system, if it has one; else the brand's path for the channel. */
   streamInfo(
     target: DeviceTarget,
     channel: number,
     streamPath: string | null,
-    preset?: { port: number; stream_format: string },
+    opts: Reach & { preset?: { port: number; stream_format: string } },
   ): Promise<{ stream_url: string; resolution: string | null; fps: number | null }>;
   /** A standalone camera's rtsp:// address, probed with DESCRIBE. */
-  probeStream(url: string): Promise<{ resolution: string | null; fps: number | null }>;
-  snapshot(target: DeviceTarget, channel: number): Promise<{ image: Uint8Array; contentType: string }>;
+  probeStream(url: string, opts: Reach): Promise<{ resolution: string | null; fps: number | null }>;
+  snapshot(target: DeviceTarget, channel: number, opts: Reach): Promise<{ image: Uint8Array; contentType: string }>;
   ptz(
     target: DeviceTarget,
     channel: number,
     command: { action: string; speed: number; preset?: number },
+    opts: Reach,
   ): Promise<void>;
-  ptzPresets(target: DeviceTarget, channel: number): Promise<PtzPreset[]>;
+  ptzPresets(target: DeviceTarget, channel: number, opts: Reach): Promise<PtzPreset[]>;
   /** Whether the channel can pan, tilt or zoom (false also when the device does not say). */
-  hasPtz(target: DeviceTarget, channel: number): Promise<boolean>;
+  hasPtz(target: DeviceTarget, channel: number, opts: Reach): Promise<boolean>;
 }
 
 /**
@@ -60,7 +65,10 @@ export async function testSystem(app: FastifyInstance, actor: AdminActor, id: st
   const started = performance.now();
   // The test answers what went wrong in words, whatever went wrong.
   const result = await app.cameraDevices
-    .testConnection(targetOf(system, app.cameraSealer), { timeoutMs: CONNECTION_TEST_TIMEOUT_MS })
+    .testConnection(targetOf(system, app.cameraSealer), {
+      timeoutMs: CONNECTION_TEST_TIMEOUT_MS,
+      networks: networksOf(app),
+    })
     .catch(
       (err: Error): ConnectionTest => ({
         status: "failed",
@@ -94,7 +102,7 @@ export async function cameraStream(app: FastifyInstance, actor: AdminActor, id: 
   try {
     if (!target) {
       if (!camera.streamUrl) throw conflict("This camera has no system and no stream URL", "no_stream");
-      const probed = await app.cameraDevices.probeStream(camera.streamUrl);
+      const probed = await app.cameraDevices.probeStream(camera.streamUrl, { networks: networksOf(app) });
       return {
         stream_url: camera.streamUrl,
         resolution: probed.resolution ?? camera.resolution,
@@ -106,7 +114,10 @@ export async function cameraStream(app: FastifyInstance, actor: AdminActor, id: 
       string,
       { port: number; stream_format: string }
     >;
-    const info = await app.cameraDevices.streamInfo(target, camera.cameraIndex, path, presets[target.brand]);
+    const info = await app.cameraDevices.streamInfo(target, camera.cameraIndex, path, {
+      networks: networksOf(app),
+      ...(presets[target.brand] ? { preset: presets[target.brand] } : {}),
+    });
     return {
       stream_url: info.stream_url,
       resolution: info.resolution ?? camera.resolution,
@@ -127,7 +138,7 @@ export async function cameraSnapshot(
   if (!target) throw conflict("A camera without a system has no snapshot address", "no_snapshot");
   let picture: { image: Uint8Array; contentType: string };
   try {
-    picture = await app.cameraDevices.snapshot(target, camera.cameraIndex);
+    picture = await app.cameraDevices.snapshot(target, camera.cameraIndex, { networks: networksOf(app) });
   } catch (err) {
     deviceError(err, "Taking the snapshot");
   }
@@ -183,7 +194,7 @@ async function rememberNoPtz(app: FastifyInstance, cameraId: string, err: unknow
 export async function cameraPtzPresets(app: FastifyInstance, actor: AdminActor, id: string): Promise<PtzPreset[]> {
   const { camera, target } = await ptzTarget(app, actor, id);
   try {
-    return await app.cameraDevices.ptzPresets(target, camera.cameraIndex);
+    return await app.cameraDevices.ptzPresets(target, camera.cameraIndex, { networks: networksOf(app) });
   } catch (err) {
     await rememberNoPtz(app, camera.id, err);
     deviceError(err, "Reading the presets");
@@ -198,11 +209,16 @@ export async function cameraPtz(
 ): Promise<{ action: string; done: boolean }> {
   const { camera, target } = await ptzTarget(app, actor, id);
   try {
-    await app.cameraDevices.ptz(target, camera.cameraIndex, {
-      action: command.action,
-      speed: command.speed ?? 50,
-      ...(command.preset !== undefined ? { preset: command.preset } : {}),
-    });
+    await app.cameraDevices.ptz(
+      target,
+      camera.cameraIndex,
+      {
+        action: command.action,
+        speed: command.speed ?? 50,
+        ...(command.preset !== undefined ? { preset: command.preset } : {}),
+      },
+      { networks: networksOf(app) },
+    );
     return { action: command.action, done: true };
   } catch (err) {
     await rememberNoPtz(app, camera.id, err);

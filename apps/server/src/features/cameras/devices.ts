@@ -24,26 +24,33 @@ function standalone(url: string): CameraSystemConnection {
   };
 }
 
-/** The cameras feature's device side, on the protocols in platform/cameras. */
+/**
+ * The cameras feature's device side, on the protocols in platform/cameras.
+ * Each call carries the camera networks, so no address goes unchecked.
+ */
 export function createCameraDevices(): CameraDevices {
   return {
-    testConnection: (target, opts) => testConnection(target, { timeoutMs: opts.timeoutMs }),
-    streamInfo: (target, channel, streamPath, preset?: StreamPreset) =>
-      streamInfo(target, channel, { streamPath, ...(preset ? { streamPreset: preset } : {}) }),
-    probeStream: (url) => streamInfo(standalone(url), 1, { streamPath: url }),
-    snapshot: async (target, channel) => {
-      const picture = await snapshotPicture(target, channel);
+    testConnection: (target, opts) => testConnection(target, { timeoutMs: opts.timeoutMs, networks: opts.networks }),
+    streamInfo: (target, channel, streamPath, opts) =>
+      streamInfo(target, channel, {
+        networks: opts.networks,
+        streamPath,
+        ...(opts.preset ? { streamPreset: opts.preset as StreamPreset } : {}),
+      }),
+    probeStream: (url, opts) => streamInfo(standalone(url), 1, { networks: opts.networks, streamPath: url }),
+    snapshot: async (target, channel, opts) => {
+      const picture = await snapshotPicture(target, channel, { networks: opts.networks });
       // The client checks it is a JPEG within the size limit.
       return { image: picture.jpeg, contentType: "image/jpeg" };
     },
-    ptz: async (target, channel, command) => {
-      await ptz(target, channel, command as Parameters<typeof ptz>[2]);
+    ptz: async (target, channel, command, opts) => {
+      await ptz(target, channel, command as Parameters<typeof ptz>[2], { networks: opts.networks });
     },
-    ptzPresets: async (target, channel) =>
-      (await ptzPresets(target, channel)).map((p) => ({ number: p.number, name: p.name })),
-    hasPtz: async (target, channel) => {
+    ptzPresets: async (target, channel, opts) =>
+      (await ptzPresets(target, channel, { networks: opts.networks })).map((p) => ({ number: p.number, name: p.name })),
+    hasPtz: async (target, channel, opts) => {
       try {
-        await ptzPresets(target, channel);
+        await ptzPresets(target, channel, { networks: opts.networks });
         return true;
       } catch (err) {
         if (err instanceof PtzNotSupportedError) return false;

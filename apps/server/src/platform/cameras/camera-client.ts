@@ -1,4 +1,5 @@
 import { brandOf, fillChannel, SNAPSHOT_PATHS } from "./brands.ts";
+import type { CameraNetworks } from "./camera-networks.ts";
 import {
   baseWhere,
   type CameraCallOptions,
@@ -8,6 +9,7 @@ import {
   DEFAULT_TIMEOUT_MS,
   deviceAddress,
   ONVIF_DEVICE_PATH,
+  sameHost,
   streamAddressFor,
 } from "./camera-system.ts";
 import { type Deadline, resolveHost, withDeadline } from "./deadline.ts";
@@ -41,28 +43,36 @@ function checkChannel(channel: number) {
   }
 }
 
-/** An ONVIF conversation with the system under the deadline. */
-export function onvifSession(
+/** An ONVIF conversation with the system under the deadline, at the address its host was checked to have. */
+export async function onvifSession(
   system: CameraSystemConnection,
   deadline: Deadline,
   want: { info: boolean; profiles: boolean },
+  networks: CameraNetworks,
 ): Promise<OnvifSession> {
+  const base = baseWhere(system.host, system.port, deadline.timeoutMs);
+  const address = await resolveHost(system.host, deadline, base, networks);
+  const credentials = credentialsOf(system);
   return openOnvif(
     {
-      host: system.host,
+      address,
       port: system.port,
-      path: system.api_endpoint || ONVIF_DEVICE_PATH,
-      username: system.username,
-      password: system.password,
+      path: ONVIF_DEVICE_PATH,
+      username: credentials?.username ?? null,
+      password: credentials?.password ?? null,
     },
     deadline,
-    baseWhere(system.host, system.port, deadline.timeoutMs),
+    base,
     want,
   );
 }
 
-/** The picture address of a channel on a system that is not asked through ONVIF. */
-export function pictureTarget(system: CameraSystemConnection, channel: number, opts: CameraCallOptions): HttpTarget {
+/** The picture address of a channel on a system that is not asked through ONVIF (its address not yet looked up). */
+export function pictureTarget(
+  system: CameraSystemConnection,
+  channel: number,
+  opts: Omit<CameraCallOptions, "networks">,
+): Omit<HttpTarget, "address"> {
   const template =
     system.connection_type === "http" && system.api_endpoint
       ? system.api_endpoint
@@ -83,10 +93,12 @@ export async function probeStream(
 ) {
   const address = streamAddressFor(system, channel, opts);
   const base = baseWhere(address.host, address.port, deadline.timeoutMs);
-  const ip = await resolveHost(address.host, deadline, base);
+  const ip = await resolveHost(address.host, deadline, base, opts.networks);
+  // The system's password belongs to the system's host: a camera's own rtsp:// address elsewhere gets none.
+  const credentials = sameHost(address.host, system.host) ? credentialsOf(system) : null;
   const described = await rtspDescribe(
     { host: address.host, address: ip, port: address.port, path: address.path },
-    credentialsOf(system),
+    credentials,
     deadline,
     base,
   );
@@ -96,12 +108,12 @@ export async function probeStream(
 export async function streamInfo(
   system: CameraSystemConnection,
   channel: number,
-  opts: CameraCallOptions = {},
+  opts: CameraCallOptions,
 ): Promise<StreamInfo> {
   checkChannel(channel);
   return withDeadline(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, opts.signal, async (deadline) => {
     if (system.connection_type === "onvif") {
-      const session = await onvifSession(system, deadline, { info: false, profiles: true });
+      const session = await onvifSession(system, deadline, { info: false, profiles: true }, opts.networks);
       const profile = channelOf(session, channel, system);
       const where = { ...baseWhere(system.host, system.port, deadline.timeoutMs), step: "onvif" as const };
       const media = await session.call<{ uri?: string }>({ ...where, doing: "asking for the stream address" }, (done) =>
@@ -123,14 +135,14 @@ export async function streamInfo(
 export async function snapshotPicture(
   system: CameraSystemConnection,
   channel: number,
-  opts: CameraCallOptions = {},
+  opts: CameraCallOptions,
 ): Promise<Picture> {
   checkChannel(channel);
   const maxBytes = opts.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES;
   return withDeadline(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, opts.signal, async (deadline) => {
     let target = pictureTarget(system, channel, opts);
     if (system.connection_type === "onvif") {
-      const session = await onvifSession(system, deadline, { info: false, profiles: true });
+      const session = await onvifSession(system, deadline, { info: false, profiles: true }, opts.networks);
       const profile = channelOf(session, channel, system);
       const where = { ...baseWhere(system.host, system.port, deadline.timeoutMs), step: "onvif" as const };
       const media = await session.call<{ uri?: string }>(
@@ -145,12 +157,14 @@ export async function snapshotPicture(
       target = {
         secure: url.protocol === "https:",
         host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
-        port: Number(url.port),
+        // A URL drops its scheme's own port (http://cam:80/ is http://cam/).
+        port: Number(url.port) || (url.protocol === "https:" ? 443 : 80),
         path: `${url.pathname}${url.search}`,
       };
     }
     const base = baseWhere(target.host, target.port, deadline.timeoutMs);
-    return fetchPicture(target, credentialsOf(system), deadline, base, maxBytes);
+    const address = await resolveHost(target.host, deadline, base, opts.networks);
+    return fetchPicture({ ...target, address }, credentialsOf(system), deadline, base, maxBytes);
   });
 }
 
@@ -158,7 +172,7 @@ export async function snapshotPicture(
 export async function snapshot(
   system: CameraSystemConnection,
   channel: number,
-  opts: CameraCallOptions = {},
+  opts: CameraCallOptions,
 ): Promise<Buffer> {
   return (await snapshotPicture(system, channel, opts)).jpeg;
 }

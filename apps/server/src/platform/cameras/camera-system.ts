@@ -1,5 +1,6 @@
 import type { Credentials } from "./auth-header.ts";
 import { brandOf, DEFAULT_STREAM_PRESETS, fillChannel, type StreamPreset } from "./brands.ts";
+import type { CameraNetworks } from "./camera-networks.ts";
 import { CameraError, type Where } from "./errors.ts";
 
 /** How to reach a camera system, as the cameras feature stores it (password decrypted). */
@@ -10,11 +11,13 @@ export type CameraSystemConnection = {
   port: number;
   username: string | null;
   password: string | null;
-  /** ONVIF: the device service path (default /onvif/device_service). HTTP: the picture path, may hold {channel}. */
+  /** HTTP: the picture path, may hold {channel}. Not used for ONVIF, whose device service is at ONVIF_DEVICE_PATH. */
   api_endpoint: string | null;
 };
 
 export type CameraCallOptions = {
+  /** Where cameras may be reached (config CAMERA_NETWORKS); every address is checked before it is connected to. */
+  networks: CameraNetworks;
   /** The most a call may take, all steps together; 5 s when not given. */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -30,11 +33,26 @@ export type CameraCallOptions = {
 
 export const DEFAULT_TIMEOUT_MS = 5000;
 export const DEFAULT_MAX_SNAPSHOT_BYTES = 5 * 1024 * 1024;
+/**
+ * ONVIF's fixed entry point (ONVIF Core: "http://onvif_host/onvif/device_service").
+ * ONVIF requests go there and to the service paths the device announces,
+ * never to a path an admin typed, so a system cannot be made to POST to any
+ * web service it points at.
+ */
 export const ONVIF_DEVICE_PATH = "/onvif/device_service";
 
+/**
+ * The system's user and password, or none: a user without a stored password
+ * (dropped when the address changed) signs in nowhere, so no listener sees
+ * even the user name.
+ */
 export function credentialsOf(system: CameraSystemConnection): Credentials | null {
-  return system.username ? { username: system.username, password: system.password ?? "" } : null;
+  return system.username && system.password ? { username: system.username, password: system.password } : null;
 }
+
+/** Whether two hosts are the same host as written (a name and its address are not). */
+export const sameHost = (a: string, b: string) =>
+  a.replace(/^\[(.*)\]$/, "$1").toLowerCase() === b.replace(/^\[(.*)\]$/, "$1").toLowerCase();
 
 export const baseWhere = (host: string, port: number, timeoutMs: number): Omit<Where, "step" | "doing"> => ({
   host,

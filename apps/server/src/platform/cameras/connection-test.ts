@@ -1,5 +1,6 @@
 import type { ConnectionTest } from "@glide/contracts";
 import { onvifSession, pictureTarget, probeStream } from "./camera-client.ts";
+import type { CameraNetworks } from "./camera-networks.ts";
 import {
   baseWhere,
   type CameraCallOptions,
@@ -40,15 +41,21 @@ export function describeDuration(ms: number): string {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-async function connectFirst(host: string, port: number, deadline: Deadline) {
+/** The address and connect steps on their own, so that each fails in its own words; the checked address. */
+async function connectFirst(host: string, port: number, deadline: Deadline, networks: CameraNetworks) {
   const base = baseWhere(host, port, deadline.timeoutMs);
-  const ip = await resolveHost(host, deadline, base);
+  const ip = await resolveHost(host, deadline, base, networks);
   (await openSocket(ip, deadline, { ...base, step: "connect", doing: "connecting" })).destroy();
+  return ip;
 }
 
-async function testOnvif(system: CameraSystemConnection, deadline: Deadline): Promise<Outcome> {
-  await connectFirst(system.host, system.port, deadline);
-  const session = await onvifSession(system, deadline, { info: true, profiles: true });
+async function testOnvif(
+  system: CameraSystemConnection,
+  deadline: Deadline,
+  opts: ConnectionTestOptions,
+): Promise<Outcome> {
+  await connectFirst(system.host, system.port, deadline, opts.networks);
+  const session = await onvifSession(system, deadline, { info: true, profiles: true }, opts.networks);
   const info = session.info ?? {};
   const text = (v: unknown) => (v === undefined || v === null || v === "" ? null : String(v));
   const device = {
@@ -83,10 +90,10 @@ async function testRtsp(system: CameraSystemConnection, deadline: Deadline, opts
 async function testHttp(system: CameraSystemConnection, deadline: Deadline, opts: ConnectionTestOptions) {
   const channel = opts.channel ?? 1;
   const target = pictureTarget(system, channel, opts);
-  await connectFirst(target.host, target.port, deadline);
+  const address = await connectFirst(target.host, target.port, deadline, opts.networks);
   const base = baseWhere(target.host, target.port, deadline.timeoutMs);
   const maxBytes = opts.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES;
-  const picture = await fetchPicture(target, credentialsOf(system), deadline, base, maxBytes);
+  const picture = await fetchPicture({ ...target, address }, credentialsOf(system), deadline, base, maxBytes);
   const size = picture.width && picture.height ? ` ${picture.width}x${picture.height}` : "";
   const kb = Math.max(1, Math.round(picture.jpeg.length / 1024));
   const message = `Connected: channel ${channel} gave a${size} JPEG picture (${kb} KB) from ${target.path}.`;
@@ -95,7 +102,7 @@ async function testHttp(system: CameraSystemConnection, deadline: Deadline, opts
 
 export async function testConnection(
   system: CameraSystemConnection,
-  opts: ConnectionTestOptions = {},
+  opts: ConnectionTestOptions,
 ): Promise<ConnectionTest> {
   const started = performance.now();
   const done = (status: "success" | "failed", o: Outcome): ConnectionTest => ({
@@ -109,7 +116,7 @@ export async function testConnection(
     const outcome = await withDeadline(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, opts.signal, (deadline) => {
       switch (system.connection_type) {
         case "onvif":
-          return testOnvif(system, deadline);
+          return testOnvif(system, deadline, opts);
         case "rtsp":
           return testRtsp(system, deadline, opts);
         case "http":

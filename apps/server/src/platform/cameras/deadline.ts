@@ -1,5 +1,6 @@
 import { lookup } from "node:dns/promises";
 import net, { isIP } from "node:net";
+import { addressNotAllowed, type CameraNetworks } from "./camera-networks.ts";
 import { networkFailure, timedOut, type Where } from "./errors.ts";
 
 /**
@@ -97,16 +98,36 @@ export async function withDeadline<T>(
 /** A host as sockets want it: IPv6 without its brackets. */
 export const bareHost = (host: string) => host.replace(/^\[(.*)\]$/, "$1");
 
-/** The address step: the host name looked up (an IP address is taken as it is). */
-export async function resolveHost(host: string, deadline: Deadline, where: Omit<Where, "step" | "doing">) {
+/**
+ * The address step: the host name looked up (an IP address is taken as it
+ * is) and every address it has checked against the camera networks, so a
+ * name that leads, or starts to lead, somewhere cameras may not be is
+ * refused. Callers connect to the address returned, never to the name again:
+ * a second lookup could answer differently.
+ */
+export async function resolveHost(
+  host: string,
+  deadline: Deadline,
+  where: Omit<Where, "step" | "doing">,
+  networks: CameraNetworks,
+): Promise<string> {
   const name = bareHost(host);
-  if (isIP(name)) return name;
   const w: Where = { ...where, step: "address", doing: "looking up the address" };
-  try {
-    return (await deadline.race(lookup(name), w)).address;
-  } catch (err) {
-    throw networkFailure(err, w);
+  let found: string[];
+  if (isIP(name)) found = [name];
+  else {
+    try {
+      found = (await deadline.race(lookup(name, { all: true }), w)).map((a) => a.address);
+    } catch (err) {
+      throw networkFailure(err, w);
+    }
+    if (found.length === 0) throw networkFailure({ code: "ENOTFOUND" }, w);
   }
+  for (const address of found) {
+    const verdict = networks.judge(address);
+    if (!verdict.allowed) throw addressNotAllowed(host, verdict.reason, !isIP(name));
+  }
+  return found[0]!;
 }
 
 /** The connect step: a TCP connection, destroyed if the deadline runs out. */

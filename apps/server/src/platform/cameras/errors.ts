@@ -10,6 +10,7 @@ import { AppError } from "../errors.ts";
 export type ConnectionStep = "address" | "connect" | "authenticate" | "path" | "onvif" | "clock";
 
 export type CameraFailure =
+  | "address_not_allowed"
   | "address_not_found"
   | "unreachable"
   | "refused"
@@ -23,16 +24,20 @@ export type CameraFailure =
   | "no_such_channel"
   | "bad_answer";
 
+const STATUS: Partial<Record<CameraFailure, number>> = { timed_out: 504, address_not_allowed: 409 };
+
 /**
  * The camera could not do what was asked. A 502 (a 504 when it did not
- * answer in time) with a message an operator can act on; messages never
- * hold credentials.
+ * answer in time, a 409 when its address is one cameras may not be at) with
+ * a message an operator can act on. Messages never hold credentials, nor
+ * repeat what the other side answered (its content types, banners, faults):
+ * they name the step, so the test cannot tell what else listens somewhere.
  */
 export class CameraError extends AppError {
   readonly step: ConnectionStep;
   readonly failure: CameraFailure;
   constructor(failure: CameraFailure, step: ConnectionStep, message: string) {
-    super(failure === "timed_out" ? 504 : 502, `camera_${failure}`, message);
+    super(STATUS[failure] ?? 502, `camera_${failure}`, message);
     this.name = "CameraError";
     this.step = step;
     this.failure = failure;

@@ -1,5 +1,6 @@
 import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
+import { isIP } from "node:net";
 import { authorization, type Credentials, parseChallenges, pickChallenge } from "./auth-header.ts";
 import type { Deadline } from "./deadline.ts";
 import { at, CameraError, networkFailure, type Where } from "./errors.ts";
@@ -11,7 +12,8 @@ import { at, CameraError, networkFailure, type Where } from "./errors.ts";
  */
 
 export type HttpAnswer = { status: number; headers: IncomingHttpHeaders; body: Buffer };
-export type HttpTarget = { secure: boolean; host: string; port: number; path: string };
+/** `host` as configured (for the Host header and TLS); `address` the IP it was checked to have, which is connected to. */
+export type HttpTarget = { secure: boolean; host: string; address: string; port: number; path: string };
 
 function once(
   target: HttpTarget,
@@ -22,15 +24,22 @@ function once(
 ): Promise<HttpAnswer & { challenges: string[] }> {
   return new Promise((resolve, reject) => {
     const lib = target.secure ? https : http;
+    const name = target.host.replace(/^\[(.*)\]$/, "$1");
     const req = lib.request(
       {
-        host: target.host,
+        host: target.address,
         port: target.port,
         path: target.path,
         method: "GET",
         agent: false,
         signal: deadline.signal,
-        headers: { accept: "image/jpeg, */*;q=0.5", connection: "close", ...headers },
+        ...(target.secure && !isIP(name) ? { servername: name } : {}),
+        headers: {
+          host: `${isIP(name) === 6 ? `[${name}]` : name}:${target.port}`,
+          accept: "image/jpeg, */*;q=0.5",
+          connection: "close",
+          ...headers,
+        },
       },
       (res) => {
         const challenges: string[] = [];

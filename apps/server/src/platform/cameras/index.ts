@@ -7,6 +7,14 @@
 export { DEFAULT_STREAM_PRESETS, SNAPSHOT_PATHS, type StreamPreset } from "./brands.ts";
 export { type StreamInfo, snapshot, snapshotPicture, streamInfo } from "./camera-client.ts";
 export {
+  type AddressVerdict,
+  CameraNetworks,
+  literalAddress,
+  parseCidr,
+  type RefusalReason,
+  refusalText,
+} from "./camera-networks.ts";
+export {
   type CameraCallOptions,
   type CameraSystemConnection,
   DEFAULT_TIMEOUT_MS,

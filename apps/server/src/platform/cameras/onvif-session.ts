@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import onvif, { type Cam, type CamProfile, type DeviceInformation } from "onvif";
-import { bareHost, type Deadline } from "./deadline.ts";
+import type { Deadline } from "./deadline.ts";
 import { at, CameraError, networkFailure, type Where } from "./errors.ts";
 
 /**
@@ -32,7 +32,8 @@ export type OnvifSession = {
 };
 
 export type OnvifTarget = {
-  host: string;
+  /** The IP address the system's host was checked to have: every request of the conversation goes there. */
+  address: string;
   port: number;
   path: string;
   username: string | null;
@@ -100,11 +101,11 @@ function onvifFailure(err: Error, xml: string | undefined, w: Where): CameraErro
     return new CameraError(
       "not_onvif",
       "onvif",
-      `${at(w)} answers, but not as an ONVIF device. Check the port (ONVIF is usually on the web port) and the device service path, and that ONVIF is turned on in the camera.`,
+      `${at(w)} answers, but not as an ONVIF device. Check the port (ONVIF is usually on the web port), and that ONVIF is turned on in the camera.`,
     );
   }
-  const said = fault ? `: ${fault.slice(0, 160)}` : "";
-  return new CameraError("bad_answer", w.step, `${at(w)} could not answer while ${w.doing}${said}.`);
+  // The fault's own words are not repeated: they are the other side's, whatever it is.
+  return new CameraError("bad_answer", w.step, `${at(w)} could not answer while ${w.doing}.`);
 }
 
 export async function openOnvif(
@@ -116,8 +117,10 @@ export async function openOnvif(
   // Its own agent per conversation: when the deadline comes, every socket it opened goes.
   const agent = new http.Agent({ keepAlive: false });
   deadline.signal.addEventListener("abort", () => agent.destroy(), { once: true });
+  // The package sends every request to this hostname and port (only the paths come from the device's
+  // service list), so the conversation never leaves the checked address.
   const cam = new onvif.Cam({
-    hostname: bareHost(target.host),
+    hostname: target.address,
     port: target.port,
     path: target.path,
     ...(target.username ? { username: target.username } : {}),
@@ -126,6 +129,18 @@ export async function openOnvif(
     autoconnect: false,
     agent,
   });
+
+  // Without a user and password the package would answer an HTTP Digest challenge as the user "undefined":
+  // a stranger at the address would learn that we sign in. It answers none.
+  if (!target.username || !target.password) {
+    (cam as unknown as { digestAuth: () => never }).digestAuth = () => {
+      throw new CameraError(
+        "wrong_credentials",
+        "authenticate",
+        `${at(base)} asks for a user name and password; none is set for this system.`,
+      );
+    };
+  }
 
   // ONVIF's digest is SHA-1 over nonce, Created and the password as UTF-8; the package encodes the
   // password as ASCII, which breaks any password with å, ä or ö. The same digest, with UTF-8.

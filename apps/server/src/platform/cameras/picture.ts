@@ -54,18 +54,19 @@ export async function fetchPicture(
     throw new CameraError(
       "wrong_credentials",
       "authenticate",
-      `${at(base)} does not let this user fetch pictures (HTTP 403). Give the user the right to, or use another.`,
+      `${at(base)} does not let this user fetch pictures. Give the user the right to, or use another.`,
     );
   }
   if (answer.status === 404) {
     throw new CameraError(
       "wrong_path",
       "path",
-      `There is no picture at ${target.path} on ${at(base)} (HTTP 404). Check the brand and the path.`,
+      `There is no picture at ${target.path} on ${at(base)}. Check the brand and the path.`,
     );
   }
+  // Whatever else answered is not repeated (its status, type or words): the test is no probe of other services.
   if (answer.status !== 200) {
-    throw new CameraError("bad_answer", "path", `${at(base)} answered HTTP ${answer.status} for ${target.path}.`);
+    throw new CameraError("bad_answer", "path", `${at(base)} gave no picture. Check the brand and the path.`);
   }
   const type = String(answer.headers["content-type"] ?? "")
     .split(";")[0]!
@@ -76,7 +77,7 @@ export async function fetchPicture(
     throw new CameraError(
       "bad_answer",
       "path",
-      `${at(base)} answers at ${target.path}, but not with a JPEG picture (${type || "no content type"}).`,
+      `${at(base)} did not send a JPEG picture. Check the brand and the path.`,
     );
   }
   const size = jpegSize(answer.body);

@@ -73,11 +73,11 @@ async function presetsOf(session: OnvifSession, profile: OnvifChannel, where: Wh
 export async function ptzPresets(
   system: CameraSystemConnection,
   channel: number,
-  opts: CameraCallOptions = {},
+  opts: CameraCallOptions,
 ): Promise<{ number: number; name: string }[]> {
   requireOnvif(system);
   return withDeadline(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, opts.signal, async (deadline) => {
-    const session = await onvifSession(system, deadline, { info: false, profiles: true });
+    const session = await onvifSession(system, deadline, { info: false, profiles: true }, opts.networks);
     const profile = await ptzChannel(system, channel, session);
     const where: Where = {
       ...baseWhere(system.host, system.port, deadline.timeoutMs),
@@ -92,12 +92,12 @@ export async function ptz(
   system: CameraSystemConnection,
   channel: number,
   request: PtzRequest,
-  opts: PtzOptions = {},
+  opts: PtzOptions,
 ): Promise<void> {
   requireOnvif(system);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return withDeadline(timeoutMs, opts.signal, async (deadline) => {
-    const session = await onvifSession(system, deadline, { info: false, profiles: true });
+    const session = await onvifSession(system, deadline, { info: false, profiles: true }, opts.networks);
     const profile = await ptzChannel(system, channel, session);
     const base = baseWhere(system.host, system.port, timeoutMs);
     const profileToken = profile.profileToken;
@@ -142,7 +142,7 @@ export async function ptz(
       // The move may have reached the camera even if its answer did not reach us: stop it all the same.
       if (err instanceof CameraError && ["timed_out", "connection_lost", "bad_answer"].includes(err.failure)) {
         await withDeadline(Math.max(timeoutMs, DEFAULT_TIMEOUT_MS), undefined, async (own) => {
-          const again = await onvifSession(system, own, { info: false, profiles: false });
+          const again = await onvifSession(system, own, { info: false, profiles: false }, opts.networks);
           await again.call({ ...base, step: "onvif", doing: "stopping the camera (Stop)" }, (done) =>
             again.cam.stop({ profileToken, panTilt: true, zoom: true }, done),
           );

@@ -96,7 +96,7 @@ class RtspConnection {
 
 class NotRtsp extends Error {}
 
-export type DescribeResult = { sdp: string; server: string | null };
+export type DescribeResult = { sdp: string };
 
 /** OPTIONS then DESCRIBE; throws CameraError naming the step that failed. */
 export async function rtspDescribe(
@@ -131,8 +131,7 @@ export async function rtspDescribe(
   };
 
   try {
-    const options = await send("OPTIONS", { ...base, step: "connect", doing: "asking for the RTSP methods (OPTIONS)" });
-    const server = options.headers.get("server")?.[0] ?? null;
+    await send("OPTIONS", { ...base, step: "connect", doing: "asking for the RTSP methods (OPTIONS)" });
     const describeWhere: Where = { ...base, step: "path", doing: "reading the stream description (DESCRIBE)" };
     const accept = ["Accept: application/sdp"];
     let answer = await send("DESCRIBE", describeWhere, accept);
@@ -162,17 +161,18 @@ export async function rtspDescribe(
       throw new CameraError(
         "wrong_path",
         "path",
-        `There is no stream at ${target.path} on ${at(target)} (RTSP 404). Check the stream path and the channel.`,
+        `There is no stream at ${target.path} on ${at(target)}. Check the stream path and the channel.`,
       );
     }
+    // Any other answer is not repeated (its status or words): the test is no probe of other services.
     if (answer.status !== 200) {
       throw new CameraError(
         "bad_answer",
         "path",
-        `${at(target)} answered DESCRIBE for ${target.path} with RTSP ${answer.status}.`,
+        `${at(target)} gave no stream description for ${target.path}. Check the stream path and the channel.`,
       );
     }
-    return { sdp: answer.body, server };
+    return { sdp: answer.body };
   } finally {
     connection.close();
   }

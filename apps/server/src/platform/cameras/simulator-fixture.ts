@@ -3,6 +3,7 @@ import {
   type CameraSimulatorOptions,
   startCameraSimulator,
 } from "../../../../../tools/camera-simulator/simulator.ts";
+import { CameraNetworks } from "./camera-networks.ts";
 import type { CameraSystemConnection } from "./camera-system.ts";
 
 /**
@@ -12,6 +13,9 @@ import type { CameraSystemConnection } from "./camera-system.ts";
  */
 
 export const SIM_PASSWORD = "Pw-9f2c81d7e4Secret";
+
+/** The simulator runs on loopback, which cameras may reach only when allowed, as DEV_TOOLS does. */
+export const reach = { networks: new CameraNetworks(["127.0.0.0/8", "::1/128"]) };
 
 export async function startSimulator(opts: CameraSimulatorOptions = {}): Promise<CameraSimulator> {
   return startCameraSimulator({ password: SIM_PASSWORD, controlPort: null, delayMs: 3000, ...opts });

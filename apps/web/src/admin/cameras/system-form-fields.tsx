@@ -1,6 +1,6 @@
 import { CAMERA_LIMITS, type CameraSystem } from "@glide/contracts";
 import type { ComponentProps } from "react";
-import type { Control, FieldErrors, UseFormRegister } from "react-hook-form";
+import { type Control, type FieldErrors, type UseFormRegister, useWatch } from "react-hook-form";
 import { Field } from "../../ui/field.tsx";
 import { Input } from "../../ui/input.tsx";
 import { TabsContent } from "../../ui/tabs.tsx";
@@ -8,7 +8,7 @@ import { Textarea } from "../../ui/textarea.tsx";
 import type { CameraOptions, Option } from "./camera-options.ts";
 import { ConnectionTest } from "./connection-test.tsx";
 import { SelectField } from "./form-controls.tsx";
-import type { SystemFormValues } from "./system-form.ts";
+import { clearsSavedPassword, type SystemFormValues } from "./system-form.ts";
 
 interface SystemFormFieldsProps {
   register: UseFormRegister<SystemFormValues>;
@@ -28,6 +28,11 @@ const required = (message: string) => ({ validate: (value: string) => value.trim
 
 export function SystemFormFields(props: SystemFormFieldsProps) {
   const { register, control, errors, options, stores, system, dirty, onBrand } = props;
+  const [connection_type, host, port, username, password] = useWatch({
+    control,
+    name: ["connection_type", "host", "port", "username", "password"],
+  });
+  const clears = clearsSavedPassword(system, { connection_type, host, port, username, password });
   const text = (
     name: TextName,
     label: string,
@@ -103,7 +108,11 @@ export function SystemFormFields(props: SystemFormFieldsProps) {
         {text("password", "Password", {
           type: "password",
           autoComplete: "new-password",
-          hint: system?.has_password ? "A password is saved; leave empty to keep it" : undefined,
+          hint: clears
+            ? "Changing the address or user name clears the saved password unless you enter it again."
+            : system?.has_password
+              ? "A password is saved; leave empty to keep it"
+              : undefined,
         })}
         {text(
           "api_endpoint",

@@ -62,6 +62,29 @@ export function integer(value: string): number {
   return trimmed === "" ? Number.NaN : Number(trimmed);
 }
 
+/**
+ * Whether saving would drop the system's saved password: the server keeps a
+ * password only for the host, port, connection type and user name it was
+ * saved with, unless a new one comes with the change.
+ */
+export function clearsSavedPassword(
+  system: CameraSystem | undefined,
+  values: Pick<SystemFormValues, "connection_type" | "host" | "port" | "username" | "password">,
+): boolean {
+  if (!system?.has_password || values.password !== "") return false;
+  const bare = (host: string) =>
+    host
+      .trim()
+      .replace(/^\[(.*)\]$/, "$1")
+      .toLowerCase();
+  return (
+    values.connection_type !== system.connection_type ||
+    bare(values.host) !== bare(system.host) ||
+    integer(values.port) !== system.port ||
+    (values.username.trim() || null) !== system.username
+  );
+}
+
 export function toSystemInput(values: SystemFormValues): CameraSystemInput {
   return {
     name: values.name.trim(),
