@@ -49,6 +49,7 @@ import { shopperAuthExpiry } from "./features/shopper-auth/shopper-auth.expiry.t
 import { shopperAuthRoutes } from "./features/shopper-auth/shopper-auth.routes.ts";
 import { spotCheckRoutes } from "./features/spot-checks/spot-checks.routes.ts";
 import { storeRoutes } from "./features/stores/stores.routes.ts";
+import { unpaidVisitRoutes } from "./features/unpaid-visits/unpaid-visits.routes.ts";
 import { sameOriginOnly } from "./platform/auth.ts";
 import { createBankIdClient } from "./platform/bankid/client.ts";
 import { deriveKey } from "./platform/crypto.ts";
@@ -87,8 +88,10 @@ const API_DESCRIPTION = `Cashierless store platform.
 \`{"type":"ready","cart":{...}}\` (the shape of GET /api/v1/cart/{session_id}) or closes with 4400 (bad session_id),
 4401 (not signed in) or 4403 (not your visit). It then pushes \`product_added\` (with \`product\`),
 \`product_removed\` (with \`product_id\`) or \`cart_changed\`, each followed by \`cart_updated\` with the whole cart.
-It pings every 25 s and drops a peer that does not answer within 60 s; reconnect with backoff and reload the cart.
-Details: docs/live-cart.md.`;
+The socket closes with 4401 when its access token expires or its sign-in ends (sign-out, a reused refresh token):
+refresh the token and connect once more. A visit keeps its 5 newest sockets; an older one closes with 4409 and
+should not reconnect by itself. It pings every 25 s and drops a peer that does not answer within 60 s; reconnect
+with backoff and reload the cart. Details: docs/live-cart.md.`;
 
 /** Every table whose rows expire, with the delete that clears them; housekeeping runs them on a timer. */
 export const EXPIRY_JOBS: readonly ExpiryJob[] = [
@@ -116,6 +119,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
+  // Bodies are JSON (the product import adds text/csv for its own route): text/plain is refused with 415,
+  // not parsed into a string that then fails validation.
+  app.removeContentTypeParser("text/plain");
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
@@ -229,6 +235,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(shopperAuthRoutes);
   await app.register(sessionRoutes);
   await app.register(adminSessionRoutes);
+  await app.register(unpaidVisitRoutes);
   await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
   await app.register(cartRoutes);
   await app.register(checkoutRoutes);

@@ -23,8 +23,16 @@ const query = (input: Record<string, unknown>) => sessionListQuerySchema.parse(i
 const queryMessage = (input: Record<string, unknown>, path: string) => messageAt(sessionListQuerySchema, input, path);
 
 describe("session statuses, payment states and event sources", () => {
-  it("knows the five statuses a visit can have, and no other", () => {
-    expect(SESSION_STATUSES).toEqual(["entered", "shopping", "checked_out", "abandoned", "disputed"]);
+  it("knows the seven statuses a visit can have, and no other", () => {
+    expect(SESSION_STATUSES).toEqual([
+      "entered",
+      "shopping",
+      "checked_out",
+      "abandoned",
+      "left_unpaid",
+      "written_off",
+      "disputed",
+    ]);
     for (const status of SESSION_STATUSES) expect(sessionStatusSchema.parse(status)).toBe(status);
     expect(sessionStatusSchema.safeParse("paid").success).toBe(false);
   });
@@ -73,7 +81,7 @@ describe("the session list query", () => {
     expect(queryMessage({ store_id: "s1" }, "store_id")).toBe("store_id must be a UUID");
     for (const status of SESSION_STATUSES) expect(query({ status }).status).toBe(status);
     expect(queryMessage({ status: "paid" }, "status")).toBe(
-      "status must be one of entered, shopping, checked_out, abandoned, disputed",
+      "status must be one of entered, shopping, checked_out, abandoned, left_unpaid, written_off, disputed",
     );
   });
 

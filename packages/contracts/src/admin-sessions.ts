@@ -8,11 +8,41 @@ import { z } from "zod";
  */
 
 /**
- * entered: inside, nothing in the cart yet; shopping: inside with cart
- * activity; checked_out; abandoned (closed by the sweep, never charged);
- * disputed: its order has an open dispute.
+ * A visit's own state, as the server's state machine keeps it
+ * (docs/sessions.md, "A visit's states"): entering (an entry code, not
+ * through the door yet), in_store, charging (the cart is frozen while its
+ * payment is under way), paid, ended_empty, left_unpaid (gone with goods and
+ * no payment: staff charge the card on file or write it off), written_off,
+ * cancelled (the entry code was dropped before the door).
  */
-export const SESSION_STATUSES = ["entered", "shopping", "checked_out", "abandoned", "disputed"] as const;
+export const VISIT_STATES = [
+  "entering",
+  "in_store",
+  "charging",
+  "paid",
+  "ended_empty",
+  "left_unpaid",
+  "written_off",
+  "cancelled",
+] as const;
+export type VisitState = (typeof VISIT_STATES)[number];
+
+/**
+ * entered: inside, nothing in the cart yet; shopping: inside with cart
+ * activity; checked_out: paid, or ended with an empty cart; abandoned: the
+ * sweep closed it with an empty cart; left_unpaid: gone with goods and no
+ * payment; written_off: staff wrote its goods off; disputed: its order has
+ * an open dispute.
+ */
+export const SESSION_STATUSES = [
+  "entered",
+  "shopping",
+  "checked_out",
+  "abandoned",
+  "left_unpaid",
+  "written_off",
+  "disputed",
+] as const;
 export const sessionStatusSchema = z.enum(SESSION_STATUSES);
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;
 
@@ -201,3 +231,16 @@ export const sessionLiveEventSchema = z.object({
   kind: z.string(),
 });
 export type SessionLiveEvent = z.infer<typeof sessionLiveEventSchema>;
+
+/** A visit left unpaid (status left_unpaid), as staff settle it. */
+export const UNPAID_WRITE_OFF_REASON_MAX = 500;
+
+/** POST /api/v1/admin/sessions/:id/write-off: the goods are written off, with the reason staff give. */
+export const sessionWriteOffSchema = z.object({
+  reason: z
+    .string({ error: "A reason is required" })
+    .trim()
+    .min(1, "A reason is required")
+    .max(UNPAID_WRITE_OFF_REASON_MAX, `The reason must be at most ${UNPAID_WRITE_OFF_REASON_MAX} characters`),
+});
+export type SessionWriteOff = z.infer<typeof sessionWriteOffSchema>;

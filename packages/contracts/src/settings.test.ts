@@ -91,6 +91,8 @@ describe("known settings", () => {
       "default_locale",
       "spot_check_share",
       "abandon_after_minutes",
+      "max_line_quantity",
+      "max_cart_total",
     ],
     ai: ["confidence_threshold", "iou_threshold", "model_name"],
     ui: ["defaults"],

@@ -11,6 +11,15 @@ import {
   TIMEZONES,
 } from "./constants.ts";
 
+/**
+ * The ceilings of the cart limits a store may set: a line's quantity, and a
+ * cart's total in kronor (the card provider takes at most 999,999.99 in one
+ * payment). The settings store/max_line_quantity and store/max_cart_total
+ * pick a store's limits below them.
+ */
+export const CART_LIMITS = { line_quantity: 999, total_kronor: 999_999 } as const;
+const CART_TOTAL_RANGE = CART_LIMITS.total_kronor.toLocaleString("en-US");
+
 export const SETTING_CATEGORIES = ["camera", "product", "store", "ai", "ui"] as const;
 export const settingCategorySchema = z.enum(SETTING_CATEGORIES);
 export type SettingCategory = z.infer<typeof settingCategorySchema>;
@@ -136,6 +145,16 @@ export const SETTING_VALUE_SCHEMAS = {
       .int("Minutes must be a whole number from 5 to 1440")
       .min(5, "A visit can be called abandoned after 5 to 1440 minutes without activity")
       .max(1440, "A visit can be called abandoned after 5 to 1440 minutes without activity"),
+    max_line_quantity: z
+      .number({ error: `A line's quantity limit must be a whole number from 1 to ${CART_LIMITS.line_quantity}` })
+      .int(`A line's quantity limit must be a whole number from 1 to ${CART_LIMITS.line_quantity}`)
+      .min(1, `A line's quantity limit must be from 1 to ${CART_LIMITS.line_quantity}`)
+      .max(CART_LIMITS.line_quantity, `A line's quantity limit must be from 1 to ${CART_LIMITS.line_quantity}`),
+    max_cart_total: z
+      .number({ error: `The cart limit must be a whole number of kronor from 1 to ${CART_TOTAL_RANGE}` })
+      .int(`The cart limit must be a whole number of kronor from 1 to ${CART_TOTAL_RANGE}`)
+      .min(1, `The cart limit must be from 1 to ${CART_TOTAL_RANGE} kr`)
+      .max(CART_LIMITS.total_kronor, `The cart limit must be from 1 to ${CART_TOTAL_RANGE} kr`),
   },
   ai: {
     confidence_threshold: fraction("The confidence threshold"),
@@ -230,7 +249,18 @@ export const SETTING_DEFINITIONS: { [C in SettingCategory]: { [K in keyof Schema
     },
     abandon_after_minutes: {
       value: 30,
-      description: "Minutes without activity after which an open visit is closed as abandoned (never charged)",
+      description:
+        "Minutes without activity after which an open visit is closed: ended if its cart is empty, else left unpaid for staff",
+      is_editable: true,
+    },
+    max_line_quantity: {
+      value: CART_LIMITS.line_quantity,
+      description: "The most units of one product a cart line may hold",
+      is_editable: true,
+    },
+    max_cart_total: {
+      value: 50_000,
+      description: "The most a cart may come to, in kronor (a card payment larger than this is refused at the scan)",
       is_editable: true,
     },
   },

@@ -62,6 +62,8 @@ async function migrateDatabase(database: Database): Promise<void> {
 async function openPostgres(url: string, opts: OpenOptions): Promise<Database> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
+  // Drizzle gives each query its own type parsers, which fall back to pg's global ones: bigint is set there.
+  pg.types.setTypeParser(pg.types.builtins.INT8, readInt8);
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.poolSize ?? 10,
@@ -70,7 +72,9 @@ async function openPostgres(url: string, opts: OpenOptions): Promise<Database> {
     statement_timeout: 15_000,
     query_timeout: 20_000,
   });
-  const select1 = (timeoutMs = 2_000) => withTimeout(pool.query("select 1"), timeoutMs);
+  // The health probe has a connection of its own: a pool busy with a burst is not a database that is down.
+  const probe = probeConnection(pg, url);
+  const select1 = (timeoutMs = 2_000) => probe.ping(timeoutMs);
   const ping = (timeoutMs?: number) => tracked(health, select1(timeoutMs));
   const health = healthTracker(opts.logger, select1);
   // An idle client whose server went away (restart, failover) emits here; the
@@ -129,7 +133,60 @@ async function openPostgres(url: string, opts: OpenOptions): Promise<Database> {
     health,
     close: async () => {
       health.stop();
+      await probe.end();
       await pool.end();
+    },
+  };
+}
+
+/**
+ * Money in öre is bigint from the cart to the charge; node-postgres reads
+ * bigint (int8) as text, PGlite as a number. Both read it as a number here,
+ * which holds every amount this system allows exactly (a cart is at most
+ * 999,999 kr; a number is exact to 2^53).
+ */
+function readInt8(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`an integer beyond 2^53 was read: ${value}`);
+  return n;
+}
+
+/**
+ * One connection kept apart from the pool, for `select 1`: a failed or slow
+ * answer drops it, and the next ping connects again.
+ */
+function probeConnection(pg: typeof import("pg").default, url: string) {
+  let current: Promise<import("pg").Client> | null = null;
+  const drop = (client: Promise<import("pg").Client>) => {
+    if (current === client) current = null;
+    client.then((c) => c.end()).catch(() => {});
+  };
+  const connected = () => {
+    if (current) return current;
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+    const ready = client.connect().then(() => client);
+    // A connection that breaks between pings is dropped; the next ping opens another.
+    client.on("error", () => drop(ready));
+    ready.catch(() => drop(ready));
+    current = ready;
+    return ready;
+  };
+  return {
+    async ping(timeoutMs: number) {
+      const client = connected();
+      try {
+        await withTimeout(
+          client.then((c) => c.query("select 1")),
+          timeoutMs,
+        );
+      } catch (err) {
+        drop(client);
+        throw err;
+      }
+    },
+    async end() {
+      if (current) await current.then((c) => c.end()).catch(() => {});
+      current = null;
     },
   };
 }

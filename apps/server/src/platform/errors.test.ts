@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnavailable, safeError } from "./errors.ts";
+import { isDatabaseUnavailable, isPoolBusy, safeError } from "./errors.ts";
 import { logSerializers } from "./http-errors.ts";
 
 /** An error shaped as pg raises it: PostgreSQL's code and severity on the error itself. */
@@ -27,7 +27,6 @@ describe("isDatabaseUnavailable", () => {
       new Error("Connection terminated unexpectedly"),
       new Error("Client has encountered a connection error and is not queryable"),
       new Error("Client was closed and is not queryable"),
-      new Error("timeout exceeded when trying to connect"),
       new Error("Query read timeout"),
       new Error("database did not answer within 2000 ms"),
       pgError("could not connect", "08006"),
@@ -50,6 +49,21 @@ describe("isDatabaseUnavailable", () => {
     ];
     for (const err of shapes) expect(isDatabaseUnavailable(err), String(err)).toBe(false);
     expect(isDatabaseUnavailable(drizzleError(pgError("syntax error", "42601")))).toBe(false);
+  });
+});
+
+describe("isPoolBusy", () => {
+  it("tells a wait for a busy pool from an outage: only pg-pool's queue timeout, wrapped or not", () => {
+    const waited = new Error("timeout exceeded when trying to connect");
+    expect(isPoolBusy(waited)).toBe(true);
+    expect(isPoolBusy(drizzleError(waited))).toBe(true);
+    expect(isDatabaseUnavailable(waited)).toBe(false);
+    // A connection that could not be opened in time is the database's fault, not the pool's.
+    const notOpened = new Error("Connection terminated due to connection timeout");
+    expect(isPoolBusy(notOpened)).toBe(false);
+    expect(isDatabaseUnavailable(notOpened)).toBe(true);
+    for (const other of [new Error("timeout exceeded when trying to connect, and more"), null, "busy"])
+      expect(isPoolBusy(other)).toBe(false);
   });
 });
 

@@ -55,7 +55,7 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 // pg's own words for a connection that died or never came up; "Query read timeout" is a server that stopped answering.
 const UNAVAILABLE_MESSAGES =
-  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Query read timeout|database did not answer|the database system is|terminating connection|Cannot use a pool after calling end/i;
+  /Connection terminated|connection timeout|Client has encountered a connection error|Client was closed and is not queryable|Query read timeout|database did not answer|the database system is|terminating connection|Cannot use a pool after calling end/i;
 
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== "object" || depth > 4) return false;
@@ -64,6 +64,19 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (typeof e.message === "string" && UNAVAILABLE_MESSAGES.test(e.message)) return true;
   if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);
+}
+
+/**
+ * A request that waited too long for one of the pool's connections, all of
+ * them busy with other requests: the database is answering, this instance is
+ * busy. pg-pool's own words; a connection that could not be opened in time
+ * says "connection timeout" instead, and is an outage.
+ */
+export function isPoolBusy(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== "object" || depth > 4) return false;
+  const e = err as { message?: unknown; cause?: unknown };
+  if (typeof e.message === "string" && /^timeout exceeded when trying to connect$/.test(e.message)) return true;
+  return isPoolBusy(e.cause, depth + 1);
 }
 
 /**

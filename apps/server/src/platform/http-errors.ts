@@ -2,7 +2,7 @@ import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
-import { AppError, isDatabaseUnavailable, safeError } from "./errors.ts";
+import { AppError, isDatabaseUnavailable, isPoolBusy, safeError } from "./errors.ts";
 
 export { safeError };
 
@@ -42,6 +42,8 @@ type Issue = {
 
 /** Seconds a client should wait before retrying while the database is away. */
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
+/** Seconds a client should wait before retrying when every connection of this instance was busy. */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
 
 /** zod's own wording is for developers; a custom message from a schema is kept as it is. */
 const ZOD_DEFAULT =
@@ -120,7 +122,12 @@ export function errorHandler(error: FastifyError | AppError | Error, request: Fa
     request.log.error({ err: error, issues: error.cause.issues }, "response did not match its schema");
     return send(reply, 500, "internal", "Internal server error");
   }
-  if (isDatabaseUnavailable(error)) {
+  // Waiting for a pool connection is being busy, not an outage, unless the database's own probe says it is down.
+  if (isPoolBusy(error) && (request.server.database?.health?.up ?? true)) {
+    reply.header("retry-after", String(BUSY_RETRY_AFTER_SECONDS));
+    return send(reply, 503, "busy", "The service is busy right now; try again in a moment");
+  }
+  if (isDatabaseUnavailable(error) || isPoolBusy(error)) {
     // The outage itself is logged once per change of state by the database client, not per request.
     request.server.database?.health?.failed(error);
     reply.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));

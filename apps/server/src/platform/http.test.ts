@@ -136,6 +136,30 @@ describe("errors", () => {
     expect(res.json().detail).toContain("application/json");
   });
 
+  it("answers 415 to a text body on any route but the product import, which takes text", async () => {
+    const store = (await raw(JSON.stringify({ name: "Textbutiken" }))).json().id as string;
+    const sent = (method: "POST" | "PUT", url: string, payload: string, contentType: string) =>
+      ctx.app.inject({
+        method,
+        url,
+        payload,
+        headers: { "content-type": contentType },
+        cookies: { [ADMIN_COOKIE]: cookie },
+      });
+    for (const contentType of ["text/plain", "text/plain; charset=utf-8", "text/csv"]) {
+      const put = await sent("PUT", `/api/v1/stores/${store}`, '{"name":"Nytt namn"}', contentType);
+      expect([put.statusCode, put.json().code], contentType).toEqual([415, "unsupported_media_type"]);
+      expect((await raw("{}", contentType)).statusCode).toBe(415);
+    }
+    const imported = await sent(
+      "POST",
+      "/api/v1/products/import?dry_run=true",
+      "sku,name,price\nT-1,Te,10\n",
+      "text/plain",
+    );
+    expect(imported.statusCode, imported.body).toBe(200);
+  });
+
   it("never leaks a stack trace", async () => {
     const res = await raw("[[[[");
     expect(res.body).not.toMatch(/at .*\.ts:\d+/);

@@ -361,7 +361,9 @@ beforeAll(async () => {
     headers: { authorization: `Bearer ${other.accessToken}` },
   });
   const visitId = visit.json().session_id;
-  await ctx.app.db.execute(sql`update shopping_sessions set door_opened_at = now() where id = ${visitId}`);
+  await ctx.app.db.execute(
+    sql`update shopping_sessions set door_opened_at = now(), entry_used_at = now(), state = 'in_store' where id = ${visitId}`,
+  );
   const scanned = await ctx.app.inject({
     method: "POST",
     url: "/api/v1/cart/scan",

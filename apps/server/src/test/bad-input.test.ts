@@ -300,7 +300,9 @@ const asShopper = (method: InjectOptions["method"], url: string, payload?: objec
 /** Into the store through the door, with `units` of the product in the cart. */
 async function visit(units: number): Promise<string> {
   const id = (await made(await asShopper("POST", "/api/v1/sessions/entry", { store_id: real.store! }))).session_id;
-  await ctx.app.db.execute(sql`update shopping_sessions set door_opened_at = now() where id = ${id}`);
+  await ctx.app.db.execute(
+    sql`update shopping_sessions set door_opened_at = now(), entry_used_at = now(), state = 'in_store' where id = ${id}`,
+  );
   for (let i = 0; i < units; i++)
     await made(await asShopper("POST", "/api/v1/cart/scan", { session_id: id, barcode: real.code! }));
   return id;

@@ -200,3 +200,23 @@ export async function listenToSessions(app: FastifyInstance) {
     stop,
   };
 }
+
+/**
+ * Moves a visit straight to `state`, with the timestamps the service would
+ * have written, for tests whose subject is what comes after (a visit through
+ * the door, one that ended, one the sweep left unpaid). The moves themselves
+ * are tested through the API and in visits/visit-state.test.ts.
+ */
+export async function putVisitIn(
+  db: Db,
+  sessionId: string,
+  state: "in_store" | "ended_empty" | "left_unpaid" | "paid",
+): Promise<void> {
+  await db.execute(
+    sql`update shopping_sessions set state = ${state},
+          door_opened_at = coalesce(door_opened_at, now()), entry_used_at = coalesce(entry_used_at, now()),
+          checked_out_at = case when ${state} in ('ended_empty', 'paid') then now() end,
+          abandoned_at = case when ${state} = 'left_unpaid' then now() end
+        where id = ${sessionId}`,
+  );
+}

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   bigserial,
   check,
   index,
@@ -53,7 +54,7 @@ export const refunds = pgTable(
       .notNull()
       .references(() => orders.id, { onDelete: "cascade" }),
     storeId: uuid("store_id"),
-    amountOre: integer("amount_ore").notNull(),
+    amountOre: bigint("amount_ore", { mode: "number" }).notNull(),
     reason: text("reason").notNull(),
     /** staff (a refund in the console), spot_check (items removed at a check), dispute */
     source: text("source").notNull().default("staff"),
@@ -89,7 +90,7 @@ export const refundLines = pgTable(
       .notNull()
       .references(() => orderLines.id, { onDelete: "cascade" }),
     quantity: integer("quantity").notNull(),
-    amountOre: integer("amount_ore").notNull(),
+    amountOre: bigint("amount_ore", { mode: "number" }).notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.refundId, t.orderLineId] }),
@@ -141,7 +142,7 @@ export const spotChecks = pgTable(
     /** What was added or removed: [{product_id|order_line_id, name, quantity, amount_ore}] */
     adjustments: jsonb("adjustments"),
     /** The extra charge for items added (öre) and the provider's id for it. */
-    chargeOre: integer("charge_ore"),
+    chargeOre: bigint("charge_ore", { mode: "number" }),
     chargeIntentId: text("charge_intent_id"),
     refundId: uuid("refund_id").references(() => refunds.id, { onDelete: "set null" }),
     decidedBy: uuid("decided_by").references(() => adminUsers.id, { onDelete: "set null" }),

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { products } from "./products.ts";
 import { customers, shoppingSessions } from "./shoppers.ts";
 import { stores } from "./stores.ts";
@@ -28,8 +28,8 @@ export const orders = pgTable(
     receiptNumber: integer("receipt_number"),
     /** Bumped after a definite decline, so the next try is a new charge with a new idempotency key. */
     attempt: integer("attempt").notNull().default(1),
-    totalOre: integer("total_ore").notNull(),
-    vatOre: integer("vat_ore").notNull(),
+    totalOre: bigint("total_ore", { mode: "number" }).notNull(),
+    vatOre: bigint("vat_ore", { mode: "number" }).notNull(),
     currency: text("currency").notNull().default("SEK"),
     storeName: text("store_name").notNull(),
     storeLegalName: text("store_legal_name"),
@@ -44,7 +44,7 @@ export const orders = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     /** Given back through the provider (refunds that succeeded or are under way); never above total_ore. */
-    refundedOre: integer("refunded_ore").notNull().default(0),
+    refundedOre: bigint("refunded_ore", { mode: "number" }).notNull().default(0),
   },
   (t) => [
     uniqueIndex("orders_session_idx").on(t.sessionId),
@@ -72,13 +72,13 @@ export const orderLines = pgTable(
     unitPriceOre: integer("unit_price_ore").notNull(),
     /** Hundredths of a percent: 25 % is 2500. Prices include VAT. */
     vatRateBp: integer("vat_rate_bp").notNull(),
-    totalOre: integer("total_ore").notNull(),
+    totalOre: bigint("total_ore", { mode: "number" }).notNull(),
     weightGrams: integer("weight_grams"),
     /** cart: from the visit's cart at the exit; spot_check: added by staff at a check (charged apart). */
     origin: text("origin").notNull().default("cart"),
     /** Given back so far (refunds that succeeded or are under way): never more than the line. */
     refundedQuantity: integer("refunded_quantity").notNull().default(0),
-    refundedOre: integer("refunded_ore").notNull().default(0),
+    refundedOre: bigint("refunded_ore", { mode: "number" }).notNull().default(0),
   },
   (t) => [
     index("order_lines_order_idx").on(t.orderId, t.position),

@@ -1,5 +1,6 @@
+import { VISIT_STATES } from "@glide/contracts";
 import { sql } from "drizzle-orm";
-import { boolean, date, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, date, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { stores } from "./stores.ts";
 
 /**
@@ -84,13 +85,23 @@ export const shoppingSessions = pgTable(
     entryTokenHash: text("entry_token_hash").notNull(),
     entryExpiresAt: timestamp("entry_expires_at", { withTimezone: true }).notNull(),
     doorOpenedAt: timestamp("door_opened_at", { withTimezone: true }),
+    /**
+     * Where the visit stands: features/visits/visit-state.ts is the one place
+     * that moves it (entering, in_store, charging, paid, ended_empty,
+     * left_unpaid, written_off, cancelled). The timestamps beside it say when.
+     */
+    state: text("state", { enum: VISIT_STATES }).notNull().default("entering"),
+    /** The current entry code opened the door; a new code for an open visit (re-entry) clears it. */
+    entryUsedAt: timestamp("entry_used_at", { withTimezone: true }),
+    /** The exit gate opened for the visit: the shopper has gone, whatever the payment says. */
+    exitedAt: timestamp("exited_at", { withTimezone: true }),
     /** The shopper cancelled this entry code or asked for a newer one: it no longer opens the door. */
     entryRevokedAt: timestamp("entry_revoked_at", { withTimezone: true }),
-    /** The visit ended at the exit: its cart can no longer change. */
+    /** The visit ended paid or empty: its cart can no longer change. */
     checkedOutAt: timestamp("checked_out_at", { withTimezone: true }),
     /** The last thing the shopper (or the store) did in this visit; the abandoned-visit sweep reads it. */
     lastActivityAt: timestamp("last_activity_at", { withTimezone: true }).notNull().defaultNow(),
-    /** Closed by the sweep after no activity for store/abandon_after_minutes: the cart is kept, never charged. */
+    /** Closed by the sweep after no activity for store/abandon_after_minutes: empty, or left unpaid with its cart kept. */
     abandonedAt: timestamp("abandoned_at", { withTimezone: true }),
     /** The visit's one draw for a staff check was made (at its first exit: the gate, or paying from the phone). */
     spotCheckDrawnAt: timestamp("spot_check_drawn_at", { withTimezone: true }),
@@ -104,16 +115,22 @@ export const shoppingSessions = pgTable(
     index("shopping_sessions_store_entered_idx")
       .on(t.storeId, t.doorOpenedAt, t.id)
       .where(sql`${t.doorOpenedAt} IS NOT NULL`),
-    // Its rarer statuses: visits inside the store (entered, shopping) and those closed as abandoned.
-    index("shopping_sessions_inside_idx")
-      .on(t.doorOpenedAt, t.id)
-      .where(sql`${t.checkedOutAt} IS NULL AND ${t.abandonedAt} IS NULL AND ${t.doorOpenedAt} IS NOT NULL`),
+    check(
+      "shopping_sessions_state_check",
+      sql`${t.state} in ('entering', 'in_store', 'charging', 'paid', 'ended_empty', 'left_unpaid', 'written_off', 'cancelled')`,
+    ),
+    // A shopper has at most one open visit per store: the door never opens a second one.
+    uniqueIndex("shopping_sessions_one_open_idx")
+      .on(t.customerId, t.storeId)
+      .where(sql`${t.state} in ('in_store', 'charging')`),
+    // Its rarer statuses: visits inside the store (entered, shopping), and those the sweep closed or left unpaid.
+    index("shopping_sessions_inside_idx").on(t.doorOpenedAt, t.id).where(sql`${t.state} in ('in_store', 'charging')`),
     index("shopping_sessions_abandoned_idx")
       .on(t.doorOpenedAt, t.id)
-      .where(sql`${t.checkedOutAt} IS NULL AND ${t.abandonedAt} IS NOT NULL AND ${t.doorOpenedAt} IS NOT NULL`),
-    index("shopping_sessions_open_idx")
-      .on(t.lastActivityAt)
-      .where(sql`${t.checkedOutAt} IS NULL AND ${t.abandonedAt} IS NULL AND ${t.doorOpenedAt} IS NOT NULL`),
+      .where(sql`${t.state} in ('ended_empty', 'left_unpaid', 'written_off') AND ${t.abandonedAt} IS NOT NULL`),
+    index("shopping_sessions_open_idx").on(t.lastActivityAt).where(sql`${t.state} = 'in_store'`),
+    // A shopper's visits that still owe something: checked at every entry.
+    index("shopping_sessions_unpaid_idx").on(t.customerId).where(sql`${t.state} = 'left_unpaid'`),
   ],
 );
 

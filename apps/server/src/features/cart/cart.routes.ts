@@ -15,6 +15,7 @@ import { unauthorized } from "../../platform/errors.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
 import { addedEvent, announce, type CartEvent, collectSessionChanges } from "./cart.events.ts";
 import { getCart, removeItem, scanIntoCart, setQuantity, workerChange } from "./cart.service.ts";
+import { limitsFrom } from "./cart-limits.ts";
 
 const errors = {
   400: errorSchema,
@@ -27,6 +28,8 @@ const errors = {
 const tags = ["cart"];
 
 export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
+  // A store's cart limits, from its settings (a copy per instance, read before any statement).
+  const limitsOf = async (storeId: string) => limitsFrom(await app.settings.effective(storeId));
   // The Sessions screen's feed: one more small message per change, after the cart's own.
   app.post(
     "/api/v1/cart/scan",
@@ -48,6 +51,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         sessionId: session_id,
         barcode,
         scanId: scan_id,
+        limitsOf,
         announce: visit.announce,
       });
       await announce(app.bus, request.log, session_id, [addedEvent(result.item)], visit.changes);
@@ -93,6 +97,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         customerId: shopperOf(request),
         itemId,
         quantity: request.body.quantity,
+        limitsOf,
         announce: visit.announce,
       });
       const line = cart.items.find((i) => i.id === itemId);
@@ -159,6 +164,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         productId: product_id,
         action,
         eventId: event_id,
+        limitsOf,
         announce: visit.announce,
       });
       const event: CartEvent =

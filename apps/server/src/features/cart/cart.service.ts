@@ -12,6 +12,8 @@ import {
   recordSessionEvent,
   visitAbandoned,
 } from "../sessions/session-events.ts";
+import { mustTransition, type VisitState } from "../visits/visit-state.ts";
+import { type CartLimits, checkLimits, visitStore } from "./cart-limits.ts";
 
 /**
  * Who changes a cart: the shopper's phone (scans and line changes), or the
@@ -23,8 +25,7 @@ type SessionRow = {
   id: string;
   customer_id: string;
   store_id: string;
-  door_opened_at: Date | null;
-  checked_out_at: Date | null;
+  state: VisitState;
   abandoned_at: Date | null;
   store_active: boolean;
   timezone: string;
@@ -33,9 +34,14 @@ type SessionRow = {
   ai_recognition: boolean;
 };
 
-/** The visit with what every cart rule needs. */
-const sessionSelect = (sessionId: string) =>
-  sql`select s.id, s.customer_id, s.store_id, s.door_opened_at, s.checked_out_at, s.abandoned_at,
+/**
+ * The visit with what every cart rule needs. `lock`: FOR KEY SHARE, which
+ * waits for a checkout that holds the visit (FOR UPDATE) and then reads the
+ * state it left: a change is either in the cart the checkout charges, or
+ * refused because the cart is frozen. Changes do not wait for each other.
+ */
+const sessionSelect = (sessionId: string, lock = false) =>
+  sql`select s.id, s.customer_id, s.store_id, s.state, s.abandoned_at,
         st.is_active as store_active, st.timezone, c.birth_date::text as birth_date,
         exists (select 1 from store_modules m where m.store_id = s.store_id
                   and m.module_id = 'age_verification' and m.enabled) as age_verification,
@@ -44,15 +50,15 @@ const sessionSelect = (sessionId: string) =>
       from shopping_sessions s
       join stores st on st.id = s.store_id
       join customers c on c.id = s.customer_id
-      where s.id = ${sessionId}`;
+      where s.id = ${sessionId} ${lock ? sql`for key share of s` : sql``}`;
 
-async function loadSession(db: Db | Tx, sessionId: string): Promise<SessionRow | undefined> {
-  const [row] = await queryRows<SessionRow>(db, sessionSelect(sessionId));
+async function loadSession(db: Db | Tx, sessionId: string, lock = false): Promise<SessionRow | undefined> {
+  const [row] = await queryRows<SessionRow>(db, sessionSelect(sessionId, lock));
   return row;
 }
 
-async function openSession(db: Db | Tx, actor: CartActor, sessionId: string): Promise<SessionRow> {
-  return checkSession(actor, await loadSession(db, sessionId));
+async function openSession(db: Db | Tx, actor: CartActor, sessionId: string, lock = false): Promise<SessionRow> {
+  return checkSession(actor, await loadSession(db, sessionId, lock));
 }
 
 /** The checks in the order a shopper would hear them: whose visit, then where the visit stands. */
@@ -62,11 +68,9 @@ function checkSession(actor: CartActor, session: SessionRow | undefined): Sessio
     throw forbidden("Det här är inte din session.");
   if (actor.kind === "device" && session.store_id !== actor.storeId)
     throw forbidden("The session belongs to another store", "wrong_store");
-  if (!session.door_opened_at)
-    throw conflict("Du har inte gått in i butiken än. Visa QR-koden vid dörren först.", "not_entered");
-  if (session.checked_out_at)
-    throw conflict("Besöket är avslutat. Starta ett nytt besök för att handla.", "checked_out");
-  if (session.abandoned_at) throw visitAbandoned();
+  // Closed by the sweep with an empty cart: the shopper hears why.
+  if (session.state === "ended_empty" && session.abandoned_at) throw visitAbandoned();
+  mustTransition(session.state, "cart_change", { hasGoods: false, gone: false });
   if (!session.store_active) throw conflict("Butiken är stängd just nu.", "store_inactive");
   return session;
 }
@@ -139,61 +143,67 @@ export async function readCart(db: Db | Tx, sessionId: string): Promise<Cart> {
 }
 
 /**
- * Adds one of a product to the line it belongs on, in one statement: 100
- * parallel scans of one product end at quantity 100. With a scan id the scan
- * counts once however often it is sent; the same id again answers the line
- * it went to.
+ * Adds one of a product to its line for the recognition worker, in one
+ * statement under the visit's lock (see sessionSelect): 100 parallel
+ * sightings of one product end at quantity 100. With an event id the
+ * sighting counts once however often it is sent; the same id again answers
+ * the line it went to.
  */
 async function addOne(
   db: Db,
   opts: {
+    actor: CartActor;
     sessionId: string;
     productId: string;
-    lineKey: string;
     unitOre: number;
-    grams: number | null;
+    limits: CartLimits;
     scanId?: string;
     /** For the visit's timeline: whose scan or sighting, in which store, of what. */
     event: { storeId: string; source: EventSource; productName: string };
   },
 ): Promise<CartItem> {
-  const { sessionId, productId, lineKey, unitOre, grams, scanId } = opts;
-  const added = (tx: Tx) =>
-    recordSessionEvent(tx, {
+  const { sessionId, productId, unitOre, scanId } = opts;
+  const add = async (tx: Tx) => {
+    await openSession(tx, opts.actor, sessionId, true);
+    const [cart] = await queryRows<{ ore: number | string; line_quantity: number }>(
+      tx,
+      sql`select coalesce(sum(quantity::bigint * unit_price_ore), 0)::bigint as ore,
+            coalesce(max(quantity) filter (where line_key = ${productId}), 0)::int as line_quantity
+          from cart_items where session_id = ${sessionId}`,
+    );
+    checkLimits(
+      opts.limits,
+      { name: opts.event.productName },
+      { quantity: cart!.line_quantity + 1, totalOre: Number(cart!.ore) + unitOre },
+    );
+    const upsert = sql`insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams)
+      values (${sessionId}, ${productId}, ${productId}, 1, ${unitOre}, null)
+      on conflict (session_id, line_key) do update set quantity = cart_items.quantity + 1, updated_at = now()
+      returning id`;
+    const [row] = await queryRows<{ id: string }>(
+      tx,
+      scanId
+        ? sql`with item as (${upsert})
+            insert into cart_scans (scan_id, session_id, item_id) select ${scanId}, ${sessionId}, id from item
+            returning item_id as id`
+        : upsert,
+    );
+    await recordSessionEvent(tx, {
       sessionId,
       storeId: opts.event.storeId,
       kind: "item_added",
       source: opts.event.source,
       detail: { product: opts.event.productName, product_id: productId, quantity: 1 },
     });
-  const upsert = sql`insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams)
-    values (${sessionId}, ${productId}, ${lineKey}, 1, ${unitOre}, ${grams})
-    on conflict (session_id, line_key) do update set quantity = cart_items.quantity + 1, updated_at = now()
-    returning id`;
-  if (!scanId) {
-    const id = await db.transaction(async (tx) => {
-      const [row] = await queryRows<{ id: string }>(tx, upsert);
-      await added(tx);
-      return row!.id;
-    });
-    return (await readItem(db, id))!;
-  }
+    return row!.id;
+  };
+  if (!scanId) return (await readItem(db, await db.transaction(add)))!;
   const previous = await scannedItem(db, scanId, sessionId);
   if (previous !== undefined) return previous;
   try {
-    const id = await db.transaction(async (tx) => {
-      const [row] = await queryRows<{ id: string }>(
-        tx,
-        sql`with item as (${upsert})
-          insert into cart_scans (scan_id, session_id, item_id) select ${scanId}, ${sessionId}, id from item
-          returning item_id as id`,
-      );
-      await added(tx);
-      return row!.id;
-    });
-    return (await readItem(db, id))!;
+    return (await readItem(db, await db.transaction(add)))!;
   } catch (err) {
-    // The same scan id arrived twice at once: the other one counted it.
+    // The same event id arrived twice at once: the other one counted it.
     if (!isUniqueViolation(err)) throw err;
     const counted = await scannedItem(db, scanId, sessionId);
     if (counted === undefined) throw err;
@@ -245,6 +255,8 @@ type FoundProduct = {
   price_ore: number;
   is_active: boolean;
   age_limit: number | null;
+  /** What one scan of this code adds: the product's price, or the label's. */
+  unit_ore: number;
 };
 
 type ScanRow = {
@@ -254,32 +266,40 @@ type ScanRow = {
   previous: ({ session_id: string } & { [K in keyof ItemRow]: ItemRow[K] | null }) | null;
   /** The line as it is after this scan; null when the scan added nothing. */
   item: ItemRow | null;
+  /** Before this scan: the units on the code's line, and the cart's total in öre. */
+  line_quantity: number;
+  cart_ore: number;
 };
 
 /**
- * One round trip: the visit, the product, the scan_id's earlier scan, and,
- * when nothing stands in the way, one more on the product's line and the
- * scan_id recorded. Whether something stood in the way is decided here in
- * SQL only to keep the write from happening; which error the shopper hears
- * is decided by the same checks in TypeScript as for every other cart call.
- * Age-limited goods are never added here unless `ageChecked`: the age rule
- * lives in checkAgeLimit alone.
+ * One round trip: the visit (locked against a checkout, see sessionSelect),
+ * the product, the scan_id's earlier scan, and, when nothing stands in the
+ * way, one more on the product's line and the scan_id recorded. Whether
+ * something stood in the way is decided here in SQL only to keep the write
+ * from happening; which error the shopper hears is decided by the same
+ * checks in TypeScript as for every other cart call. Age-limited goods are
+ * never added here unless `ageChecked`: the age rule lives in checkAgeLimit
+ * alone.
  */
 async function scanStatement(
   db: Db,
-  opts: { customerId: string; sessionId: string; scanId: string | null; ageChecked: boolean },
+  opts: { customerId: string; sessionId: string; scanId: string | null; ageChecked: boolean; limits: CartLimits },
   code: NonNullable<ReturnType<typeof planCode>> | null,
 ): Promise<ScanRow> {
-  const { customerId, sessionId, scanId, ageChecked } = opts;
+  const { customerId, sessionId, scanId, ageChecked, limits } = opts;
   const grams = code?.grams ?? null;
   const priceOre = code?.priceOre ?? null;
   // Prepared: planning this statement cost PostgreSQL more than running it (bench/results.md, Cart).
   const [row] = await queryPrepared<ScanRow>(
     db,
     "cart_scan",
-    sql`with visit as (${sessionSelect(sessionId)}),
+    sql`with visit as (${sessionSelect(sessionId, true)}),
       found as (
-        select p.id, p.name, p.image_url, p.price_ore, p.is_active, p.age_limit, b.gtin14 = ${code?.gtin14 ?? null} as exact
+        select p.id, p.name, p.image_url, p.price_ore, p.is_active, p.age_limit, b.gtin14 = ${code?.gtin14 ?? null} as exact,
+          case when b.gtin14 = ${code?.gtin14 ?? null} then p.price_ore
+               when ${priceOre}::int is not null then ${priceOre}::int
+               else round(p.price_ore * ${grams}::int / 1000.0)::int end as unit_ore,
+          case when b.gtin14 = ${code?.gtin14 ?? null} then p.id::text else ${code ? `label:${code.raw}` : null}::text end as line_key
         from product_barcodes b join products p on p.id = b.product_id
         where b.gtin14 in (${code?.gtin14 ?? null}, ${code?.labelGtin14 ?? null})
         order by exact desc
@@ -292,18 +312,18 @@ async function scanStatement(
         left join products p on p.id = i.product_id
         where c.scan_id = ${scanId}::uuid
       ),
+      cart as (
+        select coalesce(sum(i.quantity::bigint * i.unit_price_ore), 0)::bigint as ore,
+          coalesce(max(i.quantity) filter (where i.line_key = (select line_key from found)), 0) as line_quantity
+        from cart_items i where i.session_id = ${sessionId}::uuid
+      ),
       item as (
         insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams)
-        select v.id, f.id,
-          case when f.exact then f.id::text else ${code ? `label:${code.raw}` : null}::text end,
-          1,
-          case when f.exact then f.price_ore
-               when ${priceOre}::int is not null then ${priceOre}::int
-               else round(f.price_ore * ${grams}::int / 1000.0)::int end,
-          case when f.exact then null else ${grams}::int end
-        from visit v, found f
-        where v.customer_id = ${customerId} and v.door_opened_at is not null and v.checked_out_at is null and v.abandoned_at is null
+        select v.id, f.id, f.line_key, 1, f.unit_ore, case when f.exact then null else ${grams}::int end
+        from visit v, found f, cart k
+        where v.customer_id = ${customerId} and v.state = 'in_store'
           and v.store_active and f.is_active and (${ageChecked}::boolean or coalesce(f.age_limit, 0) = 0)
+          and k.line_quantity < ${limits.maxLineQuantity}::int and k.ore + f.unit_ore <= ${limits.maxTotalOre}::bigint
           and not exists (select 1 from previous)
         on conflict (session_id, line_key) do update set quantity = cart_items.quantity + 1, updated_at = now()
         returning id, quantity, unit_price_ore, weight_grams, product_id
@@ -329,7 +349,8 @@ async function scanStatement(
       select (select row_to_json(visit) from visit) as session,
         (select row_to_json(found) from found) as product,
         (select row_to_json(previous) from previous) as previous,
-        (select row_to_json(x) from (select item.*, found.name, found.image_url from item, found) x) as item`,
+        (select row_to_json(x) from (select item.*, found.name, found.image_url from item, found) x) as item,
+        (select line_quantity from cart)::int as line_quantity, (select ore from cart) as cart_ore`,
   );
   return row!;
 }
@@ -347,9 +368,14 @@ export async function scanIntoCart(opts: {
   sessionId: string;
   barcode: string;
   scanId?: string | undefined;
+  /** The cart limits of a store (its settings); asked before any statement. */
+  limitsOf: (storeId: string) => Promise<CartLimits>;
   announce?: AnnounceSession;
 }): Promise<{ product: CartItem["product"]; item: CartItem }> {
   const code = planCode(opts.barcode);
+  const storeId = await visitStore(opts.db, opts.sessionId);
+  // An unknown visit adds nothing whatever its limits: the statement finds no visit and the shopper hears 404.
+  const limits = storeId ? await opts.limitsOf(storeId) : { maxLineQuantity: 0, maxTotalOre: 0 };
   const scanId = opts.scanId ?? null;
   const actor: CartActor = { kind: "shopper", customerId: opts.customerId };
   for (const ageChecked of [false, true]) {
@@ -357,7 +383,7 @@ export async function scanIntoCart(opts: {
     try {
       row = await scanStatement(
         opts.db,
-        { customerId: opts.customerId, sessionId: opts.sessionId, scanId, ageChecked },
+        { customerId: opts.customerId, sessionId: opts.sessionId, scanId, ageChecked, limits },
         code,
       );
     } catch (err) {
@@ -386,6 +412,10 @@ export async function scanIntoCart(opts: {
       const item = previousItem(row.previous, opts.sessionId);
       return { product: item.product, item };
     }
+    checkLimits(limits, product, {
+      quantity: row.line_quantity + 1,
+      totalOre: Number(row.cart_ore) + product.unit_ore,
+    });
     // Only the age limit held the scan back, and the shopper is of age: add it now.
     if (!product.age_limit) break;
   }
@@ -400,18 +430,23 @@ function previousItem(previous: NonNullable<ScanRow["previous"]>, sessionId: str
   return toItem(previous as ItemRow);
 }
 
-/** The line with its visit, checked for its shopper; the visit must still be open. */
+/**
+ * The line with its visit, checked for its shopper and for a visit whose cart
+ * may change. Asked again with `lock` inside the change's transaction, where
+ * the answer holds until the change is written (see sessionSelect).
+ */
 async function ownedItem(
   db: Db | Tx,
   customerId: string,
   itemId: string,
+  lock = false,
 ): Promise<{ sessionId: string; storeId: string }> {
   const [row] = await queryRows<{ session_id: string }>(
     db,
     sql`select session_id from cart_items where id = ${itemId}`,
   );
   if (!row) throw notFound("Varan finns inte i kundvagnen.", "unknown_item");
-  const session = await openSession(db, { kind: "shopper", customerId }, row.session_id);
+  const session = await openSession(db, { kind: "shopper", customerId }, row.session_id, lock);
   return { sessionId: row.session_id, storeId: session.store_id };
 }
 
@@ -423,17 +458,28 @@ export async function setQuantity(opts: {
   customerId: string;
   itemId: string;
   quantity: number;
+  limitsOf: (storeId: string) => Promise<CartLimits>;
   announce?: AnnounceSession;
 }): Promise<LineChange> {
   const visit = await ownedItem(opts.db, opts.customerId, opts.itemId);
-  if (opts.quantity === 0) return removeLine(opts, visit);
+  if (opts.quantity === 0) return removeLine({ ...opts, customerId: opts.customerId }, visit);
+  const limits = await opts.limitsOf(visit.storeId);
   const changed = await opts.db.transaction(async (tx) => {
-    const [line] = await queryRows<{ quantity: number; product_id: string; name: string }>(
+    await ownedItem(tx, opts.customerId, opts.itemId, true);
+    const [line] = await queryRows<{ quantity: number; product_id: string; name: string; unit_price_ore: number }>(
       tx,
-      sql`select i.quantity, i.product_id, p.name from cart_items i join products p on p.id = i.product_id
+      sql`select i.quantity, i.product_id, p.name, i.unit_price_ore from cart_items i join products p on p.id = i.product_id
           where i.id = ${opts.itemId} for update of i`,
     );
     if (!line || line.quantity === opts.quantity) return false;
+    const [cart] = await queryRows<{ ore: number | string }>(
+      tx,
+      sql`select coalesce(sum(quantity::bigint * unit_price_ore), 0)::bigint as ore from cart_items where session_id = ${visit.sessionId}`,
+    );
+    checkLimits(limits, line, {
+      quantity: opts.quantity,
+      totalOre: Number(cart!.ore) + (opts.quantity - line.quantity) * line.unit_price_ore,
+    });
     await tx.execute(
       sql`update cart_items set quantity = ${opts.quantity}, updated_at = now() where id = ${opts.itemId}`,
     );
@@ -466,10 +512,11 @@ export async function removeItem(opts: {
 }
 
 async function removeLine(
-  opts: { db: Db; itemId: string; announce?: AnnounceSession },
+  opts: { db: Db; customerId: string; itemId: string; announce?: AnnounceSession },
   visit: { sessionId: string; storeId: string },
 ): Promise<LineChange> {
   const gone = await opts.db.transaction(async (tx) => {
+    await ownedItem(tx, opts.customerId, opts.itemId, true);
     const [line] = await queryRows<{ product_id: string; quantity: number; name: string }>(
       tx,
       sql`delete from cart_items i using products p where i.id = ${opts.itemId} and p.id = i.product_id
@@ -508,6 +555,7 @@ export async function workerChange(opts: {
   productId: string;
   action: "add" | "remove";
   eventId?: string | undefined;
+  limitsOf: (storeId: string) => Promise<CartLimits>;
   announce?: AnnounceSession;
 }): Promise<{
   cart: Cart /** The line one was added to; null for a removal. */;
@@ -535,11 +583,11 @@ export async function workerChange(opts: {
     if (!product.is_active) throw conflict(`${product.name} säljs inte just nu.`, "product_inactive");
     checkAgeLimit(session, product);
     const item = await addOne(opts.db, {
+      actor,
       sessionId: session.id,
       productId: product.id,
-      lineKey: product.id,
       unitOre: product.price_ore,
-      grams: null,
+      limits: await opts.limitsOf(opts.storeId),
       ...(opts.eventId ? { scanId: opts.eventId } : {}),
       event: { storeId: session.store_id, source: "camera_worker", productName: product.name },
     });
@@ -549,6 +597,7 @@ export async function workerChange(opts: {
   // One fewer on the product's ordinary line; the last one removes the line. The row lock
   // makes two removals at once take two, not one.
   const left = await opts.db.transaction(async (tx) => {
+    await openSession(tx, actor, session.id, true);
     const [line] = await queryRows<{ id: string; quantity: number }>(
       tx,
       sql`select id, quantity from cart_items where session_id = ${session.id} and line_key = ${product.id} for update`,

@@ -10,6 +10,7 @@ import {
   as,
   createTestContext,
   listenToSessions,
+  putVisitIn,
   signIn,
   TEST_DATABASE_URL,
   type TestContext,
@@ -49,7 +50,10 @@ async function visit(shopper: Shopper, storeId = store, entered = true): Promise
   });
   expect(res.statusCode, res.body).toBe(200);
   const id = res.json().session_id as string;
-  if (entered) await ctx.app.db.execute(sql`update shopping_sessions set door_opened_at = now() where id = ${id}`);
+  if (entered)
+    await ctx.app.db.execute(
+      sql`update shopping_sessions set door_opened_at = now(), entry_used_at = now(), state = 'in_store' where id = ${id}`,
+    );
   return id;
 }
 
@@ -200,7 +204,7 @@ describe("scanning into the cart", () => {
     expect(res.json().code).toBe("not_entered");
 
     const done = await visit(kim);
-    await ctx.app.db.execute(sql`update shopping_sessions set checked_out_at = now() where id = ${done}`);
+    await putVisitIn(ctx.app.db, done, "ended_empty");
     expect((await scan(kim, done, products.milk!.barcode)).json().code).toBe("checked_out");
 
     const closing = (await admin.post("/api/v1/stores/", { name: "Stänger snart" })).json().id;
@@ -255,7 +259,9 @@ describe("scans sent more than once", () => {
   it("refuses a scan_id already used in another visit", async () => {
     const kim = await shopperBorn("1990-05-05");
     const id = randomUUID();
-    expect((await scan(kim, await visit(kim), products.milk!.barcode, id)).statusCode).toBe(200);
+    const first = await visit(kim);
+    expect((await scan(kim, first, products.milk!.barcode, id)).statusCode).toBe(200);
+    await putVisitIn(ctx.app.db, first, "paid");
     const again = await scan(kim, await visit(kim), products.milk!.barcode, id);
     expect(again.statusCode).toBe(409);
     expect(again.json().code).toBe("scan_id_reused");
@@ -296,7 +302,7 @@ describe("changing quantities", () => {
     const kim = await shopperBorn("1990-05-05");
     const s = await visit(kim);
     const milk = (await scan(kim, s, products.milk!.barcode)).json().item.id as string;
-    await ctx.app.db.execute(sql`update shopping_sessions set checked_out_at = now() where id = ${s}`);
+    await putVisitIn(ctx.app.db, s, "ended_empty");
     expect((await item(kim, "PUT", milk, 2)).json().code).toBe("checked_out");
     expect((await item(kim, "DELETE", milk)).json().code).toBe("checked_out");
   });
@@ -399,24 +405,36 @@ describe("every refusal in its own words", () => {
       "forbidden",
       "Det här är inte din session.",
     ]);
+    await putVisitIn(ctx.app.db, s, "paid");
     expect(await refusal(await scan(kim, await visit(kim, store, false), products.milk!.barcode))).toEqual([
       409,
       "not_entered",
       "Du har inte gått in i butiken än. Visa QR-koden vid dörren först.",
     ]);
     const done = await visit(kim);
-    await ctx.app.db.execute(sql`update shopping_sessions set checked_out_at = now() where id = ${done}`);
+    await putVisitIn(ctx.app.db, done, "ended_empty");
     expect(await refusal(await scan(kim, done, products.milk!.barcode))).toEqual([
       409,
       "checked_out",
       "Besöket är avslutat. Starta ett nytt besök för att handla.",
     ]);
     const left = await visit(kim);
-    await ctx.app.db.execute(sql`update shopping_sessions set abandoned_at = now() where id = ${left}`);
+    await ctx.app.db.execute(
+      sql`update shopping_sessions set state = 'ended_empty', abandoned_at = now() where id = ${left}`,
+    );
     expect(await refusal(await scan(kim, left, products.milk!.barcode))).toEqual([
       409,
       "visit_abandoned",
       "Besöket avslutades efter en stund utan aktivitet och debiteras inte.",
+    ]);
+    const owing = await shopperBorn("1990-05-05");
+    const unpaid = await visit(owing);
+    expect((await scan(owing, unpaid, products.milk!.barcode)).statusCode).toBe(200);
+    await putVisitIn(ctx.app.db, unpaid, "left_unpaid");
+    expect(await refusal(await scan(owing, unpaid, products.milk!.barcode))).toEqual([
+      409,
+      "visit_left_unpaid",
+      "Besöket avslutades utan betalning. Betala det i appen eller kontakta butiken.",
     ]);
     const closing = (await admin.post("/api/v1/stores/", { name: "Stängd butik" })).json().id;
     const late = await visit(kim, closing);
@@ -428,7 +446,7 @@ describe("every refusal in its own words", () => {
     ]);
     // A code that is no barcode at all is heard only once the visit itself is fine.
     expect(await refusal(await scan(other, s, "12345"))).toEqual([403, "forbidden", "Det här är inte din session."]);
-    expect(await refusal(await scan(kim, s, "12345"))).toEqual([
+    expect(await refusal(await scan(kim, await visit(kim), "12345"))).toEqual([
       422,
       "invalid_barcode",
       "Streckkoden gick inte att läsa. Försök igen.",
@@ -493,7 +511,9 @@ describe("scan ids whose line is gone or whose visit is another", () => {
   it("says a scan id belongs to another visit", async () => {
     const kim = await shopperBorn("1990-05-05");
     const id = randomUUID();
-    await scan(kim, await visit(kim), products.milk!.barcode, id);
+    const first = await visit(kim);
+    await scan(kim, first, products.milk!.barcode, id);
+    await putVisitIn(ctx.app.db, first, "paid");
     const again = await scan(kim, await visit(kim), products.milk!.barcode, id);
     expect(again.json()).toMatchObject({ code: "scan_id_reused", detail: "Skanningen hör till ett annat besök." });
   });
@@ -670,7 +690,7 @@ describe("the recognition worker's refusals and records", () => {
     expect((await cartOf(kim, s)).items.map((i) => i.quantity)).toEqual([1]);
     expect((await eventsOf(s)).filter((e) => e.kind === "item_added")).toHaveLength(1);
 
-    const elsewhere = await worker(key, { ...add, session_id: await visit(kim) });
+    const elsewhere = await worker(key, { ...add, session_id: await visit(await shopperBorn("1991-06-06")) });
     expect(elsewhere.json()).toMatchObject({ code: "scan_id_reused", detail: "Skanningen hör till ett annat besök." });
     expect((await worker(key, { ...add, action: "remove", event_id: undefined })).statusCode).toBe(200);
     const gone = await worker(key, add);

@@ -1,5 +1,46 @@
+import type { FastifyInstance } from "fastify";
+import { AppError } from "../../platform/errors.ts";
 import type { PaymentFailure, PaymentProvider } from "../../platform/payments/provider.ts";
-import type { ChargeOutcome, ChargePort, ChargeRequest } from "./checkout.service.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The payment provider, or null when none is configured (no STRIPE_SECRET_KEY). */
+    payments: PaymentProvider | null;
+  }
+}
+
+/** The app's payment provider; a store without one answers 503 in the shopper's words. */
+export function paymentsOf(app: FastifyInstance): PaymentProvider {
+  if (!app.payments)
+    throw new AppError(503, "payments_not_configured", "Betalning är inte igång i den här butiken just nu.");
+  return app.payments;
+}
+
+/** What checkout needs of the payment provider: one charge, idempotent by its key. */
+export interface ChargeRequest {
+  /** The provider's customer and the card on file. */
+  customer: string;
+  paymentMethod: string;
+  amountOre: number;
+  /** The store's currency as stored ("SEK"). */
+  currency: string;
+  /** The same key is the same charge, however often it is sent. */
+  idempotencyKey: string;
+  description: string;
+  metadata: Record<string, string>;
+}
+
+export type ChargeOutcome =
+  | { kind: "paid"; intentId: string; brand: string | null; last4: string | null }
+  | { kind: "declined"; code: string; intentId: string | null }
+  /** No answer, or not a final one: the same key settles it later. */
+  | { kind: "unavailable"; reason: string };
+
+export interface ChargePort {
+  charge(request: ChargeRequest): Promise<ChargeOutcome>;
+}
+
+export const idempotencyKeyOf = (sessionId: string, attempt: number) => `checkout-${sessionId}-${attempt}`;
 
 /** What a failure means for the visit: a definite no (a new try is a new charge), or unknown (same key later). */
 function outcomeOf(failure: PaymentFailure, intentId: string | null = null): ChargeOutcome {

@@ -8,7 +8,7 @@ import { customers } from "../../db/schema/index.ts";
 import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
 import { issueTokens } from "../shopper-auth/shopper-tokens.ts";
-import { idempotencyKeyOf } from "./checkout.service.ts";
+import { idempotencyKeyOf } from "./charge.ts";
 import * as paymentMethod from "./payment-method.service.ts";
 
 let ctx: TestContext;
@@ -42,7 +42,9 @@ async function shopper(): Promise<Shopper> {
 async function inStoreWithMilk(who: Shopper, pieces = 1): Promise<string> {
   const entry = await who.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
   const id = entry.json().session_id as string;
-  await ctx.app.db.execute(sql`update shopping_sessions set door_opened_at = now() where id = ${id}`);
+  await ctx.app.db.execute(
+    sql`update shopping_sessions set door_opened_at = now(), entry_used_at = now(), state = 'in_store' where id = ${id}`,
+  );
   for (let i = 0; i < pieces; i++) {
     const res = await who.call({
       method: "POST",

@@ -8,25 +8,16 @@ import {
   receiptSchema,
   receiptSummarySchema,
 } from "@glide/contracts";
-import type { FastifyInstance } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError, forbidden, safeError } from "../../platform/errors.ts";
 import { schedulePeriodic } from "../../platform/housekeeping.ts";
-import type { PaymentProvider } from "../../platform/payments/provider.ts";
 import { sessionAnnouncer } from "../sessions/session-events.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
 import { flagAtExit } from "../spot-checks/spot-checks.service.ts";
-import { chargeWith } from "./charge.ts";
+import { chargeWith, paymentsOf } from "./charge.ts";
 import { checkout, settleUnsettled } from "./checkout.service.ts";
 import { listReceipts, ownReceipt, readCard, removeCard, saveCard } from "./payment-method.service.ts";
-
-declare module "fastify" {
-  interface FastifyInstance {
-    /** The payment provider, or null when none is configured (no STRIPE_SECRET_KEY). */
-    payments: PaymentProvider | null;
-  }
-}
 
 const errors = {
   400: errorSchema,
@@ -39,12 +30,6 @@ const errors = {
   503: errorSchema,
 };
 const tags = ["checkout"];
-
-export function paymentsOf(app: FastifyInstance): PaymentProvider {
-  if (!app.payments)
-    throw new AppError(503, "payments_not_configured", "Betalning är inte igång i den här butiken just nu.");
-  return app.payments;
-}
 
 /** How often charges the provider did not answer are asked again, with their own keys. */
 export const SETTLE_INTERVAL_MS = 60_000;

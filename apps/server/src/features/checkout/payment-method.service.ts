@@ -4,7 +4,7 @@ import { AppError, forbidden, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import type { PaymentFailure, PaymentProvider } from "../../platform/payments/provider.ts";
 import { receiptAfterwards } from "../refunds/receipt-refunds.ts";
-import { readReceipt } from "./checkout.service.ts";
+import { readReceipt } from "./receipt.ts";
 
 type CardRow = {
   payment_customer_id: string | null;

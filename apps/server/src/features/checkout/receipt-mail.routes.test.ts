@@ -71,7 +71,9 @@ async function shopper(email: string | null): Promise<Shopper> {
 async function buy(who: Shopper): Promise<Receipt> {
   const entry = await who.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
   const visit = entry.json().session_id as string;
-  await ctx.app.db.execute(sql`update shopping_sessions set door_opened_at = now() where id = ${visit}`);
+  await ctx.app.db.execute(
+    sql`update shopping_sessions set door_opened_at = now(), entry_used_at = now(), state = 'in_store' where id = ${visit}`,
+  );
   for (const barcode of [milk, milk, soap]) {
     const res = await who.call({ method: "POST", url: "/api/v1/cart/scan", payload: { session_id: visit, barcode } });
     expect(res.statusCode, res.body).toBe(200);

@@ -4,7 +4,7 @@ import { type Db, queryRows, sql } from "../../db/client.ts";
 import { type PeriodicJob, schedulePeriodic } from "../../platform/housekeeping.ts";
 import type { Mailer } from "../../platform/mail.ts";
 import { refundMail } from "../refunds/refund-mail.ts";
-import { readReceipt } from "./checkout.service.ts";
+import { readReceipt } from "./receipt.ts";
 import { receiptMail } from "./receipt-mail.ts";
 
 declare module "fastify" {

@@ -2,33 +2,23 @@ import type { Receipt } from "@glide/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import { type Db, queryRows, sql } from "../../db/client.ts";
 import { AppError, conflict, forbidden, isUniqueViolation, notFound, safeError } from "../../platform/errors.ts";
-import { type ChargePort, checkout, readReceipt } from "../checkout/checkout.service.ts";
+import type { ChargePort } from "../checkout/charge.ts";
+import { checkout } from "../checkout/checkout.service.ts";
+import { readReceipt } from "../checkout/receipt.ts";
 import { type AnnounceSession, announceNothing, recordSessionEvent } from "../sessions/session-events.ts";
 import { flagAtExit, spotCheckNotice } from "../spot-checks/spot-checks.service.ts";
+import { OWING_STATES } from "../visits/visit-state.ts";
+import { type LatestVisit, latestVisit } from "../visits/visits.ts";
 import { signExitToken, verifyExitToken } from "./exit-token.ts";
 
-type OpenVisit = {
-  id: string;
-  store_id: string;
-  customer_id: string;
-  checked_out_at: Date | null;
-  abandoned_at: Date | null;
-};
-
-async function latestVisit(db: Db, customerId: string): Promise<OpenVisit | undefined> {
-  const [row] = await queryRows<OpenVisit>(
-    db,
-    sql`select id, store_id, customer_id, checked_out_at, abandoned_at from shopping_sessions
-        where customer_id = ${customerId} and door_opened_at is not null
-        order by door_opened_at desc limit 1`,
-  );
-  return row;
-}
-
-/** The exit QR code for the shopper's visit in the store. */
+/**
+ * The exit QR code for the shopper's visit in the store: the open one (or
+ * one the sweep closed while its shopper was still inside, which the gate
+ * then charges).
+ */
 export async function issueExitToken(db: Db, key: Buffer, customerId: string, now = new Date()) {
   const visit = await latestVisit(db, customerId);
-  if (!visit || visit.checked_out_at) throw notFound("Du har inget pågående besök.", "no_visit");
+  if (!visit || !OWING_STATES.includes(visit.state)) throw notFound("Du har inget pågående besök.", "no_visit");
   const { token, claims } = signExitToken(key, { sessionId: visit.id, storeId: visit.store_id }, now);
   return { token, session_id: visit.id, expires_at: new Date(claims.expiresAt * 1000).toISOString() };
 }
@@ -42,8 +32,9 @@ export type GateAnswer = {
 
 /**
  * The exit gate read a shopper's exit code: the code must be this store's,
- * unexpired and unspent; the visit is paid (once, however many gates or
- * phones ask), and the gate opens. A declined card keeps it shut.
+ * unexpired and unspent; every visit the shopper owes is paid (once, however
+ * many gates or phones ask), and the gate opens. A declined card, or any
+ * visit with goods that cannot be paid, keeps it shut: nothing leaves unpaid.
  */
 export async function scanAtGate(opts: {
   db: Db;
@@ -66,10 +57,9 @@ export async function scanAtGate(opts: {
   }
   const { claims } = checked;
   if (claims.storeId !== opts.gateStoreId) throw forbidden("The exit code is for another store", "wrong_store");
-  const [visit] = await queryRows<OpenVisit>(
+  const [visit] = await queryRows<{ id: string; store_id: string; customer_id: string }>(
     opts.db,
-    sql`select id, store_id, customer_id, checked_out_at, abandoned_at from shopping_sessions
-        where id = ${claims.sessionId}`,
+    sql`select id, store_id, customer_id from shopping_sessions where id = ${claims.sessionId}`,
   );
   if (!visit) throw notFound("The visit no longer exists", "unknown_session");
   const latest = await latestVisit(opts.db, visit.customer_id);
@@ -103,11 +93,14 @@ export async function scanAtGate(opts: {
     // No answer from the provider: the shopper has a card on file and the charge is settled with the same key later.
     if (err instanceof AppError && err.code === "payment_unavailable")
       answer = { gate_opened: true, status: "pending", receipt_number: null };
-    // A visit closed as abandoned is never charged, but no one is locked in.
-    else if (err instanceof AppError && err.code === "visit_abandoned")
-      answer = { gate_opened: true, status: "empty", receipt_number: null };
     else throw err;
   }
+  // The shopper goes through the gate: a charge still unanswered that is later declined leaves its visit unpaid
+  // (for staff), not open for a shopper who is gone.
+  await opts.db.execute(
+    sql`update shopping_sessions set exited_at = coalesce(exited_at, now())
+        where customer_id = ${visit.customer_id} and (id = ${visit.id} or state = 'charging')`,
+  );
   await announce({ store_id: visit.store_id, session_id: visit.id, kind: "exit_qr" });
   if (answer.status !== "empty" && opts.spotCheckShare) {
     // The draw for a staff check never keeps a paying shopper in: a failure here is logged and the gate opens.
@@ -141,16 +134,21 @@ export async function exitStatus(db: Db, customerId: string): Promise<ExitStatus
   return notice ? { ...status, notice } : status;
 }
 
-/** Where the visit stands: paid, empty (or closed as abandoned), declined, being charged, or still shopping. */
-async function visitStatus(db: Db, visit: OpenVisit): Promise<ExitStatus> {
+/** Where the visit stands, from its state: paid, ended (empty or written off), being charged, declined, or not paid yet. */
+async function visitStatus(db: Db, visit: LatestVisit): Promise<ExitStatus> {
   const [order] = await queryRows<{ id: string; state: string }>(
     db,
     sql`select id, state from orders where session_id = ${visit.id}`,
   );
-  if (order?.state === "paid") return { state: "paid", receipt: await readReceipt(db, order.id) };
-  // Closed as abandoned: nothing is charged, the gate opens as for an empty cart.
-  if (visit.checked_out_at || visit.abandoned_at) return { state: "empty", receipt: null };
-  if (order?.state === "declined") return { state: "declined", receipt: null };
-  if (order && (order.state === "charging" || order.state === "unsettled")) return { state: "pending", receipt: null };
-  return { state: "shopping", receipt: null };
+  switch (visit.state) {
+    case "paid":
+      return { state: "paid", receipt: order ? await readReceipt(db, order.id) : null };
+    case "ended_empty":
+    case "written_off":
+      return { state: "empty", receipt: null };
+    case "charging":
+      return { state: "pending", receipt: null };
+    default:
+      return { state: order?.state === "declined" ? "declined" : "shopping", receipt: null };
+  }
 }

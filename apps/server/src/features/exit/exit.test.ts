@@ -12,6 +12,7 @@ import {
   createDeviceKey,
   createTestContext,
   listenToSessions,
+  putVisitIn,
   signIn,
   type TestContext,
 } from "../../test/harness.ts";
@@ -52,7 +53,9 @@ async function shopperInStore(card = "pm_card_visa", storeId = store): Promise<S
   ).toBe(200);
   const entry = await call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: storeId } });
   const visit = entry.json().session_id as string;
-  await ctx.app.db.execute(sql`update shopping_sessions set door_opened_at = now() where id = ${visit}`);
+  await ctx.app.db.execute(
+    sql`update shopping_sessions set door_opened_at = now(), entry_used_at = now(), state = 'in_store' where id = ${visit}`,
+  );
   const scanned = await call({
     method: "POST",
     url: "/api/v1/cart/scan",
@@ -154,10 +157,9 @@ describe("the exit", () => {
   it("a code of an earlier visit opens nothing once the shopper has entered again", async () => {
     const ada = await shopperInStore();
     const first = await exitCode(ada);
+    await putVisitIn(ctx.app.db, ada.visit, "paid");
     const entry = await ada.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
-    await ctx.app.db.execute(
-      sql`update shopping_sessions set door_opened_at = now() + interval '1 second' where id = ${entry.json().session_id}`,
-    );
+    await putVisitIn(ctx.app.db, entry.json().session_id, "in_store");
     const stale = await gate(first.token);
     expect([stale.statusCode, errorSchema.parse(stale.json()).code]).toEqual([409, "stale_exit_code"]);
   });
@@ -191,10 +193,9 @@ describe("what the gate says, records and opens", () => {
 
     const bo = await shopperInStore();
     const earlier = (await exitCode(bo)).token;
+    await putVisitIn(ctx.app.db, bo.visit, "paid");
     const entry = await bo.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
-    await ctx.app.db.execute(
-      sql`update shopping_sessions set door_opened_at = now() + interval '1 second' where id = ${entry.json().session_id}`,
-    );
+    await putVisitIn(ctx.app.db, entry.json().session_id, "in_store");
     expect(refusal(await gate(earlier))).toEqual([409, "stale_exit_code", "The exit code is for an earlier visit"]);
   });
 
@@ -245,7 +246,9 @@ describe("what the gate says, records and opens", () => {
       expect((await gate((await exitCode(ada)).token)).json().status).toBe("paid");
       const entry = await ada.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
       const empty = entry.json().session_id as string;
-      await ctx.app.db.execute(sql`update shopping_sessions set door_opened_at = now() where id = ${empty}`);
+      await ctx.app.db.execute(
+        sql`update shopping_sessions set door_opened_at = now(), entry_used_at = now(), state = 'in_store' where id = ${empty}`,
+      );
       const opened = await gate((await exitCode(ada)).token);
       expect(opened.json()).toEqual({ gate_opened: true, status: "empty", receipt_number: null });
       expect((await ada.call({ method: "GET", url: "/api/v1/exit/status" })).json()).toEqual({
@@ -260,7 +263,9 @@ describe("what the gate says, records and opens", () => {
       await gate((await exitCode(bo)).token);
       const second = await bo.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
       const full = second.json().session_id as string;
-      await ctx.app.db.execute(sql`update shopping_sessions set door_opened_at = now() where id = ${full}`);
+      await ctx.app.db.execute(
+        sql`update shopping_sessions set door_opened_at = now(), entry_used_at = now(), state = 'in_store' where id = ${full}`,
+      );
       await bo.call({ method: "POST", url: "/api/v1/cart/scan", payload: { session_id: full, barcode: juice } });
       expect((await gate((await exitCode(bo)).token)).json().status).toBe("paid");
       expect(await drawn(full)).toHaveLength(1);
@@ -270,12 +275,24 @@ describe("what the gate says, records and opens", () => {
     }
   });
 
-  it("opens for a visit closed as abandoned, charging nothing", async () => {
+  it("charges a visit the sweep left unpaid when its shopper comes to the gate; one it ended empty opens for free", async () => {
     const ada = await shopperInStore();
     const code = (await exitCode(ada)).token;
-    await ctx.app.db.execute(sql`update shopping_sessions set abandoned_at = now() where id = ${ada.visit}`);
-    expect((await gate(code)).json()).toEqual({ gate_opened: true, status: "empty", receipt_number: null });
-    expect((await ada.call({ method: "GET", url: "/api/v1/exit/status" })).json()).toEqual({
+    await putVisitIn(ctx.app.db, ada.visit, "left_unpaid");
+    // Still inside after the sweep: the shopper can ask for a code, and the gate takes the payment.
+    expect((await exitCode(ada)).session_id).toBe(ada.visit);
+    expect((await gate(code)).json()).toMatchObject({ gate_opened: true, status: "paid" });
+    expect((await ada.call({ method: "GET", url: "/api/v1/exit/status" })).json().state).toBe("paid");
+
+    const bo = await shopperInStore();
+    const empty = (await bo.call({ method: "GET", url: `/api/v1/cart/${bo.visit}` })).json().items[0].id as string;
+    await bo.call({ method: "DELETE", url: `/api/v1/cart/item/${empty}` });
+    const quiet = (await exitCode(bo)).token;
+    await ctx.app.db.execute(
+      sql`update shopping_sessions set state = 'ended_empty', abandoned_at = now() where id = ${bo.visit}`,
+    );
+    expect((await gate(quiet)).json()).toEqual({ gate_opened: true, status: "empty", receipt_number: null });
+    expect((await bo.call({ method: "GET", url: "/api/v1/exit/status" })).json()).toEqual({
       state: "empty",
       receipt: null,
     });
@@ -303,6 +320,7 @@ describe("what the gate says, records and opens", () => {
 
   it("treats a code for a visit that never passed the door as no code for the shopper's visit", async () => {
     const ada = await shopperInStore();
+    await putVisitIn(ctx.app.db, ada.visit, "paid");
     const entry = await ada.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
     await ctx.app.db.execute(sql`delete from shopping_sessions where id = ${ada.visit}`);
     const outside = signExitToken(key(), { sessionId: entry.json().session_id, storeId: store }).token;

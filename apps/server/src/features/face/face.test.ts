@@ -32,7 +32,7 @@ async function shopper(entered = true) {
   if (entered) {
     const entry = await call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
     await ctx.app.db.execute(
-      sql`update shopping_sessions set door_opened_at = now() where id = ${entry.json().session_id}`,
+      sql`update shopping_sessions set door_opened_at = now(), entry_used_at = now(), state = 'in_store' where id = ${entry.json().session_id}`,
     );
   }
   const verify = async () =>

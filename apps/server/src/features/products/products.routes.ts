@@ -48,11 +48,6 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(async (scope) => {
     const admin = scope.withTypeProvider<ZodTypeProvider>();
     admin.addHook("preHandler", requireAdmin);
-    admin.addContentTypeParser(
-      ["text/csv", "text/plain"],
-      { parseAs: "string", bodyLimit: IMPORT_MAX_BYTES },
-      (_req, body, done) => done(null, body),
-    );
 
     admin.get(
       "/api/v1/products/",
@@ -109,37 +104,45 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     );
 
-    admin.post(
-      "/api/v1/products/import",
-      {
-        bodyLimit: IMPORT_MAX_BYTES,
-        schema: {
-          tags,
-          summary: "Import CSV matched by SKU: dry_run=true reports per row; false applies in one transaction",
-          querystring: z.object({
-            dry_run: z
-              .enum(["true", "false"])
-              .default("true")
-              .transform((v) => v === "true"),
-            skip_rejected: z
-              .enum(["true", "false"])
-              .default("false")
-              .transform((v) => v === "true"),
-          }),
-          body: z.string(),
-          response: { 200: importReportSchema, ...errors },
+    // Only the import takes text: every other route answers 415 to a body that is not JSON.
+    await admin.register(async (csvScope) => {
+      csvScope.addContentTypeParser(
+        ["text/csv", "text/plain"],
+        { parseAs: "string", bodyLimit: IMPORT_MAX_BYTES },
+        (_req, body, done) => done(null, body),
+      );
+      csvScope.withTypeProvider<ZodTypeProvider>().post(
+        "/api/v1/products/import",
+        {
+          bodyLimit: IMPORT_MAX_BYTES,
+          schema: {
+            tags,
+            summary: "Import CSV matched by SKU: dry_run=true reports per row; false applies in one transaction",
+            querystring: z.object({
+              dry_run: z
+                .enum(["true", "false"])
+                .default("true")
+                .transform((v) => v === "true"),
+              skip_rejected: z
+                .enum(["true", "false"])
+                .default("false")
+                .transform((v) => v === "true"),
+            }),
+            body: z.string(),
+            response: { 200: importReportSchema, ...errors },
+          },
         },
-      },
-      async (request) =>
-        importProductsCsv({
-          db: app.db,
-          actor: actorOf(request),
-          csv: request.body,
-          dryRun: request.query.dry_run,
-          skipRejected: request.query.skip_rejected,
-          defaultVatRate: (await app.settings.effective()).product.default_vat_rate,
-        }),
-    );
+        async (request) =>
+          importProductsCsv({
+            db: app.db,
+            actor: actorOf(request),
+            csv: request.body,
+            dryRun: request.query.dry_run,
+            skipRejected: request.query.skip_rejected,
+            defaultVatRate: (await app.settings.effective()).product.default_vat_rate,
+          }),
+      );
+    });
 
     admin.get(
       "/api/v1/products/:id",

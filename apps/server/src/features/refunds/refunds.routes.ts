@@ -16,7 +16,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { schedulePeriodic } from "../../platform/housekeeping.ts";
 import { actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
-import { paymentsOf } from "../checkout/checkout.routes.ts";
+import { paymentsOf } from "../checkout/charge.ts";
 import { sessionAnnouncer } from "../sessions/session-events.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
 import { listDisputes, openDispute, resolveDispute } from "./disputes.service.ts";

@@ -328,7 +328,7 @@ async function writeRefund(
     sql`insert into refund_lines (refund_id, order_line_id, quantity, amount_ore)
         select ${refundId}, l.id, l.quantity, l.amount_ore
         from jsonb_to_recordset(${JSON.stringify(planned.map((p) => ({ id: p.line.id, quantity: p.quantity, amount_ore: p.amountOre })))}::jsonb)
-          as l(id uuid, quantity int, amount_ore int)`,
+          as l(id uuid, quantity int, amount_ore bigint)`,
   );
   const lineDetail = planned
     .filter((p) => p.quantity > 0)

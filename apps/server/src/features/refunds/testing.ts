@@ -68,7 +68,9 @@ export async function shop(app: FastifyInstance, who: TestShopper, storeId: stri
   const entry = await who.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: storeId } });
   if (entry.statusCode !== 200) throw new Error(`entry: ${entry.statusCode} ${entry.body}`);
   const visit = entry.json().session_id as string;
-  await app.db.execute(sql`update shopping_sessions set door_opened_at = now() where id = ${visit}`);
+  await app.db.execute(
+    sql`update shopping_sessions set door_opened_at = now(), entry_used_at = now(), state = 'in_store' where id = ${visit}`,
+  );
   for (const [barcode, times] of scans)
     for (let i = 0; i < times; i++) {
       const res = await who.call({ method: "POST", url: "/api/v1/cart/scan", payload: { session_id: visit, barcode } });

@@ -27,6 +27,7 @@ let quick: string;
 let gateKey: string;
 const juice = `731000000701${gtinCheckDigit("731000000701")}`;
 const ABANDONED = "Besöket avslutades efter en stund utan aktivitet och debiteras inte.";
+const LEFT_UNPAID = "Besöket avslutades utan betalning. Betala det i appen eller kontakta butiken.";
 
 type Reply = Awaited<ReturnType<TestContext["app"]["inject"]>>;
 
@@ -41,7 +42,9 @@ async function quietVisit(storeId: string, idleMinutes: number) {
   ).toBe(200);
   const visit = (await call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: storeId } })).json()
     .session_id as string;
-  await ctx.app.db.execute(sql`update shopping_sessions set door_opened_at = now() where id = ${visit}`);
+  await ctx.app.db.execute(
+    sql`update shopping_sessions set door_opened_at = now(), entry_used_at = now(), state = 'in_store' where id = ${visit}`,
+  );
   const scanned = await call({
     method: "POST",
     url: "/api/v1/cart/scan",
@@ -57,9 +60,14 @@ const idle = (visit: string, minutes: number) =>
     sql`update shopping_sessions set last_activity_at = now() - make_interval(mins => ${minutes}) where id = ${visit}`,
   );
 const stateOf = async (visit: string) => {
-  const [row] = await queryRows<{ abandoned_at: Date | null; checked_out_at: Date | null; events: number }>(
+  const [row] = await queryRows<{
+    state: string;
+    abandoned_at: Date | null;
+    checked_out_at: Date | null;
+    events: number;
+  }>(
     ctx.app.db,
-    sql`select abandoned_at, checked_out_at,
+    sql`select state, abandoned_at, checked_out_at,
           (select count(*)::int from session_events e where e.session_id = s.id and e.kind = 'abandoned') as events
         from shopping_sessions s where id = ${visit}`,
   );
@@ -123,38 +131,65 @@ describe("the abandoned-visit sweep", () => {
     expect(await stateOf(after.visit)).toMatchObject({ abandoned_at: first, events: 1 });
   });
 
-  it("never charges an abandoned visit: checkout and the cart refuse it in Swedish, the gate still opens", async () => {
+  it("leaves a quiet visit with goods unpaid: its cart is kept and frozen, and its shopper pays before entering again", async () => {
     const v = await quietVisit(usual, 45);
     await sweepAbandoned(ctx.app);
-    const checkout = await v.call({ method: "POST", url: "/api/v1/checkout", payload: { user_id: v.customerId } });
-    expect(checkout.statusCode).toBe(409);
-    expect(checkout.json()).toMatchObject({ code: "visit_abandoned", detail: ABANDONED });
+    expect((await stateOf(v.visit)).state).toBe("left_unpaid");
     const scan = await v.call({
       method: "POST",
       url: "/api/v1/cart/scan",
       payload: { session_id: v.visit, barcode: juice },
     });
-    expect(scan.statusCode).toBe(409);
-    expect(scan.json().detail).toBe(ABANDONED);
+    expect([scan.statusCode, scan.json()]).toEqual([409, { code: "visit_left_unpaid", detail: LEFT_UNPAID }]);
     const change = await v.call({ method: "PUT", url: `/api/v1/cart/item/${v.itemId}`, payload: { quantity: 2 } });
     expect(change.statusCode).toBe(409);
     expect((await v.call({ method: "DELETE", url: `/api/v1/cart/item/${v.itemId}` })).statusCode).toBe(409);
+    // Nothing is charged by the sweep: the cart is kept for the record, and for the payment.
+    expect(await queryRows(ctx.app.db, sql`select id from orders where session_id = ${v.visit}`)).toEqual([]);
 
+    // The next entry, in any store, waits for the payment, and says how much and where.
+    for (const storeId of [usual, quick]) {
+      const entry = await v.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: storeId } });
+      expect([entry.statusCode, entry.json()]).toEqual([
+        409,
+        {
+          code: "unpaid_visit",
+          detail:
+            "Du har ett obetalt besök i Vanliga butiken (24,90 kr). Betala det i appen innan du går in igen, eller kontakta butiken.",
+        },
+      ]);
+    }
+    const paid = await v.call({ method: "POST", url: "/api/v1/checkout", payload: { user_id: v.customerId } });
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json()).toMatchObject({ status: "paid", receipt: { total: 24.9 } });
+    expect((await stateOf(v.visit)).state).toBe("paid");
+    const entry = await v.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: usual } });
+    expect(entry.statusCode, entry.body).toBe(200);
+    expect(entry.json().session_id).not.toBe(v.visit);
+  });
+
+  it("ends a quiet visit with an empty cart: nothing to pay, the cart refuses it in Swedish, the gate still opens", async () => {
+    const v = await quietVisit(usual, 45);
+    expect((await v.call({ method: "DELETE", url: `/api/v1/cart/item/${v.itemId}` })).statusCode).toBe(200);
+    await idle(v.visit, 45);
     const token = (await v.call({ method: "GET", url: "/api/v1/exit/token" })).json().token as string;
+    await sweepAbandoned(ctx.app);
+    expect((await stateOf(v.visit)).state).toBe("ended_empty");
+    const scan = await v.call({
+      method: "POST",
+      url: "/api/v1/cart/scan",
+      payload: { session_id: v.visit, barcode: juice },
+    });
+    expect([scan.statusCode, scan.json().detail]).toEqual([409, ABANDONED]);
     const gate = await ctx.app.inject({
       method: "POST",
       url: "/api/v1/exit/scan",
       headers: { authorization: `Device ${gateKey}` },
       payload: { token },
     });
-    expect(gate.statusCode, gate.body).toBe(200);
     expect(gate.json()).toMatchObject({ gate_opened: true, status: "empty", receipt_number: null });
     expect((await v.call({ method: "GET", url: "/api/v1/exit/status" })).json().state).toBe("empty");
-    const orders = await queryRows(ctx.app.db, sql`select id from orders where session_id = ${v.visit}`);
-    expect(orders).toEqual([]);
-    // The cart is kept for the record.
-    const cart = await queryRows(ctx.app.db, sql`select id from cart_items where session_id = ${v.visit}`);
-    expect(cart).toHaveLength(1);
+    expect(await queryRows(ctx.app.db, sql`select id from orders where session_id = ${v.visit}`)).toEqual([]);
   });
 
   it("leaves a visit whose charge is in flight alone, however quiet", async () => {
@@ -163,6 +198,7 @@ describe("the abandoned-visit sweep", () => {
       sql`insert into orders (session_id, customer_id, store_id, state, total_ore, vat_ore, currency, store_name)
           values (${v.visit}, ${v.customerId}, ${usual}, 'unsettled', 2490, 498, 'SEK', 'Vanliga butiken')`,
     );
+    await ctx.app.db.execute(sql`update shopping_sessions set state = 'charging' where id = ${v.visit}`);
     await idle(v.visit, 300);
     await sweepAbandoned(ctx.app);
     expect(await stateOf(v.visit)).toMatchObject({ abandoned_at: null, events: 0 });
@@ -200,7 +236,7 @@ describe("the abandoned-visit sweep", () => {
       expect(entry.statusCode, entry.body).toBe(200);
       const visit = entry.json().session_id as string;
       await own.app.db.execute(
-        sql`update shopping_sessions set door_opened_at = now(), last_activity_at = now() - interval '1 hour'
+        sql`update shopping_sessions set door_opened_at = now(), entry_used_at = now(), state = 'in_store', last_activity_at = now() - interval '1 hour'
             where id = ${visit}`,
       );
       const abandonedAt = async () =>

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { queryRows, sql, type Tx } from "../../db/client.ts";
 import { schedulePeriodic } from "../../platform/housekeeping.ts";
+import { transition } from "../visits/visit-state.ts";
 import { type SessionChange, sessionAnnouncer } from "./session-events.ts";
 
 /** How often each instance looks for visits gone quiet. */
@@ -10,9 +11,8 @@ export const ABANDON_LOCK = 0x61626e64;
 /** The shortest store/abandon_after_minutes allowed: visits quieter than this are the only candidates. */
 const SHORTEST_LIMIT_MINUTES = 5;
 
-/** A visit through the door, not paid, not closed, not being charged (a charge in flight is never dropped). */
-const open = sql`s.door_opened_at is not null and s.checked_out_at is null and s.abandoned_at is null
-  and not exists (select 1 from orders o where o.session_id = s.id and o.state in ('charging', 'unsettled'))`;
+/** A visit in the store (a charge under way is never dropped: the visit is charging, not in_store). */
+const open = sql`s.state = 'in_store'`;
 
 /** Each store with a quiet open visit, and its effective limit; settings are read before any transaction. */
 async function limitsOf(app: FastifyInstance): Promise<{ store_id: string; minutes: number }[]> {
@@ -29,34 +29,49 @@ async function limitsOf(app: FastifyInstance): Promise<{ store_id: string; minut
   return limits;
 }
 
-/** Closes the quiet visits and puts `abandoned` on their timelines, in one statement. */
+/**
+ * Closes the quiet visits and puts `abandoned` on their timelines, in one
+ * statement: the state machine's `idle` in the store (visit-state.ts) is
+ * ended_empty for an empty cart and left_unpaid for one with goods, which
+ * staff then settle. The row lock of the update waits for a checkout that
+ * holds the visit, and the state is read again after it.
+ */
 async function abandon(db: Tx, limits: { store_id: string; minutes: number }[]): Promise<SessionChange[]> {
+  const [emptied, unpaid] = [transition("in_store", "idle", EMPTY), transition("in_store", "idle", WITH_GOODS)];
+  if (!emptied.ok || !unpaid.ok) throw new Error("the state machine no longer lets a quiet visit close");
   return queryRows<SessionChange>(
     db,
     sql`with limits as (
           select * from jsonb_to_recordset(${JSON.stringify(limits)}::jsonb) as l(store_id uuid, minutes int)
         ),
         gone as (
-          update shopping_sessions s set abandoned_at = now()
+          update shopping_sessions s set abandoned_at = now(),
+            state = case when exists (select 1 from cart_items i where i.session_id = s.id)
+                         then ${unpaid.to} else ${emptied.to} end
           from limits l
           where s.store_id = l.store_id and ${open}
             and s.last_activity_at < now() - make_interval(mins => l.minutes)
-          returning s.id, s.store_id, s.last_activity_at, l.minutes
+          returning s.id, s.store_id, s.last_activity_at, s.state, l.minutes
         ),
         events as (
           insert into session_events (session_id, store_id, kind, source, detail)
           select id, store_id, 'abandoned', 'system',
-            jsonb_build_object('idle_minutes', minutes, 'last_activity_at', last_activity_at)
+            jsonb_build_object('idle_minutes', minutes, 'last_activity_at', last_activity_at, 'left_unpaid',
+              state = 'left_unpaid')
           from gone
         )
         select store_id::text, id::text as session_id, 'abandoned' as kind from gone`,
   );
 }
 
+const EMPTY = { hasGoods: false, gone: true };
+const WITH_GOODS = { hasGoods: true, gone: true };
+
 /**
- * One sweep: visits through the door with no activity for their store's
- * store/abandon_after_minutes are closed as abandoned. The cart is kept for
- * the record and never charged (checkout refuses it). One instance at a time
+ * One sweep: visits in the store with no activity for their store's
+ * store/abandon_after_minutes are closed as abandoned: an empty one ends, one
+ * with goods is left unpaid (its cart kept) for staff to charge or write off,
+ * and its shopper pays it before entering again. One instance at a time
  * holds a transaction-scoped advisory lock for the sweep; the others skip it
  * (PGlite, one instance by design, always gets it). Each visit closed is on
  * its timeline as an `abandoned` event, which is also the record of the sweep.

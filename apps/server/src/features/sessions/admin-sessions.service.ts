@@ -45,8 +45,9 @@ const visitsOf = (source: SQL) => sql`
   select s.id, s.store_id, st.name as store_name, c.name as shopper_name, s.door_opened_at as entered_at,
     s.checked_out_at, s.abandoned_at, s.last_activity_at, s.customer_id,
     case when d.state = 'open' then 'disputed'
-         when s.checked_out_at is not null then 'checked_out'
-         when s.abandoned_at is not null then 'abandoned'
+         when s.state = 'paid' or (s.state = 'ended_empty' and s.abandoned_at is null) then 'checked_out'
+         when s.state = 'ended_empty' then 'abandoned'
+         when s.state in ('left_unpaid', 'written_off') then s.state
          when ci.lines > 0 or exists (select 1 from session_events e where e.session_id = s.id
                                         and e.kind in ('item_added', 'quantity_changed', 'item_removed')) then 'shopping'
          else 'entered' end as status,
@@ -68,7 +69,7 @@ const visitsOf = (source: SQL) => sql`
   cross join lateral (select o.id is not null and o.state <> 'declined' as charged) k
   cross join lateral (
     select count(*)::int as lines, coalesce(sum(i.quantity), 0)::int as items,
-      coalesce(sum(i.quantity * i.unit_price_ore), 0)::int as total_ore
+      coalesce(sum(i.quantity::bigint * i.unit_price_ore), 0)::bigint as total_ore
     from cart_items i where i.session_id = s.id) ci
   cross join lateral (
     select count(*)::int as lines, coalesce(sum(l.quantity), 0)::int as items
@@ -117,11 +118,13 @@ const openDispute = sql`exists (select 1 from orders od join disputes dd on dd.o
 const cartTouched = sql`(exists (select 1 from cart_items ci where ci.session_id = s.id)
   or exists (select 1 from session_events se where se.session_id = s.id
              and se.kind in ('item_added', 'quantity_changed', 'item_removed')))`;
-const inside = sql`s.checked_out_at is null and s.abandoned_at is null and not ${openDispute}`;
+const inside = sql`s.state in ('in_store', 'charging') and not ${openDispute}`;
 const STATUS_WHERE: Record<SessionStatus, SQL> = {
   disputed: openDispute,
-  checked_out: sql`s.checked_out_at is not null and not ${openDispute}`,
-  abandoned: sql`s.checked_out_at is null and s.abandoned_at is not null and not ${openDispute}`,
+  checked_out: sql`(s.state = 'paid' or (s.state = 'ended_empty' and s.abandoned_at is null)) and not ${openDispute}`,
+  abandoned: sql`s.state = 'ended_empty' and s.abandoned_at is not null and not ${openDispute}`,
+  left_unpaid: sql`s.state = 'left_unpaid' and not ${openDispute}`,
+  written_off: sql`s.state = 'written_off' and not ${openDispute}`,
   shopping: sql`${inside} and ${cartTouched}`,
   entered: sql`${inside} and not ${cartTouched}`,
 };

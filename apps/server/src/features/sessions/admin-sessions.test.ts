@@ -364,18 +364,25 @@ describe("GET /api/v1/admin/sessions", () => {
     expect(page1.total).toBe(all.total);
   });
 
-  it("lists abandoned and disputed visits under their own status, and a settled dispute as checked out", async () => {
+  it("lists abandoned, left unpaid and disputed visits under their own status, and a settled dispute as checked out", async () => {
     const eve = await shopper("Eva Lämnade");
     const left = await eve.enter(storeA);
     await eve.scan(left, bread);
+    const ebba = await shopper("Ebba Tomhänt");
+    const quiet = await ebba.enter(storeA);
     await ctx.app.db.execute(
-      sql`update shopping_sessions set last_activity_at = now() - interval '2 hours' where id = ${left}`,
+      sql`update shopping_sessions set last_activity_at = now() - interval '2 hours' where id in (${left}, ${quiet})`,
     );
     await sweepAbandoned(ctx.app);
     const abandoned = await list(`status=abandoned&store_id=${storeA}`);
-    expect(abandoned.rows.map((r) => r.id)).toEqual([left]);
-    expect(abandoned.rows[0]).toMatchObject({ status: "abandoned", payment_state: "none", items: 1 });
-    expect((await list(`status=shopping&store_id=${storeA}`)).rows.map((r) => r.id)).not.toContain(left);
+    expect(abandoned.rows.map((r) => r.id)).toEqual([quiet]);
+    expect(abandoned.rows[0]).toMatchObject({ status: "abandoned", payment_state: "none", items: 0, total: 0 });
+    const unpaid = await list(`status=left_unpaid&store_id=${storeA}`);
+    expect(unpaid.rows.map((r) => r.id)).toEqual([left]);
+    expect(unpaid.rows[0]).toMatchObject({ status: "left_unpaid", payment_state: "none", items: 1 });
+    expect(unpaid.rows[0]!.total).toBeGreaterThan(0);
+    for (const status of ["shopping", "entered", "checked_out"])
+      expect((await list(`status=${status}&store_id=${storeA}`)).rows.map((r) => r.id)).not.toContain(left);
 
     const fia = await shopper("Fia Invänder");
     const paidVisit = await fia.enter(storeA);

@@ -1,16 +1,34 @@
-import type { EntrySession } from "@glide/contracts";
-import { and, eq, isNull, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { EntrySession, VisitState } from "@glide/contracts";
+import { and, eq } from "drizzle-orm";
+import { type Db, queryRows, sql } from "../../db/client.ts";
 import { doorEvents, shoppingSessions, storeDeviceKeys, stores } from "../../db/schema/index.ts";
 import { randomToken, safeEqual, sha256 } from "../../platform/crypto.ts";
 import type { DoorController } from "../../platform/door.ts";
-import { AppError, conflict, forbidden, isForeignKeyViolation, notFound, unauthorized } from "../../platform/errors.ts";
+import {
+  AppError,
+  conflict,
+  forbidden,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  notFound,
+  unauthorized,
+} from "../../platform/errors.ts";
+import { mustTransition, transition } from "../visits/visit-state.ts";
+import { unpaidVisits } from "../visits/visits.ts";
 import { type AnnounceSession, announceNothing, recordSessionEvent } from "./session-events.ts";
 
+/** Kronor as a Swedish shopper reads them: "83,70 kr". */
+const kronor = (amount: number) =>
+  `${amount.toLocaleString("sv-SE", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} kr`;
+
 /**
- * A new entry code. The shopper's earlier unused codes stop working, in every
- * store: the phone shows one code at a time, so an older one can only be a
- * screenshot or a forgotten tab, and one person enters one store at a time.
+ * A new entry code. A visit the shopper left with goods and no payment must
+ * be paid first, in any store. Where the shopper already has an open visit
+ * in this store, the code is a way back into that same visit (one open visit
+ * per store; the door never opens a second). Otherwise it starts a new
+ * visit, and the shopper's earlier unused codes stop working in every store:
+ * the phone shows one code at a time, so an older one can only be a
+ * screenshot or a forgotten tab.
  */
 export async function createEntrySession(opts: {
   db: Db;
@@ -22,23 +40,47 @@ export async function createEntrySession(opts: {
   const [store] = await opts.db.select({ isActive: stores.isActive }).from(stores).where(eq(stores.id, opts.storeId));
   if (!store) throw notFound("Butiken finns inte.", "unknown_store");
   if (!store.isActive) throw conflict("Butiken är stängd just nu.", "store_inactive");
+  const [unpaid] = await unpaidVisits(opts.db, opts.customerId);
+  if (unpaid)
+    throw conflict(
+      `Du har ett obetalt besök i ${unpaid.store_name} (${kronor(unpaid.total)}). ` +
+        "Betala det i appen innan du går in igen, eller kontakta butiken.",
+      "unpaid_visit",
+    );
   const token = randomToken(24);
   const expiresAt = new Date(Date.now() + opts.ttlSeconds * 1000);
   try {
     const session = await opts.db.transaction(async (tx) => {
-      // The update locks each row: a scan of one of them either finished first (door_opened_at is set, the
-      // row is left alone) or waits and then finds it revoked.
-      const replaced = await tx
-        .update(shoppingSessions)
-        .set({ entryRevokedAt: sql`now()` })
-        .where(
-          and(
-            eq(shoppingSessions.customerId, opts.customerId),
-            isNull(shoppingSessions.doorOpenedAt),
-            isNull(shoppingSessions.entryRevokedAt),
-          ),
-        )
-        .returning({ id: shoppingSessions.id, storeId: shoppingSessions.storeId });
+      const [open] = await queryRows<{ id: string; state: VisitState }>(
+        tx,
+        sql`select id, state from shopping_sessions
+            where customer_id = ${opts.customerId} and store_id = ${opts.storeId} and state in ('in_store', 'charging')
+            for update`,
+      );
+      if (open) {
+        mustTransition(open.state, "entry_again", { hasGoods: false, gone: false });
+        await tx.execute(
+          sql`update shopping_sessions set entry_token_hash = ${sha256(token)}, entry_expires_at = ${expiresAt},
+                entry_used_at = null, entry_revoked_at = null
+              where id = ${open.id}`,
+        );
+        await recordSessionEvent(tx, {
+          sessionId: open.id,
+          storeId: opts.storeId,
+          kind: "entry_issued",
+          source: "phone",
+          detail: { continued: true },
+        });
+        return { id: open.id, replaced: [] };
+      }
+      // The update locks each row: a scan of one of them either finished first (the visit is in the store, the
+      // row is left alone) or waits and then finds it cancelled.
+      const replaced = await queryRows<{ id: string; storeId: string }>(
+        tx,
+        sql`update shopping_sessions set state = 'cancelled', entry_revoked_at = now()
+            where customer_id = ${opts.customerId} and state = 'entering'
+            returning id, store_id as "storeId"`,
+      );
       for (const old of replaced)
         await recordSessionEvent(tx, {
           sessionId: old.id,
@@ -84,7 +126,8 @@ export async function createEntrySession(opts: {
 /**
  * The shopper dropped an entry code ("Avbryt", "Börja om"): it no longer
  * opens the door. Cancelling twice is fine; a code that already opened the
- * door cannot be taken back.
+ * door cannot be taken back. A way back into an open visit is dropped the
+ * same way, and the visit stays open.
  */
 export async function cancelEntrySession(opts: {
   db: Db;
@@ -93,48 +136,43 @@ export async function cancelEntrySession(opts: {
   announce?: AnnounceSession;
 }): Promise<void> {
   const cancelled = await opts.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(shoppingSessions)
-      .set({ entryRevokedAt: sql`coalesce(${shoppingSessions.entryRevokedAt}, now())` })
-      .where(
-        and(
-          eq(shoppingSessions.id, opts.sessionId),
-          eq(shoppingSessions.customerId, opts.customerId),
-          isNull(shoppingSessions.doorOpenedAt),
-        ),
-      )
-      .returning({
-        id: shoppingSessions.id,
-        storeId: shoppingSessions.storeId,
-        // The value before this update: only the first cancel is an event.
-        wasRevoked: sql<boolean>`${shoppingSessions.entryRevokedAt} is distinct from now()`,
-      });
-    if (row?.wasRevoked === false)
-      await recordSessionEvent(tx, {
-        sessionId: row.id,
-        storeId: row.storeId,
-        kind: "entry_revoked",
-        source: "phone",
-        detail: { reason: "cancelled" },
-      });
-    return row;
+    const [visit] = await queryRows<{
+      id: string;
+      customer_id: string;
+      store_id: string;
+      state: VisitState;
+      entry_used_at: Date | null;
+      entry_revoked_at: Date | null;
+    }>(
+      tx,
+      sql`select id, customer_id, store_id, state, entry_used_at, entry_revoked_at
+          from shopping_sessions where id = ${opts.sessionId} for update`,
+    );
+    if (!visit) throw notFound("Sessionen finns inte.", "unknown_session");
+    if (visit.customer_id !== opts.customerId) throw forbidden("Det här är inte din session.");
+    if (visit.entry_used_at) throw conflict("Dörren har redan öppnats för det här besöket.", "door_opened");
+    const next = transition(visit.state, "cancel", { hasGoods: false, gone: false });
+    if (!next.ok) throw conflict("Dörren har redan öppnats för det här besöket.", "door_opened");
+    // Only the first cancel is an event.
+    if (visit.entry_revoked_at) return null;
+    await tx.execute(
+      sql`update shopping_sessions set state = ${next.to}, entry_revoked_at = now() where id = ${visit.id}`,
+    );
+    await recordSessionEvent(tx, {
+      sessionId: visit.id,
+      storeId: visit.store_id,
+      kind: "entry_revoked",
+      source: "phone",
+      detail: { reason: "cancelled" },
+    });
+    return visit;
   });
-  if (cancelled) {
-    if (cancelled.wasRevoked) return;
+  if (cancelled)
     await (opts.announce ?? announceNothing)({
-      store_id: cancelled.storeId,
+      store_id: cancelled.store_id,
       session_id: cancelled.id,
       kind: "entry_revoked",
     });
-    return;
-  }
-  const [session] = await opts.db
-    .select({ customerId: shoppingSessions.customerId })
-    .from(shoppingSessions)
-    .where(eq(shoppingSessions.id, opts.sessionId));
-  if (!session) throw notFound("Sessionen finns inte.", "unknown_session");
-  if (session.customerId !== opts.customerId) throw forbidden("Det här är inte din session.");
-  throw conflict("Dörren har redan öppnats för det här besöket.", "door_opened");
 }
 
 /** Who is asking to open the door: the store's scanner (device key) or, with DEV_TOOLS, the shopper's test button. */
@@ -178,15 +216,23 @@ export async function scanAtDoor(opts: {
     // A cancelled or replaced code is as invalid as a made-up one.
     if (!safeEqual(session.entryTokenHash, sha256(opts.sessionToken)) || session.entryRevokedAt)
       throw forbidden("Ogiltig QR-kod.", "invalid_token");
-    if (session.doorOpenedAt) throw conflict("QR-koden är redan använd.", "token_used");
+    if (session.entryUsedAt) throw conflict("QR-koden är redan använd.", "token_used");
     if (session.entryExpiresAt.getTime() < Date.now())
       throw new AppError(410, "token_expired", "QR-koden har gått ut. Vänligen börja om.");
+    const next = mustTransition(session.state, "door", { hasGoods: false, gone: false });
+    const reentry = session.state === "in_store";
     try {
-      await opts.door.open({ storeId: session.storeId, sessionId: session.id });
+      await tx.execute(
+        sql`update shopping_sessions set state = ${next.to}, entry_used_at = now(),
+              door_opened_at = coalesce(door_opened_at, now())
+            where id = ${session.id}`,
+      );
     } catch (err) {
-      throw new AppError(502, "door_unavailable", `Kunde inte öppna dörren. Försök igen. (${(err as Error).message})`);
+      // Another code of this shopper opened the door to this store a moment ago: one open visit per store.
+      if (isUniqueViolation(err))
+        throw conflict("Du har redan ett pågående besök i den här butiken. Fortsätt handla i det.", "visit_open");
+      throw err;
     }
-    await tx.update(shoppingSessions).set({ doorOpenedAt: sql`now()` }).where(eq(shoppingSessions.id, session.id));
     await tx.insert(doorEvents).values({ storeId: session.storeId, sessionId: session.id, via: caller.kind });
     await recordSessionEvent(tx, {
       sessionId: session.id,
@@ -194,8 +240,18 @@ export async function scanAtDoor(opts: {
       kind: "door_opened",
       source: "door",
       // Which door (a webhook to the lock or the demo's simulated one) and who asked (the scanner or the test button).
-      detail: { via: opts.door.kind, caller: caller.kind === "device" ? "scanner" : "test_button" },
+      detail: {
+        via: opts.door.kind,
+        caller: caller.kind === "device" ? "scanner" : "test_button",
+        ...(reentry ? { reentry: true } : {}),
+      },
     });
+    // Last, so a refusal above never opens it; a door that does not answer undoes the whole entry.
+    try {
+      await opts.door.open({ storeId: session.storeId, sessionId: session.id });
+    } catch (err) {
+      throw new AppError(502, "door_unavailable", `Kunde inte öppna dörren. Försök igen. (${(err as Error).message})`);
+    }
     return { door_opened: true as const, session_id: session.id, store_id: session.storeId };
   });
   await (opts.announce ?? announceNothing)({
@@ -217,5 +273,6 @@ export async function doorStatus(opts: {
     .where(eq(shoppingSessions.id, opts.sessionId));
   if (!session) throw notFound("Sessionen finns inte.", "unknown_session");
   if (session.customerId !== opts.customerId) throw forbidden("Det här är inte din session.");
+  // A way back into an open visit counts as opened: the phone goes straight back to the shop.
   return { door_opened: session.doorOpenedAt !== null };
 }

@@ -222,6 +222,24 @@ const CASES: Record<string, { good: unknown[]; bad: [unknown, string][] }> = {
       [null, "value"],
     ],
   },
+  "store/max_line_quantity": {
+    good: [1, 99, 999],
+    bad: [
+      [0, "value"],
+      [1000, "value"],
+      [2.5, "value"],
+      ["10", "value"],
+    ],
+  },
+  "store/max_cart_total": {
+    good: [1, 50_000, 999_999],
+    bad: [
+      [0, "value"],
+      [1_000_000, "value"],
+      [100.5, "value"],
+      [null, "value"],
+    ],
+  },
   "ai/confidence_threshold": {
     good: [0, 0.55, 1],
     bad: [

@@ -8,8 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
-import { chargeWith } from "../checkout/charge.ts";
-import { paymentsOf } from "../checkout/checkout.routes.ts";
+import { chargeWith, paymentsOf } from "../checkout/charge.ts";
 import { sessionAnnouncer } from "../sessions/session-events.ts";
 import { decideSpotCheck, listSpotChecks } from "./spot-checks.service.ts";
 

@@ -5,7 +5,7 @@ import { fromOre } from "../../platform/money.ts";
 import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { recordAudit } from "../audit/audit.ts";
-import type { ChargePort } from "../checkout/checkout.service.ts";
+import type { ChargePort } from "../checkout/charge.ts";
 import { vatPerRate } from "../checkout/vat.ts";
 import { storeScope } from "../refunds/disputes.service.ts";
 import { createRefund, type RefundDeps } from "../refunds/refunds.service.ts";
@@ -456,7 +456,7 @@ async function addLines(tx: Tx, orderId: string, added: NonNullable<Adjustments[
   await tx.execute(
     sql`insert into order_lines (order_id, position, product_id, name, quantity, unit_price_ore, vat_rate_bp, total_ore, origin)
         select ${order!.id}, ${order!.next} + l.i, l.product_id, l.name, l.quantity, l.unit_price_ore, l.vat_rate_bp,
-               l.quantity * l.unit_price_ore, 'spot_check'
+               l.quantity::bigint * l.unit_price_ore, 'spot_check'
         from jsonb_to_recordset(${JSON.stringify(added.map((item, i) => ({ ...item, i })))}::jsonb)
           as l(i int, product_id uuid, name text, quantity int, unit_price_ore int, vat_rate_bp int)`,
   );

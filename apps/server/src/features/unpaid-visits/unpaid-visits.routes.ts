@@ -1,0 +1,78 @@
+import { errorSchema, sessionDetailSchema, sessionIdParamsSchema, sessionWriteOffSchema } from "@glide/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
+import { chargeWith, paymentsOf } from "../checkout/charge.ts";
+import { getSession } from "../sessions/admin-sessions.service.ts";
+import { sessionAnnouncer } from "../sessions/session-events.ts";
+import { chargeUnpaid, writeOffUnpaid } from "./unpaid-visits.service.ts";
+
+const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  402: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+  409: errorSchema,
+  422: errorSchema,
+  503: errorSchema,
+};
+const tags = ["sessions (console)"];
+
+export const unpaidVisitRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook("preHandler", requireAdmin);
+
+  app.post(
+    "/api/v1/admin/sessions/:id/charge",
+    {
+      schema: {
+        tags,
+        summary:
+          "Charge the card on file for a visit left unpaid, exactly once however often it is asked; answers the visit as it now is",
+        params: sessionIdParamsSchema,
+        body: z.object({}).strict().optional(),
+        response: { 200: sessionDetailSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      // The store's admin first: another store's visit is 403 before a provider is even looked for.
+      await getSession({ db: app.db, actor, id: request.params.id });
+      await chargeUnpaid({
+        db: app.db,
+        payments: chargeWith(paymentsOf(app)),
+        actor,
+        id: request.params.id,
+        announce: sessionAnnouncer(app.bus, request.log),
+      });
+      app.receiptMails.kick();
+      reply.header("cache-control", "no-store");
+      return getSession({ db: app.db, actor, id: request.params.id });
+    },
+  );
+
+  app.post(
+    "/api/v1/admin/sessions/:id/write-off",
+    {
+      schema: {
+        tags,
+        summary: "Write off the goods of a visit left unpaid, with a reason; nothing is charged; audited",
+        params: sessionIdParamsSchema,
+        body: sessionWriteOffSchema,
+        response: { 200: sessionDetailSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      await writeOffUnpaid({
+        db: app.db,
+        actor,
+        id: request.params.id,
+        reason: request.body.reason,
+        announce: sessionAnnouncer(app.bus, request.log),
+      });
+      reply.header("cache-control", "no-store");
+      return getSession({ db: app.db, actor, id: request.params.id });
+    },
+  );
+};

@@ -1,0 +1,139 @@
+import type { VisitState } from "@glide/contracts";
+import { type Db, queryRows, sql } from "../../db/client.ts";
+import { AppError, notFound } from "../../platform/errors.ts";
+import { fromOre } from "../../platform/money.ts";
+import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
+import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
+import { recordAudit } from "../audit/audit.ts";
+import { type ChargeVisitOptions, chargeVisit } from "../checkout/checkout.service.ts";
+import { type AnnounceSession, announceNothing, recordSessionEvent } from "../sessions/session-events.ts";
+import { mustTransition } from "../visits/visit-state.ts";
+
+/**
+ * What a store does with a visit left unpaid (docs/sessions.md): charge the
+ * card on file through the same exactly-once path as the shopper's own
+ * checkout, or write the goods off with a reason. Both are for the store's
+ * own admins and platform admins, and both are audited.
+ */
+
+type UnpaidVisit = { id: string; store_id: string; store_name: string; state: VisitState; total_ore: number };
+
+/** The visit, checked for the admin's store; 404 for a visit that never went through the door. */
+async function visitFor(db: Db, actor: AdminActor, id: string): Promise<UnpaidVisit> {
+  const [visit] = await queryRows<UnpaidVisit>(
+    db,
+    sql`select s.id, s.store_id, st.name as store_name, s.state,
+          (select coalesce(sum(i.quantity::bigint * i.unit_price_ore), 0)::bigint from cart_items i
+            where i.session_id = s.id) as total_ore
+        from shopping_sessions s join stores st on st.id = s.store_id
+        where s.id = ${id} and s.door_opened_at is not null`,
+  );
+  if (!visit) throw notFound(`Session ${id} not found`);
+  assertCanManageStore(actor, visit.store_id);
+  return visit;
+}
+
+const shortId = (id: string) => id.slice(0, 8);
+
+/**
+ * Staff charge the card on file for a visit left unpaid. Two staff pressing
+ * at once, or one pressing twice, share one order and one provider charge.
+ */
+export async function chargeUnpaid(
+  opts: ChargeVisitOptions & { actor: AdminActor; id: string },
+): Promise<{ status: "paid"; receipt_number: number }> {
+  const { db, actor } = opts;
+  const visit = await visitFor(db, actor, opts.id);
+  // Refused before anything is recorded: only a visit left unpaid (or one whose charge is under way) is charged here.
+  mustTransition(visit.state, "staff_charge", { hasGoods: visit.total_ore > 0, gone: true });
+  await recordSessionEvent(db, {
+    sessionId: visit.id,
+    storeId: visit.store_id,
+    kind: "staff_charge",
+    source: "staff",
+    adminId: actor.id,
+    detail: { amount: fromOre(visit.total_ore) },
+    activity: false,
+  });
+  let outcome: string;
+  let receiptNumber: number | null = null;
+  try {
+    const answer = await chargeVisit({ ...opts, sessionId: visit.id, event: "staff_charge" });
+    receiptNumber = answer.receipt?.number ?? null;
+    outcome = answer.status === "paid" ? `paid, receipt ${receiptNumber}` : "nothing to pay";
+  } catch (err) {
+    outcome = err instanceof AppError ? err.code : "failed";
+    await auditCharge(db, actor, visit, outcome);
+    throw staffWords(err);
+  }
+  await auditCharge(db, actor, visit, outcome);
+  if (receiptNumber === null) throw new AppError(409, "nothing_to_pay", "The visit has nothing left to pay");
+  return { status: "paid", receipt_number: receiptNumber };
+}
+
+function auditCharge(db: Db, actor: AdminActor, visit: UnpaidVisit, outcome: string) {
+  return recordAudit(db, {
+    actor,
+    action: "session.charge",
+    entityType: "session",
+    entityId: visit.id,
+    storeId: visit.store_id,
+    summary: `Unpaid visit ${shortId(visit.id)} in "${visit.store_name}" charged ${fromOre(visit.total_ore).toFixed(2)} kr to the card on file: ${outcome}`,
+    before: { state: visit.state, total: fromOre(visit.total_ore) },
+    after: { outcome },
+  });
+}
+
+/** The checkout's refusals are in the shopper's Swedish; staff read the console's English. */
+function staffWords(err: unknown): unknown {
+  if (!(err instanceof AppError)) return err;
+  const english: Record<string, string> = {
+    payment_declined: "The card on file was declined; the visit stays unpaid",
+    payment_unavailable: "The payment provider did not answer; the charge is settled later with the same key",
+    no_payment_method: "The shopper has no card on file; write the visit off or contact the shopper",
+    payments_not_configured: "No payment provider is configured",
+  };
+  const detail = english[err.code];
+  return detail ? new AppError(err.status, err.code, detail) : err;
+}
+
+/** Staff write off the goods of a visit left unpaid, with a reason; nothing is charged. */
+export async function writeOffUnpaid(opts: {
+  db: Db;
+  actor: AdminActor;
+  id: string;
+  reason: string;
+  announce?: AnnounceSession;
+}): Promise<void> {
+  const { db, actor } = opts;
+  const visit = await visitFor(db, actor, opts.id);
+  await db.transaction(async (tx) => {
+    const [locked] = await queryRows<{ state: VisitState }>(
+      tx,
+      sql`select state from shopping_sessions where id = ${visit.id} for update`,
+    );
+    const next = mustTransition(locked!.state, "write_off", { hasGoods: true, gone: true });
+    await tx.execute(sql`update shopping_sessions set state = ${next.to} where id = ${visit.id}`);
+    const amount = fromOre(visit.total_ore);
+    await recordSessionEvent(tx, {
+      sessionId: visit.id,
+      storeId: visit.store_id,
+      kind: "written_off",
+      source: "staff",
+      adminId: actor.id,
+      detail: { amount, reason: opts.reason },
+      activity: false,
+    });
+    await recordAudit(tx, {
+      actor,
+      action: "session.write_off",
+      entityType: "session",
+      entityId: visit.id,
+      storeId: visit.store_id,
+      summary: `Unpaid visit ${shortId(visit.id)} in "${visit.store_name}" written off (${amount.toFixed(2)} kr): ${opts.reason}`,
+      before: { state: locked!.state, total: amount },
+      after: { state: next.to, reason: opts.reason },
+    });
+  });
+  await (opts.announce ?? announceNothing)({ store_id: visit.store_id, session_id: visit.id, kind: "written_off" });
+}

@@ -1,0 +1,104 @@
+import type { VisitState } from "@glide/contracts";
+import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
+import { fromOre } from "../../platform/money.ts";
+import { OWING_STATES, type VisitFacts } from "./visit-state.ts";
+
+/**
+ * Reading and moving visits. Which move is allowed is decided in
+ * visit-state.ts; this file only reads the facts that decision needs and
+ * writes its answer, always under the visit's row lock.
+ */
+
+export type LockedVisit = {
+  id: string;
+  customer_id: string;
+  store_id: string;
+  state: VisitState;
+  /** The gate opened for it, or the sweep closed it: the shopper has gone. */
+  gone: boolean;
+  has_goods: boolean;
+};
+
+/** The visit under a row lock (FOR UPDATE: every cart change waits for it, see cart.service.ts), with its facts. */
+export async function lockVisit(tx: Tx, sessionId: string): Promise<LockedVisit | undefined> {
+  const [row] = await queryRows<LockedVisit>(
+    tx,
+    sql`select s.id, s.customer_id, s.store_id, s.state,
+          (s.exited_at is not null or s.abandoned_at is not null) as gone,
+          exists (select 1 from cart_items i where i.session_id = s.id) as has_goods
+        from shopping_sessions s where s.id = ${sessionId} for update of s`,
+  );
+  return row;
+}
+
+export const factsOf = (visit: Pick<LockedVisit, "has_goods" | "gone">): VisitFacts => ({
+  hasGoods: visit.has_goods,
+  gone: visit.gone,
+});
+
+/** Writes a state the state machine answered; the timestamps say when it ended, if it did. */
+export async function moveVisit(tx: Tx, sessionId: string, to: VisitState, now?: Date): Promise<void> {
+  const at = now ?? new Date();
+  await tx.execute(
+    sql`update shopping_sessions set state = ${to},
+          checked_out_at = case when ${to} in ('paid', 'ended_empty') then coalesce(checked_out_at, ${at}) else checked_out_at end
+        where id = ${sessionId}`,
+  );
+}
+
+/**
+ * The shopper's visits a checkout settles, oldest entry first: open ones
+ * (inside the store, or being paid) and those left with goods unpaid, in
+ * every store.
+ */
+export async function owingVisits(db: Db | Tx, customerId: string): Promise<{ id: string; store_id: string }[]> {
+  return queryRows(
+    db,
+    sql`select id, store_id from shopping_sessions
+        where customer_id = ${customerId} and state in (${sql.join(
+          OWING_STATES.map((state) => sql`${state}`),
+          sql`, `,
+        )})
+        order by door_opened_at, id`,
+  );
+}
+
+export type LatestVisit = { id: string; store_id: string; customer_id: string; state: VisitState };
+
+/**
+ * The visit an exit is about: the shopper's open visit that went through
+ * the door last, else one left unpaid, else the last one that went through
+ * the door at all (so a repeated question about a visit that just ended is
+ * answered as it ended).
+ */
+export async function latestVisit(db: Db | Tx, customerId: string): Promise<LatestVisit | undefined> {
+  const [row] = await queryRows<LatestVisit>(
+    db,
+    sql`select id, store_id, customer_id, state from shopping_sessions
+        where customer_id = ${customerId} and door_opened_at is not null
+        order by state in ('in_store', 'charging') desc, state = 'left_unpaid' desc, door_opened_at desc, id desc
+        limit 1`,
+  );
+  return row;
+}
+
+export type UnpaidVisit = { id: string; store_name: string; total: number; left_at: string };
+
+/** What a shopper still owes: visits they left with goods and no payment, oldest first. */
+export async function unpaidVisits(db: Db | Tx, customerId: string): Promise<UnpaidVisit[]> {
+  const rows = await queryRows<{ id: string; store_name: string; total_ore: number; left_at: Date | string }>(
+    db,
+    sql`select s.id, st.name as store_name,
+          (select coalesce(sum(i.quantity::bigint * i.unit_price_ore), 0)::bigint from cart_items i where i.session_id = s.id) as total_ore,
+          coalesce(s.exited_at, s.abandoned_at, s.last_activity_at) as left_at
+        from shopping_sessions s join stores st on st.id = s.store_id
+        where s.customer_id = ${customerId} and s.state = 'left_unpaid'
+        order by s.door_opened_at, s.id`,
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    store_name: row.store_name,
+    total: fromOre(Number(row.total_ore)),
+    left_at: new Date(row.left_at).toISOString(),
+  }));
+}
