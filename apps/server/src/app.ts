@@ -50,6 +50,7 @@ import { shopperAuthRoutes } from "./features/shopper-auth/shopper-auth.routes.t
 import { spotCheckRoutes } from "./features/spot-checks/spot-checks.routes.ts";
 import { storeRoutes } from "./features/stores/stores.routes.ts";
 import { unpaidVisitRoutes } from "./features/unpaid-visits/unpaid-visits.routes.ts";
+import { visitRoutes } from "./features/visits/visits.routes.ts";
 import { sameOriginOnly } from "./platform/auth.ts";
 import { createBankIdClient } from "./platform/bankid/client.ts";
 import { deriveKey } from "./platform/crypto.ts";
@@ -236,6 +237,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(sessionRoutes);
   await app.register(adminSessionRoutes);
   await app.register(unpaidVisitRoutes);
+  await app.register(visitRoutes);
   await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
   await app.register(cartRoutes);
   await app.register(checkoutRoutes);

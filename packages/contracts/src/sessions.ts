@@ -35,3 +35,14 @@ export const deviceKeySchema = z.object({
 });
 /** Only the answer to creating a key carries the key itself. */
 export const deviceKeyCreatedSchema = deviceKeySchema.extend({ key: z.string() });
+
+/** GET /api/v1/visits/unpaid: the shopper's visits left with goods and no payment (they pay before entering again). */
+export const unpaidVisitSchema = z.object({
+  session_id: z.string(),
+  store_name: z.string(),
+  /** Kronor, two decimals. */
+  total: z.number(),
+  /** When the shopper went (through the gate, or the visit went quiet). */
+  left_at: z.string(),
+});
+export type UnpaidVisit = z.infer<typeof unpaidVisitSchema>;

@@ -33,6 +33,8 @@ export type OpenOptions = {
   /** Folder for the embedded database; omitted means in memory (tests). */
   dataDir?: string | undefined;
   poolSize?: number;
+  /** How long a query waits for a free pool connection before the request is answered 503 busy (5 s). */
+  poolWaitMs?: number;
   logger: FastifyBaseLogger;
 };
 
@@ -67,7 +69,7 @@ async function openPostgres(url: string, opts: OpenOptions): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.poolSize ?? 10,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: opts.poolWaitMs ?? 5_000,
     idleTimeoutMillis: 30_000,
     statement_timeout: 15_000,
     query_timeout: 20_000,

@@ -264,6 +264,15 @@ const MATRIX: Record<string, Row> = {
   // An event stream only for a client that asks for one (Accept: text/event-stream); the stream itself is
   // tested over real HTTP in admin-sessions.test.ts, including what a store admin does not get.
   "GET /api/v1/admin/sessions/live": { expect: "401 401 401 406 406" },
+  // The shopper's own visits left unpaid (none here).
+  "GET /api/v1/visits/unpaid": { expect: "401 2xx 401 401 401" },
+  // --- issue 21: a visit left unpaid, settled by staff. Store A's visit is still in the store (409). ---
+  "POST /api/v1/admin/sessions/:id/charge": { expect: "401 401 401 403 409", params: (f) => ({ id: f.visit }) },
+  "POST /api/v1/admin/sessions/:id/write-off": {
+    expect: "401 401 401 403 409",
+    params: (f) => ({ id: f.visit }),
+    body: () => ({ reason: "Matris" }),
+  },
   // --- issue 12: refunds, disputes and spot checks rows ---
   "GET /api/v1/admin/orders/:id/refunds": { expect: platformOnly, params: (f) => ({ id: f.paidOrder! }) },
   // Store A is not the store admin's; the matrix's server has no payment provider (503).

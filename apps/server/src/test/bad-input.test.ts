@@ -16,7 +16,15 @@ import {
   validValue,
   withField,
 } from "./bad-values.ts";
-import { as, createDeviceKey, createTestContext, signIn, signInShopper, type TestContext } from "./harness.ts";
+import {
+  as,
+  createDeviceKey,
+  createTestContext,
+  putVisitIn,
+  signIn,
+  signInShopper,
+  type TestContext,
+} from "./harness.ts";
 import { fillPath, listOperations, type Operation } from "./route-table.ts";
 
 /**
@@ -87,6 +95,9 @@ const ID_OF: Array<[prefix: string, key: string]> = [
   ["/api/v1/receipts/", "order"],
   ["/api/v1/admin/disputes/", "dispute"],
   ["/api/v1/admin/spot-checks/", "spot_check"],
+  // Staff settle only a visit left unpaid.
+  ["/api/v1/admin/sessions/:id/charge", "unpaid_session"],
+  ["/api/v1/admin/sessions/:id/write-off", "unpaid_session_to_write_off"],
   ["/api/v1/admin/sessions/", "paid_session"],
   ["/api/v1/admin/audit/", "audit"],
 ];
@@ -119,6 +130,7 @@ const VALID_BODIES: Record<string, () => unknown> = {
   }),
   "PUT /api/v1/admin/spot-checks/:id/outcome": () => ({ idempotency_key: randomUUID(), outcome: "ok" }),
   "PUT /api/v1/admin/disputes/:id": () => ({ state: "resolved", resolution: "Återbetalt" }),
+  "POST /api/v1/admin/sessions/:id/write-off": () => ({ reason: "Stulet" }),
   "POST /api/v1/receipts/:id/dispute": () => ({ message: "Fel pris" }),
   "POST /api/v1/cameras/systems": () => ({ name: "System", host: "127.0.0.1", port: 1, store_id: real.store }),
   "PUT /api/v1/cameras/systems/:id": () => ({ name: "System" }),
@@ -323,6 +335,20 @@ real.spot_check = (
         values (${real.paid_session}, ${real.order}, ${real.store}, ${shopper.customerId}) returning id`,
   )
 )[0]!.id;
+/** Another shopper's visit left unpaid, for staff to charge or write off (its shopper could enter nowhere now). */
+async function unpaidVisit(name: string): Promise<string> {
+  const owing = await signInShopper(ctx.app, name);
+  const call = (method: InjectOptions["method"], url: string, payload: object) =>
+    ctx.app.inject({ method, url, headers: { authorization: `Bearer ${owing.accessToken}` }, payload });
+  await made(await call("PUT", "/api/v1/payment-method", { payment_method: "pm_card_visa" }));
+  const id = (await made(await call("POST", "/api/v1/sessions/entry", { store_id: real.store! }))).session_id;
+  await putVisitIn(ctx.app.db, id, "in_store");
+  await made(await call("POST", "/api/v1/cart/scan", { session_id: id, barcode: real.code! }));
+  await putVisitIn(ctx.app.db, id, "left_unpaid");
+  return id;
+}
+real.unpaid_session = await unpaidVisit("Obetald Olle");
+real.unpaid_session_to_write_off = await unpaidVisit("Obetald Ossian");
 await visit(1);
 real.undisputed_order = (
   await made(await asShopper("POST", "/api/v1/checkout", { user_id: shopper.customerId }))

@@ -159,10 +159,15 @@ describe("the abandoned-visit sweep", () => {
         },
       ]);
     }
+    const owed = await v.call({ method: "GET", url: "/api/v1/visits/unpaid" });
+    expect(owed.json()).toEqual([
+      { session_id: v.visit, store_name: "Vanliga butiken", total: 24.9, left_at: expect.any(String) },
+    ]);
     const paid = await v.call({ method: "POST", url: "/api/v1/checkout", payload: { user_id: v.customerId } });
     expect(paid.statusCode, paid.body).toBe(200);
     expect(paid.json()).toMatchObject({ status: "paid", receipt: { total: 24.9 } });
     expect((await stateOf(v.visit)).state).toBe("paid");
+    expect((await v.call({ method: "GET", url: "/api/v1/visits/unpaid" })).json()).toEqual([]);
     const entry = await v.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: usual } });
     expect(entry.statusCode, entry.body).toBe(200);
     expect(entry.json().session_id).not.toBe(v.visit);

@@ -5,6 +5,7 @@ import { fromOre } from "../../platform/money.ts";
 import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { recordAudit } from "../audit/audit.ts";
+import type { ChargePort } from "../checkout/charge.ts";
 import { type ChargeVisitOptions, chargeVisit } from "../checkout/checkout.service.ts";
 import { type AnnounceSession, announceNothing, recordSessionEvent } from "../sessions/session-events.ts";
 import { mustTransition } from "../visits/visit-state.ts";
@@ -16,7 +17,14 @@ import { mustTransition } from "../visits/visit-state.ts";
  * own admins and platform admins, and both are audited.
  */
 
-type UnpaidVisit = { id: string; store_id: string; store_name: string; state: VisitState; total_ore: number };
+type UnpaidVisit = {
+  id: string;
+  store_id: string;
+  store_name: string;
+  state: VisitState;
+  total_ore: number;
+  has_card: boolean;
+};
 
 /** The visit, checked for the admin's store; 404 for a visit that never went through the door. */
 async function visitFor(db: Db, actor: AdminActor, id: string): Promise<UnpaidVisit> {
@@ -24,8 +32,9 @@ async function visitFor(db: Db, actor: AdminActor, id: string): Promise<UnpaidVi
     db,
     sql`select s.id, s.store_id, st.name as store_name, s.state,
           (select coalesce(sum(i.quantity::bigint * i.unit_price_ore), 0)::bigint from cart_items i
-            where i.session_id = s.id) as total_ore
-        from shopping_sessions s join stores st on st.id = s.store_id
+            where i.session_id = s.id) as total_ore,
+          c.payment_method_id is not null as has_card
+        from shopping_sessions s join stores st on st.id = s.store_id join customers c on c.id = s.customer_id
         where s.id = ${id} and s.door_opened_at is not null`,
   );
   if (!visit) throw notFound(`Session ${id} not found`);
@@ -40,12 +49,24 @@ const shortId = (id: string) => id.slice(0, 8);
  * at once, or one pressing twice, share one order and one provider charge.
  */
 export async function chargeUnpaid(
-  opts: ChargeVisitOptions & { actor: AdminActor; id: string },
+  opts: Omit<ChargeVisitOptions, "payments"> & {
+    /** Asked for only once the visit may be charged: a visit in the wrong state hears so even without a provider. */
+    payments: () => ChargePort;
+    actor: AdminActor;
+    id: string;
+  },
 ): Promise<{ status: "paid"; receipt_number: number }> {
   const { db, actor } = opts;
   const visit = await visitFor(db, actor, opts.id);
   // Refused before anything is recorded: only a visit left unpaid (or one whose charge is under way) is charged here.
   mustTransition(visit.state, "staff_charge", { hasGoods: visit.total_ore > 0, gone: true });
+  if (!visit.has_card)
+    throw new AppError(
+      409,
+      "no_payment_method",
+      "The shopper has no card on file; write the visit off or contact the shopper",
+    );
+  const payments = opts.payments();
   await recordSessionEvent(db, {
     sessionId: visit.id,
     storeId: visit.store_id,
@@ -58,7 +79,7 @@ export async function chargeUnpaid(
   let outcome: string;
   let receiptNumber: number | null = null;
   try {
-    const answer = await chargeVisit({ ...opts, sessionId: visit.id, event: "staff_charge" });
+    const answer = await chargeVisit({ ...opts, payments, sessionId: visit.id, event: "staff_charge" });
     receiptNumber = answer.receipt?.number ?? null;
     outcome = answer.status === "paid" ? `paid, receipt ${receiptNumber}` : "nothing to pay";
   } catch (err) {

@@ -1,4 +1,4 @@
-import type { VisitState } from "@glide/contracts";
+import type { UnpaidVisit, VisitState } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
 import { OWING_STATES, type VisitFacts } from "./visit-state.ts";
@@ -82,7 +82,7 @@ export async function latestVisit(db: Db | Tx, customerId: string): Promise<Late
   return row;
 }
 
-export type UnpaidVisit = { id: string; store_name: string; total: number; left_at: string };
+export type { UnpaidVisit } from "@glide/contracts";
 
 /** What a shopper still owes: visits they left with goods and no payment, oldest first. */
 export async function unpaidVisits(db: Db | Tx, customerId: string): Promise<UnpaidVisit[]> {
@@ -96,7 +96,7 @@ export async function unpaidVisits(db: Db | Tx, customerId: string): Promise<Unp
         order by s.door_opened_at, s.id`,
   );
   return rows.map((row) => ({
-    id: row.id,
+    session_id: row.id,
     store_name: row.store_name,
     total: fromOre(Number(row.total_ore)),
     left_at: new Date(row.left_at).toISOString(),

@@ -1,0 +1,24 @@
+import { errorSchema, unpaidVisitSchema } from "@glide/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
+import { unpaidVisits } from "./visits.ts";
+
+export const visitRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/api/v1/visits/unpaid",
+    {
+      preHandler: requireShopper,
+      schema: {
+        tags: ["shopping sessions"],
+        summary:
+          "The shopper's visits left with goods and no payment, oldest first; POST /api/v1/checkout pays them, and until then no entry code is given",
+        response: { 200: z.array(unpaidVisitSchema), 401: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return unpaidVisits(app.db, shopperOf(request));
+    },
+  );
+};
