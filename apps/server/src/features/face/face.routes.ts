@@ -102,7 +102,7 @@ export const faceRoutes: FastifyPluginAsyncZod = async (app) => {
               exists (select 1 from store_modules m where m.store_id = s.store_id
                         and m.module_id = 'face_checkout' and m.enabled) as module_on
             from shopping_sessions s join customers c on c.id = s.customer_id
-            where s.customer_id = ${customerId} and s.door_opened_at is not null and s.checked_out_at is null
+            where s.customer_id = ${customerId} and s.state in ('in_store', 'charging')
             order by s.door_opened_at desc limit 1`,
       );
       if (!visit) return { status: "not_verified" as const, reason: "no_visit" as const };

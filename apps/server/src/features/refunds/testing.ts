@@ -15,6 +15,8 @@ import { issueTokens } from "../shopper-auth/shopper-tokens.ts";
 type Reply = Awaited<ReturnType<FastifyInstance["inject"]>>;
 export type TestShopper = {
   id: string;
+  /** The shopper's access token, for a request to another instance. */
+  token: string;
   call: (opts: Omit<InjectOptions, "headers">) => Promise<Reply>;
 };
 
@@ -48,6 +50,7 @@ export async function shopper(app: FastifyInstance, opts: { card?: string | null
   const { access_token } = await issueTokens(app.db, app.shopperKeys.jwt, customer!);
   const who: TestShopper = {
     id: customer!.id,
+    token: access_token,
     call: async (request) =>
       await app.inject({ ...request, headers: { authorization: `Bearer ${access_token}` } } as InjectOptions),
   };

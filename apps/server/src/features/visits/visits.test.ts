@@ -1,9 +1,18 @@
 import { sql } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, InjectOptions } from "fastify";
+import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { queryRows } from "../../db/client.ts";
+import { buildApp } from "../../app.ts";
+import { type Database, openDatabase, queryRows } from "../../db/client.ts";
 import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
-import { as, createDeviceKey, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
+import {
+  as,
+  createDeviceKey,
+  createTestContext,
+  signIn,
+  TEST_DATABASE_URL,
+  type TestContext,
+} from "../../test/harness.ts";
 import { chargeWith, idempotencyKeyOf } from "../checkout/charge.ts";
 import { settleUnsettled } from "../checkout/checkout.service.ts";
 import { product, shopper, type TestShopper } from "../refunds/testing.ts";
@@ -275,5 +284,70 @@ describe("the cart frozen while it is charged", () => {
     expect(await stateOf(visit)).toBe("left_unpaid");
     const entry = await hu.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: storeB } });
     expect(body(entry)[1]).toBe("unpaid_visit");
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)("two instances on one PostgreSQL", () => {
+  let other: FastifyInstance;
+  let database: Database;
+  beforeAll(async () => {
+    database = await openDatabase({ databaseUrl: ctx.databaseUrl, logger: pino({ level: "silent" }), poolSize: 5 });
+    other = await buildApp(ctx.app.config, { database });
+    await other.ready();
+  });
+  afterAll(async () => {
+    await other?.close();
+    await database?.close();
+  });
+  /** The same shopper's request on the second instance. */
+  const onOther = (who: TestShopper, opts: Omit<InjectOptions, "headers">) =>
+    other.inject({ ...opts, headers: { authorization: `Bearer ${who.token}` } } as InjectOptions);
+
+  it("charges once for checkouts of one visit sent to both instances at once", async () => {
+    const ida = await shopper(ctx.app);
+    const visit = await enter(ida);
+    await scanned(ida, visit, 2);
+    const pay = { method: "POST" as const, url: "/api/v1/checkout", payload: { user_id: ida.id } };
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => (i % 2 ? checkout(ida) : onOther(ida, pay))),
+    );
+    expect(answers.map((a) => a.statusCode).filter((s) => s !== 200)).toEqual([]);
+    expect(new Set(answers.map((a) => a.json().receipt.id)).size).toBe(1);
+    expect(await charged(visit)).toEqual([[5_580, 5_580]]);
+  });
+
+  it("opens the door to one of two codes scanned on two instances at once", async () => {
+    const jo = await shopper(ctx.app);
+    const first = await entryCode(jo, storeA);
+    const second = await entryCode(jo, storeA);
+    await ctx.app.db.execute(
+      sql`update shopping_sessions set state = 'entering', entry_revoked_at = null where id = ${first.session_id}`,
+    );
+    const scanOn = (app: FastifyInstance, code: typeof first) =>
+      app.inject({
+        method: "POST",
+        url: "/api/v1/sessions/door/scan",
+        headers: { authorization: `Device ${doorA}` },
+        payload: code,
+      });
+    const doors = await Promise.all([scanOn(ctx.app, first), scanOn(other, second)]);
+    expect(doors.map((d) => d.statusCode).sort()).toEqual([200, 409]);
+    expect((await visitsOf(jo)).map((v) => v.state)).toEqual(["in_store"]);
+  });
+
+  it("refuses a scan on one instance while the other charges the visit", async () => {
+    const ka = await shopper(ctx.app);
+    const visit = await enter(ka);
+    await scanned(ka, visit, 1);
+    await pay.control("/faults", { delay_ms: 1000, times: 1, path: "/v1/payment_intents" });
+    const paying = checkout(ka);
+    await vi.waitFor(async () => expect(await stateOf(visit)).toBe("charging"), { interval: 20, timeout: 5000 });
+    const scan = await onOther(ka, {
+      method: "POST",
+      url: "/api/v1/cart/scan",
+      payload: { session_id: visit, barcode: tea.barcode },
+    });
+    expect(body(scan)[1]).toBe("payment_in_progress");
+    expect((await paying).json().receipt.total).toBe(27.9);
   });
 });
