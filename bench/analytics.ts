@@ -145,15 +145,16 @@ async function seed(client: pg.Client): Promise<Timed[]> {
     `${n(Math.round(orderCount * 1.25))} visits through the door (4 in 5 buy)`,
     client,
     // Visit v buys unless v % 5 = 0; the i-th buying visit is order i (v = i + (i - 1) / 4, so i = v - v / 5).
-    // Buyers and those who left with nothing are checked out; a declined buyer's visit was closed as abandoned.
+    // Buyers and those who left with nothing are checked out; a declined buyer's visit was left unpaid by the sweep.
     `insert into shopping_sessions (id, store_id, customer_id, entry_token_hash, entry_expires_at, door_opened_at, created_at,
-       last_activity_at, checked_out_at, abandoned_at, spot_check_drawn_at)
+       last_activity_at, checked_out_at, abandoned_at, spot_check_drawn_at, entry_used_at, state)
      select ${orderedId("5e55", "v")}, case when v % 5 <> 0 then ${storeOf("(v - v / 5)")} else ${storeOf("v")} end,
        ${shopperOf("v")},
        'bench' || lpad(v::text, 10, '0'), t, t, t, t,
        case when declined then null else t + interval '5 minutes' end,
        case when declined then t + interval '35 minutes' end,
-       case when declined then null else t + interval '5 minutes' end
+       case when declined then null else t + interval '5 minutes' end, t,
+       case when declined then 'left_unpaid' when v % 5 <> 0 then 'paid' else 'ended_empty' end
      from generate_series(1, ${Math.round(orderCount * 1.25)}) v,
        lateral (select ${paidAt(`(v * 4 / 5)`)} - interval '5 minutes' as t,
                        v % 5 <> 0 and (v - v / 5) % 50 = 0 as declined) x`,
@@ -357,7 +358,7 @@ async function sessionsList(app: Awaited<ReturnType<typeof makeApp>>, cookie: st
     ["first page, all stores", "limit=25"],
     ["first page, one store", `limit=25&store_id=${oneStore}`],
     ["status checked out, all stores", "limit=25&status=checked_out"],
-    ["status abandoned, all stores", "limit=25&status=abandoned"],
+    ["status left unpaid, all stores", "limit=25&status=left_unpaid"],
     ["one day, one store", `limit=25&store_id=${oneStore}&from=2025-06-10&to=2025-06-10`],
     // Order 500,020 is store 1's (order i is in store i % 20 + 1).
     ["receipt number, one store", `limit=25&store_id=${oneStore}&search=500020`],

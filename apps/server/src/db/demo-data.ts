@@ -162,14 +162,16 @@ async function seedDemoSales(tx: Tx, storeId: string): Promise<void> {
       lateral (select * from products where is_active order by sku
                offset (o.d * 11 + o.n * 7 + k * 3) % greatest((select count(*) from products where is_active), 1) limit 1) p`);
   await tx.execute(sql`
-    insert into shopping_sessions (store_id, customer_id, entry_token_hash, entry_expires_at, door_opened_at, checked_out_at, created_at, last_activity_at)
+    insert into shopping_sessions (store_id, customer_id, entry_token_hash, entry_expires_at, door_opened_at, entry_used_at,
+      checked_out_at, created_at, last_activity_at, state)
     select ${storeId}::uuid, '00000000-0000-4000-8000-00000000de30'::uuid, 'demo-' || o.id, o.paid_at, o.paid_at - interval '6 minutes',
-      o.paid_at, o.paid_at - interval '7 minutes', o.paid_at
+      o.paid_at - interval '6 minutes', o.paid_at, o.paid_at - interval '7 minutes', o.paid_at, 'paid'
     from demo_orders o
     union all
     -- A visitor in four leaves without buying.
     select ${storeId}::uuid, '00000000-0000-4000-8000-00000000de30'::uuid, 'demo-left-' || o.id, o.paid_at, o.paid_at - interval '20 minutes',
-      o.paid_at - interval '12 minutes', o.paid_at - interval '21 minutes', o.paid_at - interval '12 minutes'
+      o.paid_at - interval '20 minutes', o.paid_at - interval '12 minutes', o.paid_at - interval '21 minutes',
+      o.paid_at - interval '12 minutes', 'ended_empty'
     from demo_orders o where o.n % 4 = 0`);
   await tx.execute(sql`
     insert into orders (id, store_id, customer_id, state, total_ore, vat_ore, store_name, created_at)

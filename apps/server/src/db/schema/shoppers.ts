@@ -123,11 +123,13 @@ export const shoppingSessions = pgTable(
     uniqueIndex("shopping_sessions_one_open_idx")
       .on(t.customerId, t.storeId)
       .where(sql`${t.state} in ('in_store', 'charging')`),
-    // Its rarer statuses: visits inside the store (entered, shopping), and those the sweep closed or left unpaid.
+    // Its rarer statuses: visits inside the store (entered, shopping), those the sweep closed, and those left unpaid.
     index("shopping_sessions_inside_idx").on(t.doorOpenedAt, t.id).where(sql`${t.state} in ('in_store', 'charging')`),
     index("shopping_sessions_abandoned_idx")
       .on(t.doorOpenedAt, t.id)
-      .where(sql`${t.state} in ('ended_empty', 'left_unpaid', 'written_off') AND ${t.abandonedAt} IS NOT NULL`),
+      .where(
+        sql`${t.state} in ('left_unpaid', 'written_off') OR (${t.state} = 'ended_empty' AND ${t.abandonedAt} IS NOT NULL)`,
+      ),
     index("shopping_sessions_open_idx").on(t.lastActivityAt).where(sql`${t.state} = 'in_store'`),
     // A shopper's visits that still owe something: checked at every entry.
     index("shopping_sessions_unpaid_idx").on(t.customerId).where(sql`${t.state} = 'left_unpaid'`),
