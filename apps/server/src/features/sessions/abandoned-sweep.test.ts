@@ -279,6 +279,26 @@ describe("the abandoned-visit sweep", () => {
       }
     });
 
+    it("passes over a visit whose cart is changing at that moment, and closes it at a round after", async () => {
+      const v = await quietVisit(usual, 40);
+      const scanning = new pg.Client({ connectionString: ctx.databaseUrl });
+      await scanning.connect();
+      try {
+        // What a scan holds while its statement runs: the visit FOR KEY SHARE.
+        await scanning.query("begin");
+        await scanning.query("select id from shopping_sessions where id = $1 for key share", [v.visit]);
+        const swept = await sweepAbandoned(ctx.app);
+        expect(swept !== "skipped" && swept.map((c) => c.session_id)).not.toContain(v.visit);
+        expect((await stateOf(v.visit)).state).toBe("in_store");
+        await scanning.query("commit");
+        const later = await sweepAbandoned(ctx.app);
+        expect(later !== "skipped" && later.map((c) => c.session_id)).toContain(v.visit);
+        expect((await stateOf(v.visit)).state).toBe("left_unpaid");
+      } finally {
+        await scanning.end();
+      }
+    });
+
     it("close each quiet visit once", async () => {
       const database = await openDatabase({
         databaseUrl: ctx.databaseUrl,

@@ -33,8 +33,7 @@ async function limitsOf(app: FastifyInstance): Promise<{ store_id: string; minut
  * Closes the quiet visits and puts `abandoned` on their timelines, in one
  * statement: the state machine's `idle` in the store (visit-state.ts) is
  * ended_empty for an empty cart and left_unpaid for one with goods, which
- * staff then settle. The row lock of the update waits for a checkout that
- * holds the visit, and the state is read again after it.
+ * staff then settle.
  */
 async function abandon(db: Tx, limits: { store_id: string; minutes: number }[]): Promise<SessionChange[]> {
   const [emptied, unpaid] = [transition("in_store", "idle", EMPTY), transition("in_store", "idle", WITH_GOODS)];
@@ -44,14 +43,20 @@ async function abandon(db: Tx, limits: { store_id: string; minutes: number }[]):
     sql`with limits as (
           select * from jsonb_to_recordset(${JSON.stringify(limits)}::jsonb) as l(store_id uuid, minutes int)
         ),
+        -- FOR UPDATE, as a checkout holds a visit: a visit whose cart is changing right now (a scan holds it
+        -- FOR KEY SHARE) is skipped until the next round, and a change that comes after waits and finds it closed.
+        quiet as (
+          select s.id, l.minutes from shopping_sessions s join limits l on l.store_id = s.store_id
+          where ${open} and s.last_activity_at < now() - make_interval(mins => l.minutes)
+          for update of s skip locked
+        ),
         gone as (
           update shopping_sessions s set abandoned_at = now(),
             state = case when exists (select 1 from cart_items i where i.session_id = s.id)
                          then ${unpaid.to} else ${emptied.to} end
-          from limits l
-          where s.store_id = l.store_id and ${open}
-            and s.last_activity_at < now() - make_interval(mins => l.minutes)
-          returning s.id, s.store_id, s.last_activity_at, s.state, l.minutes
+          from quiet q
+          where s.id = q.id
+          returning s.id, s.store_id, s.last_activity_at, s.state, q.minutes
         ),
         events as (
           insert into session_events (session_id, store_id, kind, source, detail)
