@@ -461,10 +461,17 @@ async function addLines(tx: Tx, orderId: string, added: NonNullable<Adjustments[
           as l(i int, product_id uuid, name text, quantity int, unit_price_ore int, vat_rate_bp int)`,
   );
   const totalOre = added.reduce((sum, item) => sum + item.unit_price_ore * item.quantity, 0);
-  const vatOre = vatPerRate(
-    added.map((item) => ({ totalOre: item.unit_price_ore * item.quantity, vatRateBp: item.vat_rate_bp })),
-  ).reduce((sum, rate) => sum + rate.vatOre, 0);
+  // VAT is rounded once per rate over the whole receipt, the added lines with the earlier ones of their rate:
+  // adding the added lines' own rounded VAT would be off by an öre where a rate already had lines.
+  const lines = await queryRows<{ total_ore: number; vat_rate_bp: number }>(
+    tx,
+    sql`select total_ore, vat_rate_bp from order_lines where order_id = ${order!.id}`,
+  );
+  const vatOre = vatPerRate(lines.map((line) => ({ totalOre: line.total_ore, vatRateBp: line.vat_rate_bp }))).reduce(
+    (sum, rate) => sum + rate.vatOre,
+    0,
+  );
   await tx.execute(
-    sql`update orders set total_ore = total_ore + ${totalOre}, vat_ore = vat_ore + ${vatOre} where id = ${order!.id}`,
+    sql`update orders set total_ore = total_ore + ${totalOre}, vat_ore = ${vatOre} where id = ${order!.id}`,
   );
 }
