@@ -25,7 +25,11 @@ const GROUPS = {
   // sign-in path "static", run against all tests (hours instead of minutes here).
   "admin-auth": {
     mutate: [feature("admin-auth/admin-auth.service.ts")],
-    tests: [feature("admin-auth/admin-auth.test.ts"), `${server}/platform/housekeeping.test.ts`],
+    tests: [
+      feature("admin-auth/admin-auth.test.ts"),
+      feature("admin-auth/admin-auth.boundaries.test.ts"),
+      `${server}/platform/housekeeping.test.ts`,
+    ],
   },
   "admin-hooks": {
     mutate: [feature("admin-auth/admin-auth.hooks.ts")],
@@ -41,7 +45,7 @@ const GROUPS = {
   },
   "shopper-auth": {
     mutate: [feature("shopper-auth/shopper-auth.service.ts")],
-    tests: [feature("shopper-auth/shopper-auth.test.ts")],
+    tests: [feature("shopper-auth/shopper-auth.test.ts"), feature("shopper-auth/shopper-auth.boundaries.test.ts")],
   },
   sessions: {
     mutate: [feature("sessions/sessions.service.ts")],
@@ -56,7 +60,7 @@ const GROUPS = {
   dashboard: { mutate: [feature("dashboard/dashboard.service.ts")], tests: [feature("dashboard/dashboard.test.ts")] },
   cart: {
     mutate: [feature("cart/cart.service.ts")],
-    tests: [feature("cart/cart.test.ts"), feature("cart/cart.socket.test.ts")],
+    tests: [feature("cart/cart.test.ts"), feature("cart/cart.socket.test.ts"), feature("cart/cart.boundaries.test.ts")],
   },
   settings: {
     mutate: [feature("settings/settings.service.ts"), feature("settings/effective-settings.ts")],
@@ -77,6 +81,7 @@ const GROUPS = {
       feature("checkout/checkout.test.ts"),
       feature("checkout/checkout.routes.test.ts"),
       feature("checkout/vat.test.ts"),
+      feature("checkout/checkout.boundaries.test.ts"),
       // The staff-check draw after a payment from the phone (checkout's afterPaid) is tested with the spot checks.
       feature("spot-checks/spot-checks.test.ts"),
     ],
@@ -87,6 +92,7 @@ const GROUPS = {
     tests: [
       feature("exit/exit.test.ts"),
       feature("exit/exit-token.test.ts"),
+      feature("exit/exit.boundaries.test.ts"),
       feature("spot-checks/spot-checks.test.ts"),
     ],
   },
@@ -96,18 +102,27 @@ const GROUPS = {
     tests: [
       feature("refunds/refunds.test.ts"),
       feature("refunds/disputes.test.ts"),
+      feature("refunds/refunds.boundaries.test.ts"),
       feature("spot-checks/spot-checks.test.ts"),
     ],
   },
   "spot-checks": {
     mutate: [feature("spot-checks/spot-checks.service.ts")],
-    tests: [feature("spot-checks/spot-checks.test.ts")],
+    tests: [feature("spot-checks/spot-checks.test.ts"), feature("spot-checks/spot-checks.boundaries.test.ts")],
   },
   "admin-sessions": {
     mutate: [feature("sessions/admin-sessions.service.ts"), feature("sessions/abandoned-sweep.ts")],
-    tests: [feature("sessions/admin-sessions.test.ts"), feature("sessions/abandoned-sweep.test.ts")],
+    tests: [
+      feature("sessions/admin-sessions.test.ts"),
+      feature("sessions/abandoned-sweep.test.ts"),
+      feature("sessions/admin-sessions.boundaries.test.ts"),
+      feature("sessions/abandoned-sweep.boundaries.test.ts"),
+    ],
   },
-  analytics: { mutate: [feature("analytics/analytics.service.ts")], tests: [feature("analytics/analytics.test.ts")] },
+  analytics: {
+    mutate: [feature("analytics/analytics.service.ts")],
+    tests: [feature("analytics/analytics.test.ts"), feature("analytics/analytics.boundaries.test.ts")],
+  },
   audit: {
     mutate: [feature("audit/audit.service.ts"), feature("audit/audit.ts")],
     tests: [feature("audit/audit.test.ts")],
