@@ -71,9 +71,27 @@ const GROUPS = {
       feature("audit/audit.test.ts"),
     ],
   },
+  // The visit's state machine and what moves visits: the table's own test, and the HTTP tests of each path.
+  visits: {
+    mutate: [
+      feature("visits/visit-state.ts"),
+      feature("visits/visits.ts"),
+      feature("unpaid-visits/unpaid-visits.service.ts"),
+      feature("cart/cart-limits.ts"),
+    ],
+    tests: [
+      feature("visits/visit-state.test.ts"),
+      feature("visits/visits.test.ts"),
+      feature("visits/visits.boundaries.test.ts"),
+      feature("unpaid-visits/unpaid-visits.test.ts"),
+      feature("unpaid-visits/unpaid-visits.boundaries.test.ts"),
+      feature("cart/cart-limits.test.ts"),
+    ],
+  },
   checkout: {
     mutate: [
       feature("checkout/checkout.service.ts"),
+      feature("checkout/order-plan.ts"),
       feature("checkout/payment-method.service.ts"),
       feature("checkout/vat.ts"),
     ],

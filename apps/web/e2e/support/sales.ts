@@ -58,21 +58,7 @@ export async function paidVisit(
   barcodes: string[],
 ): Promise<PaidVisit> {
   const headers = who.headers;
-  const entry = await page.request.post("/api/v1/sessions/entry", { data: { store_id: store.id }, headers });
-  expect(entry.ok(), await entry.text()).toBe(true);
-  const visit = (await entry.json()) as { session_id: string; session_token: string; store_id: string };
-  const door = await page.request.post("/api/v1/sessions/door/scan", {
-    data: visit,
-    headers: { Authorization: `Device ${store.doorKey}` },
-  });
-  expect(door.ok(), await door.text()).toBe(true);
-  for (const barcode of barcodes) {
-    const scan = await page.request.post("/api/v1/cart/scan", {
-      data: { session_id: visit.session_id, barcode },
-      headers,
-    });
-    expect(scan.ok(), await scan.text()).toBe(true);
-  }
+  const visit = await shopInStore(page, who, store, barcodes);
   const code = await page.request.get("/api/v1/exit/token", { headers });
   expect(code.ok(), await code.text()).toBe(true);
   const scanned = await page.request.post("/api/v1/exit/scan", {
@@ -89,6 +75,27 @@ export async function paidVisit(
     receiptNumber: paid.receipt.number,
     ...(paid.notice ? { notice: paid.notice } : {}),
   };
+}
+
+/** Into the store through its door scanner, then each barcode scanned from the phone; the visit is left open. */
+export async function shopInStore(page: Page, who: Shopper, store: TestStore, barcodes: string[]) {
+  const headers = who.headers;
+  const entry = await page.request.post("/api/v1/sessions/entry", { data: { store_id: store.id }, headers });
+  expect(entry.ok(), await entry.text()).toBe(true);
+  const visit = (await entry.json()) as { session_id: string; session_token: string; store_id: string };
+  const door = await page.request.post("/api/v1/sessions/door/scan", {
+    data: visit,
+    headers: { Authorization: `Device ${store.doorKey}` },
+  });
+  expect(door.ok(), await door.text()).toBe(true);
+  for (const barcode of barcodes) {
+    const scan = await page.request.post("/api/v1/cart/scan", {
+      data: { session_id: visit.session_id, barcode },
+      headers,
+    });
+    expect(scan.ok(), await scan.text()).toBe(true);
+  }
+  return visit;
 }
 
 /** One sale by the dev-login shopper through a new exit gate of the store. Returns the receipt's number. */

@@ -181,6 +181,15 @@ export const sv = {
     disputeState: { open: "Under behandling", resolved: "Löst", rejected: "Avslaget" } as Record<string, string>,
     disputeAnswer: "Svar från butiken",
   },
+  unpaid: {
+    title: "Obetalt besök",
+    intro: "Ett besök avslutades utan att köpet betalades. Betala det innan du går in i en butik igen.",
+    listLabel: "Obetalda besök",
+    payNow: "Betala nu",
+    paying: "Betalar…",
+    paid: "Tack! Det obetalda besöket är betalt.",
+    failed: "Betalningen gick inte igenom. Försök igen.",
+  },
   exit: {
     verifyingTitle: "Verifierar...",
     verifyingText: "Tittar efter ditt ansikte",

@@ -11,6 +11,7 @@ import { formatSessionTime, PAYMENT_LABELS, STATUS_LABELS } from "./session-form
 import { SessionLines } from "./session-lines.tsx";
 import { SessionStatusBadge } from "./session-table.tsx";
 import { SessionTimeline } from "./session-timeline.tsx";
+import { UnpaidActions } from "./unpaid-actions.tsx";
 import { useSessionDetail, useSessionInvalidation } from "./use-sessions.ts";
 
 interface SessionDetailDialogProps {
@@ -82,6 +83,7 @@ function SessionDetails({ session }: { session: SessionDetail }) {
           </Button>
         ) : null}
       </div>
+      <UnpaidActions key={session.id} session={session} />
       <SessionTimeline events={session.timeline} />
       <SessionLines session={session} />
       {order ? (

@@ -1,21 +1,26 @@
 import type { SessionDetail, SessionEventSource, SessionPaymentState, SessionStatus } from "@glide/contracts";
 import { formatKronor } from "../../lib/format.ts";
+import type { BadgeVariant } from "../../ui/badge.tsx";
 
-type BadgeVariant = "default" | "secondary" | "success" | "destructive" | "outline";
-
+/** The statuses as words, in the order of SESSION_STATUSES (docs/sessions.md, Statuses). */
 export const STATUS_LABELS: Record<SessionStatus, string> = {
   entered: "Entered",
   shopping: "Shopping",
   checked_out: "Checked out",
   abandoned: "Abandoned",
+  left_unpaid: "Left unpaid",
+  written_off: "Written off",
   disputed: "Disputed",
 };
 
+/** Left unpaid waits for staff (charge or write off), so it stands out; written off is settled and quiet. */
 export const STATUS_VARIANTS: Record<SessionStatus, BadgeVariant> = {
   entered: "outline",
   shopping: "default",
   checked_out: "success",
   abandoned: "secondary",
+  left_unpaid: "attention",
+  written_off: "muted",
   disputed: "destructive",
 };
 
@@ -96,7 +101,13 @@ export function describeEvent(event: TimelineEvent): string {
     case "unsettled":
       return `No answer from the payment provider for ${money(d.amount)}; settled later`;
     case "abandoned":
-      return `Closed as abandoned after ${text(d.idle_minutes)} minutes without activity`;
+      return d.left_unpaid === true
+        ? `Left unpaid: closed after ${text(d.idle_minutes)} minutes without activity, with goods in the cart`
+        : `Closed as abandoned after ${text(d.idle_minutes)} minutes without activity`;
+    case "staff_charge":
+      return `Staff asked to charge ${money(d.amount)} to the card on file`;
+    case "written_off":
+      return `Written off ${money(d.amount)}${d.reason ? `: ${text(d.reason)}` : ""}`;
     case "refund":
       return `Refunded ${money(d.amount)}${REFUND_ORIGIN[text(d.origin)] ?? ""}${d.reason ? `: ${text(d.reason)}` : ""}`;
     case "spot_check_flagged":

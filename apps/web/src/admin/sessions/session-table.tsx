@@ -14,7 +14,11 @@ interface SessionListProps {
 }
 
 export function SessionStatusBadge({ status }: { status: SessionRow["status"] }) {
-  return <Badge variant={STATUS_VARIANTS[status]}>{STATUS_LABELS[status]}</Badge>;
+  return (
+    <Badge variant={STATUS_VARIANTS[status]} className="shrink-0 whitespace-nowrap">
+      {STATUS_LABELS[status]}
+    </Badge>
+  );
 }
 
 /** The visits on a wide screen; the shopper's name is the button that opens the visit. */

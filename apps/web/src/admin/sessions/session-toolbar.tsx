@@ -26,7 +26,7 @@ export function SessionToolbar({ params, total, capped }: SessionToolbarProps) {
       <StoreFilter value={params.storeId} onChange={params.setStoreId} />
       <Select
         aria-label="Status"
-        className="min-w-0 flex-1 sm:w-40 sm:flex-none"
+        className="min-w-0 flex-1 basis-40 sm:w-40 sm:flex-none sm:basis-auto"
         value={params.status}
         onChange={(event) => params.setStatus(event.target.value)}
       >

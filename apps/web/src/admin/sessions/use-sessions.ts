@@ -1,8 +1,14 @@
-import { sessionDetailSchema, type sessionListQuerySchema, sessionRowSchema } from "@glide/contracts";
-import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  type SessionDetail,
+  type SessionWriteOff,
+  sessionDetailSchema,
+  type sessionListQuerySchema,
+  sessionRowSchema,
+} from "@glide/contracts";
+import { keepPreviousData, type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import type { z } from "zod";
-import { api } from "../../lib/api.ts";
+import { ApiError, api } from "../../lib/api.ts";
 import type { SessionsLiveEvent } from "./use-sessions-live.ts";
 
 export const sessionKeys = {
@@ -63,4 +69,47 @@ export function useSessionInvalidation() {
     },
     [queryClient],
   );
+}
+
+/**
+ * What settling a visit left unpaid changes: its detail (the answer is the
+ * visit as it now is, so it is put in place rather than fetched again) and
+ * the lists its row is on. A refusal other than a bad field may still have
+ * moved the visit (a declined charge is on its timeline; another member of
+ * staff may have settled it first), so the detail is read again then.
+ */
+function settles(queryClient: QueryClient, id: string) {
+  return {
+    onSuccess: async (detail: SessionDetail) => {
+      // A read the live feed started while the charge ran would answer an older state over this one.
+      await queryClient.cancelQueries({ queryKey: sessionKeys.detail(id) });
+      queryClient.setQueryData(sessionKeys.detail(id), detail);
+      void queryClient.invalidateQueries({ queryKey: sessionKeys.lists() });
+    },
+    onError: (error: Error) => {
+      if (error instanceof ApiError && error.status === 422) return;
+      void queryClient.invalidateQueries({ queryKey: sessionKeys.detail(id) });
+      void queryClient.invalidateQueries({ queryKey: sessionKeys.lists() });
+    },
+  };
+}
+
+/** Staff charge the card on file for a visit left unpaid (exactly once on the server, however often pressed). */
+export function useChargeUnpaid(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation<SessionDetail, Error, void>({
+    mutationFn: () =>
+      api.post(`/api/v1/admin/sessions/${encodeURIComponent(id)}/charge`, undefined, sessionDetailSchema),
+    ...settles(queryClient, id),
+  });
+}
+
+/** Staff write the goods of a visit left unpaid off, with a reason; nothing is charged. */
+export function useWriteOffUnpaid(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation<SessionDetail, Error, SessionWriteOff>({
+    mutationFn: (body) =>
+      api.post(`/api/v1/admin/sessions/${encodeURIComponent(id)}/write-off`, body, sessionDetailSchema),
+    ...settles(queryClient, id),
+  });
 }

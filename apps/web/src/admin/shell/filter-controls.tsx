@@ -43,7 +43,8 @@ export function StoreFilter({ value, onChange }: { value: string; onChange: (sto
   return (
     <Select
       aria-label="Store"
-      className="min-w-0 flex-1 sm:w-48 sm:flex-none"
+      // On a phone at least 10rem, so it takes a line with the next filter rather than being squeezed to nothing.
+      className="min-w-0 flex-1 basis-40 sm:w-48 sm:flex-none sm:basis-auto"
       value={value}
       onChange={(event) => onChange(event.target.value)}
     >

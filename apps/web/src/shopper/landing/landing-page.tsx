@@ -8,6 +8,7 @@ import { shopperApi } from "../lib/client.ts";
 import { log } from "../lib/log.ts";
 import { entryStore, tokenStore } from "../lib/storage.ts";
 import { sv } from "../sv.ts";
+import { UnpaidNotice } from "../unpaid/unpaid-notice.tsx";
 import { type StoreLookup, storeAddress, usePublicStore } from "./use-public-store.ts";
 
 function StoreCard({ lookup }: { lookup: StoreLookup }) {
@@ -75,6 +76,8 @@ export function LandingPage() {
         <h1 className="text-3xl font-extrabold tracking-tight">{sv.landing.title}</h1>
         <p className="text-lg text-muted-foreground">{sv.landing.intro}</p>
       </section>
+
+      <UnpaidNotice signedIn={session.signedIn} />
 
       <StoreCard lookup={lookup} />
 

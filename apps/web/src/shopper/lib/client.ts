@@ -8,6 +8,7 @@ import type {
   PublicStore,
   Receipt,
   ShopperTokens,
+  UnpaidVisit,
 } from "@glide/contracts";
 import { tokenStore } from "./storage.ts";
 
@@ -214,6 +215,8 @@ export const shopperApi = {
     }),
   checkout: (userId: string) =>
     json<CheckoutResponse>("POST", "/api/v1/checkout", { body: { user_id: userId }, auth: true }),
+  /** Visits the shopper left with goods and no payment; POST /api/v1/checkout pays them all. */
+  unpaidVisits: (signal?: AbortSignal) => json<UnpaidVisit[]>("GET", "/api/v1/visits/unpaid", { auth: true, signal }),
   exitToken: (signal?: AbortSignal) =>
     json<{ token: string; session_id: string; expires_at: string }>("GET", "/api/v1/exit/token", {
       auth: true,

@@ -8,11 +8,12 @@ import { PageShell } from "../components/page-shell.tsx";
 import { QrImage } from "../components/qr-image.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { usePublicStore } from "../landing/use-public-store.ts";
-import { messageOf, shopperApi } from "../lib/client.ts";
+import { messageOf, ShopperApiError, shopperApi } from "../lib/client.ts";
 import { localDeadline } from "../lib/clock.ts";
 import { isMobileDevice } from "../lib/device.ts";
 import { entryStore, tokenStore } from "../lib/storage.ts";
 import { sv } from "../sv.ts";
+import { PayUnpaid } from "../unpaid/pay-unpaid.tsx";
 import { DevLoginButton } from "./dev-login-button.tsx";
 import { type LoginStep, LoginSteps } from "./login-steps.tsx";
 import { type BankIdState, useBankIdSignIn } from "./use-bankid-sign-in.ts";
@@ -64,18 +65,23 @@ export function LoginPage() {
   const store = lookup.state === "found" ? lookup.store : null;
   const [step, setStep] = useState<LoginStep>("bankid");
   const [error, setError] = useState<string | null>(null);
+  /** The server's words when it refuses the entry code for a visit left unpaid; "Betala nu" pays it. */
+  const [unpaid, setUnpaid] = useState<string | null>(null);
 
   async function createSession() {
     if (!store) return;
     setStep("face");
     setError(null);
+    setUnpaid(null);
     try {
       const { entry, serverDate } = await shopperApi.createEntry(store.id);
       entryStore.save({ ...entry, deadline: localDeadline(entry.expires_at, serverDate) });
       setStep("complete");
     } catch (failure) {
       setStep("bankid");
-      setError(messageOf(failure, sv.login.errors.session));
+      if (failure instanceof ShopperApiError && failure.code === "unpaid_visit")
+        setUnpaid(failure.detail ?? sv.unpaid.intro);
+      else setError(messageOf(failure, sv.login.errors.session));
     }
   }
 
@@ -126,7 +132,15 @@ export function LoginPage() {
       <LoginSteps current={step} />
 
       <section className="flex flex-col gap-4 rounded-2xl border bg-card p-5">
-        {step === "bankid" && (
+        {step === "bankid" && unpaid && (
+          <>
+            <h2 className="text-xl font-bold">{sv.unpaid.title}</h2>
+            <Message tone="error">{unpaid}</Message>
+            {/* Paid: the entry code is asked for again, and the sign-in goes on as usual. */}
+            <PayUnpaid onPaid={() => void createSession()} />
+          </>
+        )}
+        {step === "bankid" && !unpaid && (
           <>
             {problem && <Message tone="error">{problem}</Message>}
             {lookup.state === "loading" && <Spinner label={sv.common.loading} />}
