@@ -71,7 +71,7 @@ export async function fanoutBench(): Promise<string> {
       const figures = await withInstances(busEnv, password, async (servers) => {
         if (!shop) {
           const started = performance.now();
-          shop = await prepareShop(servers[0]!, PRODUCTS);
+          shop = await prepareShop(servers[0]!, PRODUCTS, socketCount);
           visits = await openVisits(servers[0]!.base, shop, await shopperToken(servers[0]!.base), socketCount);
           setupSeconds = (performance.now() - started) / 1000;
         }
@@ -330,7 +330,7 @@ async function withInstances<T>(
 }
 
 /** The soft limit on open files of this process, from /proc (null elsewhere). */
-function openFileLimit(): number | null {
+export function openFileLimit(): number | null {
   try {
     const line = readFileSync("/proc/self/limits", "utf8")
       .split("\n")

@@ -9,7 +9,16 @@ import os from "node:os";
 import { catalogueCsv, product } from "./catalogue.ts";
 import { call, cpuBusy, type Server } from "./lib.ts";
 
-export type Shop = { storeId: string; doorKey: string; barcodes: string[] };
+/**
+ * Where the bench shops: `stores` (the first is `storeId`) each with its door
+ * scanner's key, and the products' barcodes (products are global).
+ */
+export type Shop = {
+  storeId: string;
+  doorKey: string;
+  barcodes: string[];
+  stores: { storeId: string; doorKey: string }[];
+};
 
 export const SCAN_PATH = "/api/v1/cart/scan";
 
@@ -28,29 +37,40 @@ export async function post(url: string, json: unknown, authorization?: string): 
   return text ? JSON.parse(text) : null;
 }
 
-/** A store, its door scanner's key and `products` products (imported as CSV). */
-export async function prepareShop(server: Server, products: number): Promise<Shop> {
+/**
+ * `stores` stores, each with its door scanner's key, and `products` products
+ * (imported as CSV). A shopper has one open visit per store, so a bench that
+ * wants the development shopper in N visits at once asks for N stores.
+ */
+export async function prepareShop(server: Server, products: number, stores = 1): Promise<Shop> {
   const cookie = server.session;
-  const store = await call(`${server.base}/api/v1/stores/`, {
-    method: "POST",
-    json: { name: "Bench cart store" },
-    cookie,
-  });
-  const storeId = ((await store.json()) as { id: string }).id;
   await call(`${server.base}/api/v1/products/import?dry_run=false`, {
     method: "POST",
     csv: catalogueCsv(1, products),
     cookie,
     timeoutMs: 300_000,
   });
-  const key = await call(`${server.base}/api/v1/stores/${storeId}/device-keys`, {
-    method: "POST",
-    json: { kind: "door_scanner" },
-    cookie,
-  });
-  const doorKey = ((await key.json()) as { key: string }).key;
+  const made: { storeId: string; doorKey: string }[] = [];
+  // A few at a time: thousands of stores for the fan-out are made in seconds, not minutes.
+  for (let from = 0; from < stores; from += 20) {
+    const batch = Array.from({ length: Math.min(20, stores - from) }, async (_, i) => {
+      const store = await call(`${server.base}/api/v1/stores/`, {
+        method: "POST",
+        json: { name: `Bench cart store ${from + i + 1}` },
+        cookie,
+      });
+      const storeId = ((await store.json()) as { id: string }).id;
+      const key = await call(`${server.base}/api/v1/stores/${storeId}/device-keys`, {
+        method: "POST",
+        json: { kind: "door_scanner" },
+        cookie,
+      });
+      return { storeId, doorKey: ((await key.json()) as { key: string }).key };
+    });
+    made.push(...(await Promise.all(batch)));
+  }
   const barcodes = Array.from({ length: products }, (_, i) => product(i + 1).barcode);
-  return { storeId, doorKey, barcodes };
+  return { storeId: made[0]!.storeId, doorKey: made[0]!.doorKey, barcodes, stores: made };
 }
 
 /** A fresh access token of the development shopper (the same shopper every time). */
@@ -59,19 +79,23 @@ export async function shopperToken(base: string): Promise<string> {
 }
 
 /**
- * `count` visits of the shopper, each through the door. One at a time: a
- * new entry code revokes the shopper's unused ones, so a visit must pass
- * the door before the next is asked for.
+ * `count` open visits of the shopper, each through the door, the i-th in
+ * the shop's i-th store (one open visit per shopper and store). One at a
+ * time: a new entry code revokes the shopper's unused ones, so a visit must
+ * pass the door before the next is asked for.
  */
 export async function openVisits(base: string, shop: Shop, token: string, count: number): Promise<string[]> {
+  if (count > shop.stores.length)
+    throw new Error(`${count} open visits need as many stores; prepareShop made ${shop.stores.length}`);
   const visits: string[] = [];
   for (let i = 0; i < count; i++) {
-    const entry = (await post(`${base}/api/v1/sessions/entry`, { store_id: shop.storeId }, `Bearer ${token}`)) as {
+    const { storeId, doorKey } = shop.stores[i]!;
+    const entry = (await post(`${base}/api/v1/sessions/entry`, { store_id: storeId }, `Bearer ${token}`)) as {
       session_id: string;
       session_token: string;
       store_id: string;
     };
-    await post(`${base}/api/v1/sessions/door/scan`, entry, `Device ${shop.doorKey}`);
+    await post(`${base}/api/v1/sessions/door/scan`, entry, `Device ${doorKey}`);
     visits.push(entry.session_id);
   }
   return visits;

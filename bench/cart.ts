@@ -58,7 +58,7 @@ export async function cartBench(): Promise<string> {
 }
 
 async function cartCases(server: Server, url: string, version: string): Promise<CartFigures> {
-  const shop = await prepareShop(server, productCount);
+  const shop = await prepareShop(server, productCount, visitCount);
   const setupStarted = performance.now();
   const token = await shopperToken(server.base);
   const visits = await openVisits(server.base, shop, token, visitCount);

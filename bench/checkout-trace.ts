@@ -38,8 +38,14 @@ const PURPOSES: [RegExp, string][] = [
   [/^\s*rollback/i, "rollback"],
   [/shopper_refresh_tokens/, "the access token's sign-in is still live (requireShopper)"],
   [/order by state in \('in_store', 'charging'\) desc/, "the visit the exit is about (visits.ts latestVisit)"],
-  [/from shopping_sessions where customer_id = \$1 and state in/, "every visit the shopper owes (visits.ts owingVisits)"],
-  [/from shopping_sessions s\s+join stores/, "the visit with its store and shopper, locked (the cart frozen from here)"],
+  [
+    /from shopping_sessions where customer_id = \$1 and state in/,
+    "every visit the shopper owes (visits.ts owingVisits)",
+  ],
+  [
+    /from shopping_sessions s\s+join stores/,
+    "the visit with its store and shopper, locked (the cart frozen from here)",
+  ],
   [/exists \(select 1 from cart_items where session_id/, "is there anything in the cart?"],
   [/update shopping_sessions set state/, "the visit's new state (visit-state.ts)"],
   [/from orders where session_id = \$1 for update/, "the visit's order, if any, locked"],

@@ -3,7 +3,8 @@
  * GET /api/v1/stores/ on PGlite and on PostgreSQL against a bare Fastify
  * route serving the same JSON; then product search and CSV import
  * (bench/products.ts); cart scans (bench/cart.ts) and the live cart's
- * fan-out over WebSockets (bench/cart-fanout.ts); the Analytics screen's
+ * fan-out over WebSockets (bench/cart-fanout.ts) and one visit's token
+ * opening 1,500 of them (bench/cart-sockets.ts); the Analytics screen's
  * calls on a year of a busy chain (bench/analytics.ts); the shopper scanner's
  * barcode decoder in Chromium (bench/decoder.ts); then the weight of each
  * page's first render (bench/bundle.ts). Each server is its own child
@@ -20,7 +21,9 @@ import { analyticsBench, analyticsTimeLimit } from "./analytics.ts";
 import { bundleBench } from "./bundle.ts";
 import { cartBench, cartTimeLimit } from "./cart.ts";
 import { fanoutBench, fanoutTimeLimit } from "./cart-fanout.ts";
+import { socketsBench, socketsTimeLimit } from "./cart-sockets.ts";
 import { checkoutBench, checkoutTimeLimit } from "./checkout.ts";
+import { burstBench, burstTimeLimit } from "./checkout-burst.ts";
 import { decoderBench, decoderTimeLimit } from "./decoder.ts";
 import {
   autocannon,
@@ -102,7 +105,9 @@ async function main(): Promise<void> {
     products: { limit: productsTimeLimit, run: productsBench },
     cart: { limit: cartTimeLimit, run: cartBench },
     fanout: { limit: fanoutTimeLimit, run: fanoutBench },
+    sockets: { limit: socketsTimeLimit, run: socketsBench },
     checkout: { limit: checkoutTimeLimit, run: checkoutBench },
+    burst: { limit: burstTimeLimit, run: burstBench },
     analytics: { limit: analyticsTimeLimit, run: analyticsBench },
     decoder: { limit: decoderTimeLimit, run: decoderBench },
     bundle: { limit: 300, run: bundleBench },

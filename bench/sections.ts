@@ -4,7 +4,17 @@
  * keeps every other figure as the earlier run left it.
  */
 
-export type SectionName = "stores" | "products" | "cart" | "fanout" | "checkout" | "analytics" | "decoder" | "bundle";
+export type SectionName =
+  | "stores"
+  | "products"
+  | "cart"
+  | "fanout"
+  | "sockets"
+  | "checkout"
+  | "burst"
+  | "analytics"
+  | "decoder"
+  | "bundle";
 
 /** Every section in the order a full run writes them, with how its heading starts. */
 export const SECTIONS: readonly { name: SectionName; heading: string }[] = [
@@ -12,7 +22,9 @@ export const SECTIONS: readonly { name: SectionName; heading: string }[] = [
   { name: "products", heading: "## Products:" },
   { name: "cart", heading: "## Cart:" },
   { name: "fanout", heading: "## Live cart fan-out" },
+  { name: "sockets", heading: "## Live cart sockets" },
   { name: "checkout", heading: "## Checkout:" },
+  { name: "burst", heading: "## Checkout burst" },
   { name: "analytics", heading: "## Analytics" },
   { name: "decoder", heading: "## Decoder" },
   { name: "bundle", heading: "## Page weight" },

@@ -1,116 +1,49 @@
 import { randomBytes } from "node:crypto";
-import type { AddressInfo } from "node:net";
-import { gtinCheckDigit } from "@glide/contracts";
-import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../app.ts";
-import { loadConfig } from "../../config.ts";
-import { openDatabase } from "../../db/client.ts";
-import { customers } from "../../db/schema/index.ts";
-import { as, createTestContext, signIn, TEST_DATABASE_URL, type TestContext } from "../../test/harness.ts";
-import { issueTokens } from "../shopper-auth/shopper-tokens.ts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createTestContext, type TestContext } from "../../test/harness.ts";
+import {
+  connect,
+  enteredVisit,
+  instance,
+  type LiveSocket,
+  liveShop,
+  scan,
+  sharedBuses,
+  shopperTokens,
+  socketUrl,
+} from "../../test/live-cart-harness.ts";
+import { cartTopic } from "./cart.events.ts";
+import { MAX_SOCKETS_PER_VISIT, WS_CLOSE } from "./cart.socket.ts";
 
 const secret = randomBytes(32).toString("hex");
 let ctx: TestContext;
 let base: string;
-let store: string;
-const milk = `731000000201${gtinCheckDigit("731000000201")}`;
+let newStore: () => Promise<string>;
 
-type Message = { type: string; [key: string]: unknown };
-
-/** A socket that collects what it is sent, and how it closed. */
-async function connect(url: string, first?: object) {
-  const socket = new WebSocket(url);
-  const messages: Message[] = [];
-  const waiters: (() => void)[] = [];
-  let closed: { code: number; reason: string } | null = null;
-  socket.addEventListener("message", (e) => {
-    messages.push(JSON.parse(String(e.data)) as Message);
-    for (const w of waiters.splice(0)) w();
-  });
-  socket.addEventListener("close", (e) => {
-    closed = { code: e.code, reason: e.reason };
-    for (const w of waiters.splice(0)) w();
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.addEventListener("open", () => resolve(), { once: true });
-    socket.addEventListener("error", () => reject(new Error("could not connect")), { once: true });
-  });
-  if (first) socket.send(JSON.stringify(first));
-  /** Resolves once `count` messages have arrived (or the socket closed), within 5 s. */
-  const until = async (count: number) => {
-    const deadline = Date.now() + 5_000;
-    while (messages.length < count && !closed && Date.now() < deadline) {
-      await new Promise<void>((resolve) => {
-        waiters.push(resolve);
-        setTimeout(resolve, 200);
-      });
-    }
-    return messages;
-  };
-  const closing = async () => {
-    await until(Number.POSITIVE_INFINITY);
-    return closed;
-  };
-  return { socket, messages, until, closing };
-}
-
-async function shopper(app: FastifyInstance) {
-  return (await shopperTokens(app)).access_token;
-}
-
-async function shopperTokens(app: FastifyInstance) {
-  const tag = randomBytes(6).toString("hex");
-  const [customer] = await app.db
-    .insert(customers)
-    .values({
-      personalNumberHash: `ws-${tag}`,
-      personalNumberSealed: `ws-${tag}`,
-      name: "Sam",
-      birthDate: "1990-01-01",
-    })
-    .returning();
-  return issueTokens(app.db, app.shopperKeys.jwt, customer!);
-}
-
-async function enteredVisit(app: FastifyInstance, token: string): Promise<string> {
-  const res = await app.inject({
-    method: "POST",
-    url: "/api/v1/sessions/entry",
-    headers: { authorization: `Bearer ${token}` },
-    payload: { store_id: store },
-  });
-  const id = res.json().session_id as string;
-  await app.db.execute(sql`update shopping_sessions set door_opened_at = now() where id = ${id}`);
-  return id;
-}
-
-const scan = (app: FastifyInstance, token: string, sessionId: string) =>
-  app.inject({
-    method: "POST",
-    url: "/api/v1/cart/scan",
-    headers: { authorization: `Bearer ${token}` },
-    payload: { session_id: sessionId, barcode: milk },
-  });
+const shopper = async () => (await shopperTokens(ctx.app)).access_token;
+const visitOf = async (token: string) => enteredVisit(ctx.app, await newStore(), token);
+const auth = (token: string) => ({ type: "auth", access_token: token });
 
 beforeAll(async () => {
   ctx = await createTestContext({ SECRET_KEY: secret });
-  const admin = as(ctx.app, (await signIn(ctx.app)).cookie);
-  store = (await admin.post("/api/v1/stores/", { name: "Live" })).json().id;
-  await admin.post("/api/v1/products/", { sku: "ws-milk", name: "Mjölk", price: 17.9, barcode: milk });
+  ({ newStore } = await liveShop(ctx.app));
   await ctx.app.listen({ port: 0, host: "127.0.0.1" });
-  base = `ws://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}/ws/cart`;
+  base = socketUrl(ctx.app);
 });
 afterAll(() => ctx.close());
 
 describe("/ws/cart", () => {
   it("answers ready with the cart, then pushes each change with the whole cart after it", async () => {
-    const token = await shopper(ctx.app);
-    const s = await enteredVisit(ctx.app, token);
+    const token = await shopper();
+    const s = await visitOf(token);
+    // The scan's event heard before the socket connects: on PostgreSQL it could otherwise come after ready.
+    const heard: unknown[] = [];
+    const stop = ctx.app.bus.subscribe(cartTopic(s), (event) => heard.push(event));
     await scan(ctx.app, token, s);
-    const live = await connect(`${base}?session_id=${s}`, { type: "auth", access_token: token });
+    await vi.waitFor(() => expect(heard).toHaveLength(1));
+    stop();
+    const live = await connect(`${base}?session_id=${s}`, auth(token));
     const [ready] = await live.until(1);
     expect(ready).toMatchObject({ type: "ready", cart: { total: 17.9 } });
 
@@ -135,16 +68,16 @@ describe("/ws/cart", () => {
   });
 
   it("closes with 4401 without a valid token first, and with 4403 for another shopper's visit", async () => {
-    const token = await shopper(ctx.app);
-    const s = await enteredVisit(ctx.app, token);
-    const forged = await connect(`${base}?session_id=${s}`, { type: "auth", access_token: `${token}x` });
+    const token = await shopper();
+    const s = await visitOf(token);
+    const forged = await connect(`${base}?session_id=${s}`, auth(`${token}x`));
     expect((await forged.closing())?.code).toBe(4401);
     const wrongType = await connect(`${base}?session_id=${s}`, { type: "hello", access_token: token });
     expect((await wrongType.closing())?.code).toBe(4401);
     const notJson = await connect(`${base}?session_id=${s}`);
     notJson.socket.send("{");
     expect((await notJson.closing())?.code).toBe(4401);
-    const other = await connect(`${base}?session_id=${s}`, { type: "auth", access_token: await shopper(ctx.app) });
+    const other = await connect(`${base}?session_id=${s}`, auth(await shopper()));
     expect((await other.closing())?.code).toBe(4403);
     expect(other.messages).toEqual([]);
     const bad = await connect(`${base}?session_id=nope`);
@@ -153,22 +86,22 @@ describe("/ws/cart", () => {
 
   it("refuses a token whose sign-in has ended", async () => {
     const tokens = await shopperTokens(ctx.app);
-    const s = await enteredVisit(ctx.app, tokens.access_token);
+    const s = await visitOf(tokens.access_token);
     const out = await ctx.app.inject({
       method: "POST",
       url: "/api/v1/auth/logout",
       payload: { refresh_token: tokens.refresh_token },
     });
     expect(out.statusCode).toBe(204);
-    const live = await connect(`${base}?session_id=${s}`, { type: "auth", access_token: tokens.access_token });
+    const live = await connect(`${base}?session_id=${s}`, auth(tokens.access_token));
     expect((await live.closing())?.code).toBe(4401);
   });
 
   it("sends nothing of one visit to another visit's socket", async () => {
-    const token = await shopper(ctx.app);
-    const mine = await enteredVisit(ctx.app, token);
-    const theirs = await enteredVisit(ctx.app, token);
-    const live = await connect(`${base}?session_id=${mine}`, { type: "auth", access_token: token });
+    const token = await shopper();
+    const mine = await visitOf(token);
+    const theirs = await visitOf(token);
+    const live = await connect(`${base}?session_id=${mine}`, auth(token));
     await live.until(1);
     await scan(ctx.app, token, theirs);
     await scan(ctx.app, token, mine);
@@ -179,64 +112,105 @@ describe("/ws/cart", () => {
   });
 });
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-
-async function redisAvailable(): Promise<boolean> {
-  const { Redis } = await import("ioredis");
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    return (await probe.ping()) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
+describe("/ws/cart: sockets per visit", () => {
+  /** `n` sockets on the visit, opened one after the other, each answered with ready. */
+  async function openReady(s: string, token: string, n: number): Promise<LiveSocket[]> {
+    const sockets: LiveSocket[] = [];
+    for (let i = 0; i < n; i++) {
+      const live = await connect(`${base}?session_id=${s}`, auth(token));
+      expect((await live.until(1))[0]?.type).toBe("ready");
+      sockets.push(live);
+    }
+    return sockets;
   }
-}
 
-/** Another instance of the server on the test database, as a second process behind a load balancer would be. */
-async function instance(env: Record<string, string>) {
-  const logger = pino({ level: "silent" });
-  const database = await openDatabase({ databaseUrl: ctx.databaseUrl, logger, poolSize: 3 });
-  const app = await buildApp(
-    loadConfig({
-      NODE_ENV: "test",
-      LOG_LEVEL: "silent",
-      SECRET_KEY: secret,
-      DATA_DIR: ctx.dataDir,
-      WEB_DIST: ctx.dataDir,
-      ...env,
-    }),
-    { database },
-  );
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  await app.bus.ready();
-  return {
-    app,
-    url: `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws/cart`,
-    close: async () => {
-      await app.close();
-      await database.close();
-    },
+  it(`keeps at most ${MAX_SOCKETS_PER_VISIT} a visit: a new one closes the oldest, not itself`, async () => {
+    expect(MAX_SOCKETS_PER_VISIT).toBe(5);
+    const token = await shopper();
+    const s = await visitOf(token);
+    const first = await openReady(s, token, MAX_SOCKETS_PER_VISIT);
+    const sixth = await connect(`${base}?session_id=${s}`, auth(token));
+    expect((await sixth.until(1))[0]?.type).toBe("ready");
+    expect(await first[0]!.closing()).toEqual({ code: WS_CLOSE.replaced, reason: "replaced by a newer connection" });
+    expect(first.slice(1).every((live) => live.isOpen())).toBe(true);
+    expect(sixth.isOpen()).toBe(true);
+
+    // The five left all hear the next change; the closed one hears nothing more.
+    expect((await scan(ctx.app, token, s)).statusCode).toBe(200);
+    for (const live of [...first.slice(1), sixth]) {
+      expect((await live.until(3)).map((m) => m.type)).toEqual(["ready", "product_added", "cart_updated"]);
+    }
+    expect(first[0]!.messages.map((m) => m.type)).toEqual(["ready"]);
+    // Another visit of the same shopper counts on its own.
+    const other = await visitOf(token);
+    const elsewhere = await openReady(other, token, 1);
+    expect(first.slice(1).every((live) => live.isOpen())).toBe(true);
+    for (const live of [...first, sixth, ...elsewhere]) live.socket.close();
+  });
+
+  it("keeps the newest when many open at once, and each closed one is told why", async () => {
+    const token = await shopper();
+    const s = await visitOf(token);
+    const burst = await Promise.all(Array.from({ length: 20 }, () => connect(`${base}?session_id=${s}`, auth(token))));
+    await vi.waitFor(() => expect(burst.filter((live) => live.isOpen())).toHaveLength(MAX_SOCKETS_PER_VISIT));
+    for (const live of burst.filter((l) => !l.isOpen())) {
+      expect(await live.closing()).toMatchObject({ code: WS_CLOSE.replaced });
+    }
+    const open = burst.filter((live) => live.isOpen());
+    for (const live of open) expect((await live.until(1))[0]?.type).toBe("ready");
+    expect((await scan(ctx.app, token, s)).statusCode).toBe(200);
+    for (const live of open) expect((await live.until(3)).at(-1)?.type).toBe("cart_updated");
+    for (const live of burst) live.socket.close();
+  });
+
+  it("reads the cart once per change however many sockets the visit has", async () => {
+    const token = await shopper();
+    /** Cart reads (the cart's lines with their products) while a scan reaches every socket of a visit. */
+    const readsForOneScan = async (sockets: number) => {
+      const s = await visitOf(token);
+      const open = await openReady(s, token, sockets);
+      const statements = recordStatements(ctx.app);
+      try {
+        expect((await scan(ctx.app, token, s)).statusCode).toBe(200);
+        for (const live of open) expect((await live.until(3))[2]).toMatchObject({ cart: { total: 17.9 } });
+      } finally {
+        statements.stop();
+      }
+      for (const live of open) live.socket.close();
+      return statements.sent.filter((text) => /from cart_items i join products/.test(text)).length;
+    };
+    const withOne = await readsForOneScan(1);
+    expect(withOne).toBeGreaterThan(0);
+    expect(await readsForOneScan(MAX_SOCKETS_PER_VISIT)).toBe(withOne);
+  });
+});
+
+/** Every statement the app sends outside a transaction from now until stop(), as its SQL text. */
+function recordStatements(app: FastifyInstance) {
+  type Query = (...args: unknown[]) => unknown;
+  // The driver under Drizzle (a pg pool, or PGlite): statements outside a transaction are its query() calls.
+  const client = (app.db as unknown as { $client: { query: Query } }).$client;
+  const original = client.query;
+  const sent: string[] = [];
+  client.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0] as string | { text: string };
+    sent.push(typeof first === "string" ? first : first.text);
+    return original.apply(this, args);
   };
+  return { sent, stop: () => (client.query = original) };
 }
 
-const buses: { name: string; env: Record<string, string>; available: boolean }[] = [
-  { name: "PostgreSQL LISTEN/NOTIFY", env: {}, available: !!TEST_DATABASE_URL },
-  { name: "Redis pub/sub", env: { REDIS_URL }, available: !!TEST_DATABASE_URL && (await redisAvailable()) },
-];
-
-for (const bus of buses) {
+for (const bus of await sharedBuses()) {
   describe.skipIf(!bus.available)(`two instances on one PostgreSQL, events over ${bus.name}`, () => {
     it("a scan served by instance A reaches a socket held by instance B, and only that visit's", async () => {
-      const a = await instance(bus.env);
-      const b = await instance(bus.env);
+      const a = await instance(ctx, secret, bus.env);
+      const b = await instance(ctx, secret, bus.env);
       try {
-        const token = await shopper(a.app);
-        const s = await enteredVisit(a.app, token);
-        const other = await enteredVisit(a.app, token);
-        const onB = await connect(`${b.url}?session_id=${s}`, { type: "auth", access_token: token });
-        const otherOnB = await connect(`${b.url}?session_id=${other}`, { type: "auth", access_token: token });
+        const { access_token: token } = await shopperTokens(a.app);
+        const s = await enteredVisit(a.app, await newStore(), token);
+        const other = await enteredVisit(a.app, await newStore(), token);
+        const onB = await connect(`${b.url}?session_id=${s}`, auth(token));
+        const otherOnB = await connect(`${b.url}?session_id=${other}`, auth(token));
         expect((await onB.until(1))[0]?.type).toBe("ready");
         expect((await otherOnB.until(1))[0]?.type).toBe("ready");
         expect((await scan(a.app, token, s)).statusCode).toBe(200);

@@ -1,17 +1,32 @@
 import type { WebSocket } from "@fastify/websocket";
 import type { FastifyInstance } from "fastify";
-import { verifyShopperAccess } from "../shopper-auth/shopper-tokens.ts";
-import { cartTopic } from "./cart.events.ts";
+import { type SignInEnd, type WatchedSignIn, watchSignIns } from "../shopper-auth/sign-in-watch.ts";
+import { type CartPeer, createCartFanout, type Refusal } from "./cart.fanout.ts";
 import { getCart } from "./cart.service.ts";
 
-/** Close codes of /ws/cart beside the standard ones. */
-export const WS_CLOSE = { unauthorized: 4401, forbidden: 4403, badRequest: 4400 } as const;
+export { MAX_SOCKETS_PER_VISIT } from "./cart.fanout.ts";
+
+/**
+ * Close codes of /ws/cart beside the standard ones. 4409 tells the phone a
+ * newer socket of its visit took its place: it must not connect again by
+ * itself, or two tabs would take turns closing each other.
+ */
+export const WS_CLOSE = { unauthorized: 4401, forbidden: 4403, badRequest: 4400, replaced: 4409 } as const;
 /** The first message must arrive this soon after connecting. */
 export const AUTH_TIMEOUT_MS = 10_000;
 /** A ping this often; a peer that has not answered the previous one by the next is dropped (within 60 s). */
 export const HEARTBEAT_MS = 25_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const REFUSALS: Record<Refusal, [number, string]> = {
+  replaced: [WS_CLOSE.replaced, "replaced by a newer connection"],
+  forbidden: [WS_CLOSE.forbidden, "not your session"],
+  unavailable: [1011, "try again"],
+};
+const ENDS: Record<SignInEnd, string> = { signed_out: "signed out", expired: "access token expired" };
+
+type CartSocket = WebSocket & { alive?: boolean };
 
 /**
  * The shopper's live cart. Protocol (also in docs/live-cart.md):
@@ -20,10 +35,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * answers {"type":"ready","cart":{…}} or closes with 4401 (not signed in) or
  * 4403 (not your session). Then it pushes product_added / product_removed as
  * they happen, each followed by cart_updated with the whole cart, so a client
- * that missed a message is right again at the next one.
+ * that missed a message is right again at the next one. The socket lasts as
+ * long as the sign-in: sign-out, a reused refresh token or the access token's
+ * expiry close it with 4401. A visit keeps its newest MAX_SOCKETS_PER_VISIT
+ * sockets on an instance; an older one is closed with 4409.
  */
 export function registerCartSocket(app: FastifyInstance, heartbeatMs = HEARTBEAT_MS): void {
-  const sockets = new Set<WebSocket & { alive?: boolean }>();
+  const sockets = new Set<CartSocket>();
+  const signIns = watchSignIns({ db: app.db, bus: app.bus, jwtKey: app.shopperKeys.jwt, logger: app.log });
+  const fanout = createCartFanout({
+    bus: app.bus,
+    read: (customerId, sessionId) => getCart({ db: app.db, customerId, sessionId }),
+    logger: app.log,
+  });
   const heartbeat = setInterval(() => {
     for (const socket of sockets) {
       if (socket.alive === false) {
@@ -37,82 +61,72 @@ export function registerCartSocket(app: FastifyInstance, heartbeatMs = HEARTBEAT
   heartbeat.unref();
   app.addHook("onClose", async () => {
     clearInterval(heartbeat);
+    signIns.close();
+    fanout.close();
     for (const socket of sockets) socket.close(1001, "server shutting down");
   });
 
-  app.get(
-    "/ws/cart",
-    { websocket: true, schema: { hide: true } },
-    (socket: WebSocket & { alive?: boolean }, request) => {
-      const sessionId = (request.query as { session_id?: unknown }).session_id;
-      if (typeof sessionId !== "string" || !UUID.test(sessionId)) {
-        socket.close(WS_CLOSE.badRequest, "session_id must be a UUID");
+  app.get("/ws/cart", { websocket: true, schema: { hide: true } }, (socket: CartSocket, request) => {
+    const sessionId = (request.query as { session_id?: unknown }).session_id;
+    if (typeof sessionId !== "string" || !UUID.test(sessionId)) {
+      socket.close(WS_CLOSE.badRequest, "session_id must be a UUID");
+      return;
+    }
+    let stopWatching = () => {};
+    let leave = () => {};
+    const authTimer = setTimeout(() => socket.close(WS_CLOSE.unauthorized, "auth expected first"), AUTH_TIMEOUT_MS);
+    socket.alive = true;
+    socket.on("pong", () => {
+      socket.alive = true;
+    });
+    socket.on("close", () => {
+      clearTimeout(authTimer);
+      sockets.delete(socket);
+      stopWatching();
+      leave();
+    });
+    socket.on("error", () => socket.terminate());
+
+    socket.once("message", async (raw: unknown) => {
+      clearTimeout(authTimer);
+      let token: unknown;
+      try {
+        const message = JSON.parse(String(raw)) as { type?: unknown; access_token?: unknown };
+        token = message.type === "auth" ? message.access_token : undefined;
+      } catch {
+        token = undefined;
+      }
+      let signIn: WatchedSignIn | null;
+      try {
+        signIn =
+          typeof token === "string"
+            ? await signIns.admit(token, (why) => socket.close(WS_CLOSE.unauthorized, ENDS[why]))
+            : null;
+      } catch (err) {
+        request.log.warn({ err: (err as Error).message }, "live cart sign-in not checked");
+        socket.close(...REFUSALS.unavailable);
         return;
       }
-      let stop: (() => void) | null = null;
-      // Messages go out in order: each push waits for the one before.
-      let queue: Promise<void> = Promise.resolve();
-      const send = (message: unknown) => {
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+      if (!signIn) {
+        socket.close(WS_CLOSE.unauthorized, "sign in first");
+        return;
+      }
+      // Closed while the sign-in was checked: its close handler has already run.
+      if (socket.readyState !== socket.OPEN) {
+        signIn.stop();
+        return;
+      }
+      stopWatching = signIn.stop;
+      const peer: CartPeer = {
+        customerId: signIn.customerId,
+        send: (text) => {
+          if (socket.readyState === socket.OPEN) socket.send(text);
+        },
+        refuse: (why) => socket.close(...REFUSALS[why]),
       };
-      const authTimer = setTimeout(() => socket.close(WS_CLOSE.unauthorized, "auth expected first"), AUTH_TIMEOUT_MS);
-      socket.alive = true;
-      socket.on("pong", () => {
-        socket.alive = true;
-      });
-      socket.on("close", () => {
-        clearTimeout(authTimer);
-        sockets.delete(socket);
-        stop?.();
-      });
-      socket.on("error", () => socket.terminate());
-
-      socket.once("message", async (raw: unknown) => {
-        clearTimeout(authTimer);
-        let token: unknown;
-        try {
-          const message = JSON.parse(String(raw)) as { type?: unknown; access_token?: unknown };
-          token = message.type === "auth" ? message.access_token : undefined;
-        } catch {
-          token = undefined;
-        }
-        const customerId =
-          typeof token === "string" ? await verifyShopperAccess(app.db, app.shopperKeys.jwt, token) : null;
-        if (!customerId) {
-          socket.close(WS_CLOSE.unauthorized, "sign in first");
-          return;
-        }
-        // Pushes wait for "ready": a change made while the first cart is read would otherwise reach the
-        // phone first and then be overwritten by the older cart in "ready".
-        let markReady = () => {};
-        queue = new Promise<void>((resolve) => {
-          markReady = resolve;
-        });
-        try {
-          // Subscribe before reading, so no change falls between the read and the subscription.
-          stop = app.bus.subscribe(cartTopic(sessionId), (event) => {
-            queue = queue
-              .then(async () => {
-                send(event);
-                send({ type: "cart_updated", cart: await getCart({ db: app.db, customerId, sessionId }) });
-              })
-              .catch((err: unknown) => request.log.warn({ err: (err as Error).message }, "cart push failed"));
-          });
-          const cart = await getCart({ db: app.db, customerId, sessionId });
-          sockets.add(socket);
-          send({ type: "ready", cart });
-          markReady();
-        } catch (err) {
-          stop?.();
-          stop = null;
-          const code = (err as { status?: number }).status;
-          socket.close(
-            code === 403 || code === 404 ? WS_CLOSE.forbidden : 1011,
-            code === 403 || code === 404 ? "not your session" : "try again",
-          );
-        }
-        // Anything after auth is ignored: the socket only pushes.
-      });
-    },
-  );
+      sockets.add(socket);
+      leave = fanout.join(sessionId, peer);
+      // Anything after auth is ignored: the socket only pushes.
+    });
+  });
 }

@@ -16,7 +16,7 @@ import { pageOrigin } from "../../platform/bankid/addresses.ts";
 import { randomToken, sha256 } from "../../platform/crypto.ts";
 import { notFound } from "../../platform/errors.ts";
 import { cancelSignIn, collectSignIn, currentQr, devSignIn, startSignIn } from "./shopper-auth.service.ts";
-import { revokeRefreshToken, rotateRefreshToken } from "./shopper-tokens.ts";
+import { refreshSignIn, signOut } from "./sign-in-events.ts";
 
 /** A cookie of its own (not the session) that ties a BankID order to the browser that started it. */
 const DEVICE_COOKIE = "glide_device";
@@ -137,7 +137,14 @@ export const shopperAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: tokensSchema, ...errors },
       },
     },
-    (request) => rotateRefreshToken(app.db, app.shopperKeys.jwt, request.body.refresh_token),
+    (request) =>
+      refreshSignIn({
+        db: app.db,
+        bus: app.bus,
+        log: request.log,
+        jwtKey: app.shopperKeys.jwt,
+        refreshToken: request.body.refresh_token,
+      }),
   );
 
   app.post(
@@ -145,13 +152,14 @@ export const shopperAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: "Sign out: the refresh token and the access tokens of that sign-in stop working",
+        summary:
+          "Sign out: the refresh token and the access tokens of that sign-in stop working, and its live cart sockets close (4401)",
         body: refreshSchema,
         response: { 204: z.null(), ...errors },
       },
     },
     async (request, reply) => {
-      await revokeRefreshToken(app.db, request.body.refresh_token);
+      await signOut({ db: app.db, bus: app.bus, log: request.log, refreshToken: request.body.refresh_token });
       return reply.status(204).send(null);
     },
   );

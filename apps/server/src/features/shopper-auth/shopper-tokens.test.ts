@@ -188,7 +188,12 @@ describe("reading an access token directly", () => {
     const sid = decodeJwt(s.accessToken).sid as string;
     const read = async (claims: Record<string, unknown>) =>
       readAccessToken(ctx.app.shopperKeys.jwt, await sign(claims));
-    expect(await read({ sub: s.customerId, sid })).toEqual({ customerId: s.customerId, familyId: sid });
+    const valid = await sign({ sub: s.customerId, sid });
+    expect(await readAccessToken(ctx.app.shopperKeys.jwt, valid)).toEqual({
+      customerId: s.customerId,
+      familyId: sid,
+      expiresAt: decodeJwt(valid).exp! * 1000,
+    });
     expect(await read({ sub: s.customerId, sid: "not-a-uuid" })).toBeNull();
     expect(await read({ sub: "not-a-uuid", sid })).toBeNull();
     expect(await read({ sub: s.customerId, sid: [sid] })).toBeNull();

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ShopperTokens } from "@glide/contracts";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
 import type { Db, Tx } from "../../db/client.ts";
 import { customers, shopperRefreshTokens } from "../../db/schema/index.ts";
@@ -54,14 +54,14 @@ export async function issueTokens(
 }
 
 /**
- * The customer and sign-in an access token names, from its signature and
- * claims alone. A token without `exp` (it would never expire), `iat`, `sub`
- * or `sid` is refused.
+ * The customer and sign-in an access token names, and when it expires (ms
+ * since the epoch), from its signature and claims alone. A token without
+ * `exp` (it would never expire), `iat`, `sub` or `sid` is refused.
  */
 export async function readAccessToken(
   jwtKey: Buffer,
   token: string,
-): Promise<{ customerId: string; familyId: string } | null> {
+): Promise<{ customerId: string; familyId: string; expiresAt: number } | null> {
   try {
     const { payload } = await jwtVerify(token, jwtKey, {
       issuer: ISSUER,
@@ -69,24 +69,22 @@ export async function readAccessToken(
       algorithms: ["HS256"],
       requiredClaims: ["exp", "iat", "sub", "sid"],
     });
-    const { sub, sid } = payload;
+    const { sub, sid, exp } = payload;
     // Both end up in uuid columns; anything else would be a query error, not an answer.
     if (typeof sub !== "string" || typeof sid !== "string" || !UUID.test(sub) || !UUID.test(sid)) return null;
-    return { customerId: sub, familyId: sid };
+    return { customerId: sub, familyId: sid, expiresAt: (exp as number) * 1000 };
   } catch {
     return null;
   }
 }
 
 /**
- * The customer id in a valid access token whose sign-in is still live, or
- * null: signed out, ended by reuse detection, or the customer is gone (their
- * refresh tokens go with them). Revocation marks every token of a family, so
- * the first live row the family index finds answers it.
+ * Whether a sign-in is still live: not signed out, not ended by reuse
+ * detection, and the customer is still there (their refresh tokens go with
+ * them). Revocation marks every token of a family, so the first live row the
+ * family index finds answers it.
  */
-export async function verifyShopperAccess(db: Db | Tx, jwtKey: Buffer, token: string): Promise<string | null> {
-  const claims = await readAccessToken(jwtKey, token);
-  if (!claims) return null;
+export async function isSignInLive(db: Db | Tx, claims: { customerId: string; familyId: string }): Promise<boolean> {
   const [live] = await db
     .select({ customerId: shopperRefreshTokens.customerId })
     .from(shopperRefreshTokens)
@@ -98,7 +96,31 @@ export async function verifyShopperAccess(db: Db | Tx, jwtKey: Buffer, token: st
       ),
     )
     .limit(1);
-  return live ? claims.customerId : null;
+  return live !== undefined;
+}
+
+/** Of these sign-ins, the ones still live (as isSignInLive), asked a thousand at a time. */
+export async function liveSignIns(db: Db, familyIds: string[]): Promise<Set<string>> {
+  const live = new Set<string>();
+  for (let i = 0; i < familyIds.length; i += 1000) {
+    const rows = await db
+      .selectDistinct({ familyId: shopperRefreshTokens.familyId })
+      .from(shopperRefreshTokens)
+      .where(
+        and(
+          inArray(shopperRefreshTokens.familyId, familyIds.slice(i, i + 1000)),
+          isNull(shopperRefreshTokens.revokedAt),
+        ),
+      );
+    for (const row of rows) live.add(row.familyId);
+  }
+  return live;
+}
+
+/** The customer id in a valid access token whose sign-in is still live (isSignInLive), or null. */
+export async function verifyShopperAccess(db: Db | Tx, jwtKey: Buffer, token: string): Promise<string | null> {
+  const claims = await readAccessToken(jwtKey, token);
+  return claims && (await isSignInLive(db, claims)) ? claims.customerId : null;
 }
 
 /**
@@ -121,14 +143,15 @@ async function revokeFamily(db: Db | Tx, familyId: string): Promise<void> {
 /**
  * Trades a refresh token for a new pair. Each refresh token works once; a
  * second use after the grace window means it was stolen, so the whole family
- * is revoked.
+ * is revoked, and `onSignInEnded` hears of it once that is committed.
  */
 export async function rotateRefreshToken(
   db: Db,
   jwtKey: Buffer,
   token: string,
-  graceMs: number = REFRESH_GRACE_MS,
+  opts: { graceMs?: number; onSignInEnded?: (familyId: string) => Promise<void> } = {},
 ): Promise<ShopperTokens> {
+  const graceMs = opts.graceMs ?? REFRESH_GRACE_MS;
   const hash = sha256(token);
   const outcome = await db.transaction(async (tx) => {
     // The row lock makes a second tab's refresh wait for the first and then see it spent.
@@ -145,22 +168,31 @@ export async function rotateRefreshToken(
         return issueTokens(tx, jwtKey, customer, row.token.familyId);
       }
       await revokeFamily(tx, row.token.familyId);
-      return "reused" as const;
+      return { reused: row.token.familyId };
     }
     // This instance's clock, like the grace window it is compared with.
     await tx.update(shopperRefreshTokens).set({ usedAt: new Date() }).where(eq(shopperRefreshTokens.tokenHash, hash));
     return issueTokens(tx, jwtKey, customer, row.token.familyId);
   });
-  if (outcome === "reused") throw unauthorized("Sessionen är avslutad. Logga in igen.", "refresh_token_reused");
+  if (outcome && "reused" in outcome) {
+    await opts.onSignInEnded?.(outcome.reused);
+    throw unauthorized("Sessionen är avslutad. Logga in igen.", "refresh_token_reused");
+  }
   if (!outcome) throw unauthorized("Sessionen har gått ut. Logga in igen.", "invalid_refresh_token");
   return outcome;
 }
 
-/** Sign-out: the refresh token's family ends, and so do the access tokens issued with it. */
-export async function revokeRefreshToken(db: Db, token: string): Promise<void> {
+/**
+ * Sign-out: the refresh token's family ends, and so do the access tokens
+ * issued with it. Answers the family (the sign-in) it ended, or null for a
+ * token it does not know.
+ */
+export async function revokeRefreshToken(db: Db, token: string): Promise<string | null> {
   const [row] = await db
     .select({ familyId: shopperRefreshTokens.familyId })
     .from(shopperRefreshTokens)
     .where(eq(shopperRefreshTokens.tokenHash, sha256(token)));
-  if (row) await revokeFamily(db, row.familyId);
+  if (!row) return null;
+  await revokeFamily(db, row.familyId);
+  return row.familyId;
 }

@@ -15,7 +15,12 @@ export type LiveCartEvent =
   | { type: "cart"; cart: Cart }
   | { type: "connection"; connected: boolean }
   /** The visit is not this shopper's, or is gone: stop, as the spec's gate would. */
-  | { type: "forbidden" };
+  | { type: "forbidden" }
+  /** The sign-in has ended (signed out, or ended as stolen) and cannot be renewed: signing in again is the way on. */
+  | { type: "signed_out" };
+
+/** The server's close codes (docs/live-cart.md). */
+const CLOSE = { badRequest: 4400, unauthorized: 4401, forbidden: 4403, replaced: 4409 } as const;
 
 /** 1, 2, 4 … 30 s, with a little jitter so a store's phones do not all come back in the same second. */
 export function backoffDelay(attempt: number): number {
@@ -34,6 +39,10 @@ export function connectLiveCart(sessionId: string, onEvent: (event: LiveCartEven
   let attempt = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
+  /** Nothing more to do on this page: the visit is not ours, the address is wrong, or the sign-in is over. */
+  let over = false;
+  /** This connection came straight after a token renewal; a 4401 now would not be cured by another. */
+  let renewed = false;
 
   const schedule = (delay: number) => {
     clearTimeout(timer);
@@ -57,6 +66,7 @@ export function connectLiveCart(sessionId: string, onEvent: (event: LiveCartEven
       if ((data.type === "ready" || data.type === "cart_updated") && data.cart) {
         if (data.type === "ready") {
           attempt = 0;
+          renewed = false;
           onEvent({ type: "connection", connected: true });
         }
         onEvent({ type: "cart", cart: data.cart });
@@ -68,37 +78,68 @@ export function connectLiveCart(sessionId: string, onEvent: (event: LiveCartEven
       socket = null;
       if (stopped) return;
       onEvent({ type: "connection", connected: false });
-      if (event.code === 4403) {
+      if (event.code === CLOSE.forbidden) {
+        over = true;
         onEvent({ type: "forbidden" });
         return;
       }
-      if (event.code === 4400) {
+      if (event.code === CLOSE.badRequest) {
+        over = true;
         log.warn("Live cart refused the session id", event.reason);
         return;
       }
-      if (event.code === 4401) {
-        // An expired access token: renew it, then come back at once; a refused renewal waits its turn.
-        void refreshTokens().then((renewed) => schedule(renewed && attempt === 0 ? 0 : backoffDelay(attempt++)));
+      if (event.code === CLOSE.replaced) {
+        // A newer socket of this visit (another tab) took this one's place. Connecting again now would close
+        // that one, which would do the same: the two would take turns for ever. Back when the page is shown again.
+        return;
+      }
+      if (event.code === CLOSE.unauthorized) {
+        if (renewed) {
+          // Refused again with a token just renewed: another renewal would be refused the same way.
+          log.warn("Live cart refused a renewed token", event.reason);
+          return;
+        }
+        // The access token expired, or the sign-in ended: renew the token once, then come back at once.
+        void refreshTokens().then((ok) => {
+          if (stopped) return;
+          if (ok) {
+            renewed = true;
+            schedule(0);
+          } else if (!tokenStore.refresh()) {
+            // The server refused the refresh token (and it was forgotten): the sign-in is over.
+            over = true;
+            onEvent({ type: "signed_out" });
+          } else {
+            // The renewal did not reach the server: try again later.
+            schedule(backoffDelay(attempt++));
+          }
+        });
         return;
       }
       schedule(backoffDelay(attempt++));
     };
   }
 
-  // Back online: try now rather than at the end of a long backoff.
+  // Back online, or the page shown again: try now rather than at the end of a long backoff, or after a 4409.
   const reconnectNow = () => {
-    if (!socket && !stopped) {
+    if (!socket && !stopped && !over) {
       attempt = 0;
+      renewed = false;
       schedule(0);
     }
   };
+  const shown = () => {
+    if (document.visibilityState === "visible") reconnectNow();
+  };
   window.addEventListener("online", reconnectNow);
+  document.addEventListener("visibilitychange", shown);
   open();
 
   return () => {
     stopped = true;
     clearTimeout(timer);
     window.removeEventListener("online", reconnectNow);
+    document.removeEventListener("visibilitychange", shown);
     socket?.close(1000);
     socket = null;
   };

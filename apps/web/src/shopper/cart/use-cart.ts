@@ -26,7 +26,7 @@ export interface ShoppingCart {
   stale: boolean;
   /** The live connection is up. */
   connected: boolean;
-  /** The visit is not this shopper's (or is over): the page sends them to the start. */
+  /** The visit is not this shopper's (or is over), or the sign-in has ended: the page sends them to the start. */
   forbidden: boolean;
   /** Scans kept on the phone until the connection is back. */
   pending: PendingScan[];
@@ -146,7 +146,8 @@ export function useCart(sessionId: string | null): ShoppingCart {
     void flush();
     const stop = connectLiveCart(sessionId, (event) => {
       if (event.type === "cart") setCart(event.cart);
-      else if (event.type === "forbidden") setForbidden(true);
+      // Signed out (elsewhere, or ended as stolen): nothing on this page works without signing in again.
+      else if (event.type === "forbidden" || event.type === "signed_out") setForbidden(true);
       else {
         setConnected(event.connected);
         // Back in touch: whatever waited on the phone goes now.

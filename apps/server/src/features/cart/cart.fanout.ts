@@ -1,0 +1,144 @@
+import type { Cart } from "@glide/contracts";
+import type { FastifyBaseLogger } from "fastify";
+import type { EventBus } from "../../platform/event-bus.ts";
+import { cartTopic } from "./cart.events.ts";
+
+/**
+ * Sockets one visit may hold on an instance. A shopper has one phone; a
+ * second tab, or a reconnect that comes before the server has noticed the
+ * old socket die (a dead phone is dropped within 60 s, see HEARTBEAT_MS),
+ * adds one or two more. Five covers that with room to spare, and bounds
+ * what anyone holding the visit's token can make a change cost.
+ */
+export const MAX_SOCKETS_PER_VISIT = 5;
+
+/** A signed-in socket as the fan-out sees it. */
+export type CartPeer = {
+  customerId: string;
+  /** Sends a message already turned into JSON; nothing once the socket is closing. */
+  send(text: string): void;
+  /** Closes the socket, saying why: a newer one took its place, not the shopper's visit, or the read failed. */
+  refuse(why: Refusal): void;
+};
+
+export type Refusal = "replaced" | "forbidden" | "unavailable";
+
+type Visit = {
+  /** Ready, oldest first. */
+  members: CartPeer[];
+  /** Signed in, waiting for their first cart. */
+  joining: CartPeer[];
+  /** Heard, not yet sent. */
+  events: unknown[];
+  draining: boolean;
+  unsubscribe: () => void;
+};
+
+export interface CartFanout {
+  /**
+   * Adds a socket whose sign-in was checked: it gets `ready` with the cart
+   * once it is read (or is closed: not the shopper's visit), then every
+   * change. Returns the function that takes it out again.
+   */
+  join(sessionId: string, peer: CartPeer): () => void;
+  close(): void;
+}
+
+/**
+ * The live cart's sockets of each visit on this instance. One bus
+ * subscription and one queue per visit: each change is read from the
+ * database once, and the same JSON goes to every socket of the visit.
+ * Changes heard while a read is under way are sent together, followed by
+ * one cart_updated; a newcomer's `ready` comes from the same read, after
+ * the events it already shows, so an older cart never overwrites a newer.
+ */
+export function createCartFanout(opts: {
+  bus: EventBus;
+  read: (customerId: string, sessionId: string) => Promise<Cart>;
+  logger: FastifyBaseLogger;
+}): CartFanout {
+  const visits = new Map<string, Visit>();
+  // A newcomer that left while its cart was read is not admitted.
+  const left = new WeakSet<CartPeer>();
+  const stillJoining = (peer: CartPeer) => !left.has(peer);
+
+  const dropIfEmpty = (sessionId: string, visit: Visit) => {
+    if (visit.draining || visit.members.length || visit.joining.length) return;
+    visit.unsubscribe();
+    if (visits.get(sessionId) === visit) visits.delete(sessionId);
+  };
+
+  /** Newcomers whose cart was read: the newest MAX_SOCKETS_PER_VISIT of everyone stay, the oldest go first. */
+  const admit = (visit: Visit, newcomers: CartPeer[], cart: Cart) => {
+    const everyone = [...visit.members, ...newcomers];
+    const over = Math.max(0, everyone.length - MAX_SOCKETS_PER_VISIT);
+    for (const peer of everyone.slice(0, over)) peer.refuse("replaced");
+    visit.members = everyone.slice(over);
+    const ready = JSON.stringify({ type: "ready", cart });
+    for (const peer of newcomers.slice(Math.max(0, newcomers.length - visit.members.length))) peer.send(ready);
+  };
+
+  async function drain(sessionId: string, visit: Visit): Promise<void> {
+    if (visit.draining) return;
+    visit.draining = true;
+    try {
+      while (visit.events.length || visit.joining.length) {
+        const events = visit.events.splice(0).map((event) => JSON.stringify(event));
+        const joining = visit.joining.splice(0);
+        const told = events.length ? visit.members.slice() : [];
+        for (const peer of told) for (const text of events) peer.send(text);
+        // One read per customer, nearly always one: a socket of someone else's token is refused by its own.
+        for (const customerId of new Set([...told, ...joining].map((peer) => peer.customerId))) {
+          const mine = (peers: CartPeer[]) => peers.filter((peer) => peer.customerId === customerId);
+          let cart: Cart;
+          try {
+            cart = await opts.read(customerId, sessionId);
+          } catch (err) {
+            const status = (err as { status?: number }).status;
+            const why = status === 403 || status === 404 ? "forbidden" : "unavailable";
+            for (const peer of mine(joining)) peer.refuse(why);
+            if (mine(told).length) opts.logger.warn({ err: (err as Error).message }, "cart push failed");
+            continue;
+          }
+          // Sockets that closed while the cart was read have left the visit; only those still in it hear.
+          const updated = JSON.stringify({ type: "cart_updated", cart });
+          for (const peer of mine(told)) if (visit.members.includes(peer)) peer.send(updated);
+          admit(visit, mine(joining).filter(stillJoining), cart);
+        }
+      }
+    } finally {
+      visit.draining = false;
+      dropIfEmpty(sessionId, visit);
+    }
+  }
+
+  return {
+    join(sessionId, peer) {
+      let visit = visits.get(sessionId);
+      if (!visit) {
+        const created: Visit = { members: [], joining: [], events: [], draining: false, unsubscribe: () => {} };
+        // Subscribed before the first read, so no change falls between the read and the subscription.
+        created.unsubscribe = opts.bus.subscribe(cartTopic(sessionId), (event) => {
+          // Kept even before anyone is ready: a newcomer's cart may have been read just before this change.
+          created.events.push(event);
+          void drain(sessionId, created);
+        });
+        visits.set(sessionId, created);
+        visit = created;
+      }
+      const joined = visit;
+      joined.joining.push(peer);
+      void drain(sessionId, joined);
+      return () => {
+        left.add(peer);
+        joined.members = joined.members.filter((p) => p !== peer);
+        joined.joining = joined.joining.filter((p) => p !== peer);
+        dropIfEmpty(sessionId, joined);
+      };
+    },
+    close() {
+      for (const visit of visits.values()) visit.unsubscribe();
+      visits.clear();
+    },
+  };
+}

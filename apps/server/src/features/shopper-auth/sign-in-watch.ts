@@ -1,0 +1,166 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../../db/client.ts";
+import type { EventBus } from "../../platform/event-bus.ts";
+import { ACCESS_TOKEN_TTL_SECONDS, isSignInLive, liveSignIns, readAccessToken } from "./shopper-tokens.ts";
+import { SIGN_IN_ENDED_TOPIC, type SignInEnded } from "./sign-in-events.ts";
+
+/**
+ * How often the sign-ins behind held connections are asked of the database
+ * again: the backstop for an end whose event this instance missed (the bus
+ * delivers at most once, e.g. not while it reconnects), and for a customer
+ * deleted with their tokens. A query per thousand sign-ins held, however
+ * many connections each has.
+ */
+export const SIGN_IN_RECHECK_MS = 30_000;
+/** setTimeout's longest delay; a later expiry is re-armed when it fires. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * Verified tokens kept with their claims while they are valid: one token
+ * opening sockets by the thousand has its signature checked once. (Whether
+ * its sign-in is live is asked of the database every time, sockets arriving
+ * together sharing one query: sign-out must refuse it at once.)
+ */
+const KEPT_TOKENS = 1_000;
+
+export type SignInEnd = "signed_out" | "expired";
+
+export type WatchedSignIn = {
+  customerId: string;
+  /** Stops watching (the connection closed); idempotent. */
+  stop(): void;
+};
+
+export interface SignInWatch {
+  /**
+   * The customer of an access token whose sign-in is live, watched from now
+   * on: `onEnd` is called once when the sign-in ends on any instance
+   * (sign-out, a reused refresh token) or this token expires. Null for a
+   * token that is not valid now.
+   */
+  admit(token: string, onEnd: (why: SignInEnd) => void): Promise<WatchedSignIn | null>;
+  close(): void;
+}
+
+type Watcher = { onEnd: (why: SignInEnd) => void; timer: NodeJS.Timeout | undefined };
+type Claims = { customerId: string; familyId: string; expiresAt: number };
+
+/**
+ * Long-lived connections of shoppers, kept no longer than their sign-in.
+ * One bus subscription per instance; each held token costs one timer at its
+ * expiry. Sign-ins heard of as ended are remembered for an access token's
+ * lifetime, so a token checked while its end was on the way is refused too.
+ */
+export function watchSignIns(opts: {
+  db: Db;
+  bus: EventBus;
+  jwtKey: Buffer;
+  logger: FastifyBaseLogger;
+  recheckMs?: number;
+}): SignInWatch {
+  const byFamily = new Map<string, Set<Watcher>>();
+  const ended = new Map<string, number>();
+  // Many sockets opened at once with one token ask the database once.
+  const checking = new Map<string, Promise<boolean>>();
+  const verified = new Map<string, Claims>();
+
+  const notify = (watcher: Watcher, why: SignInEnd) => {
+    clearTimeout(watcher.timer);
+    try {
+      watcher.onEnd(why);
+    } catch (err) {
+      opts.logger.error({ err: (err as Error).message }, "closing a connection of an ended sign-in failed");
+    }
+  };
+  const end = (familyId: string) => {
+    ended.set(familyId, Date.now());
+    const watchers = byFamily.get(familyId);
+    byFamily.delete(familyId);
+    for (const watcher of watchers ?? []) notify(watcher, "signed_out");
+  };
+  const forget = (familyId: string, watcher: Watcher) => {
+    clearTimeout(watcher.timer);
+    const watchers = byFamily.get(familyId);
+    watchers?.delete(watcher);
+    if (watchers?.size === 0) byFamily.delete(familyId);
+  };
+
+  const unsubscribe = opts.bus.subscribe(SIGN_IN_ENDED_TOPIC, (message) => {
+    const familyId = (message as Partial<SignInEnded> | null)?.family_id;
+    if (typeof familyId === "string") end(familyId);
+  });
+
+  const recheck = setInterval(async () => {
+    // After a token's lifetime every access token of an ended sign-in has expired by itself.
+    const forgetBefore = Date.now() - ACCESS_TOKEN_TTL_SECONDS * 1000;
+    for (const [familyId, at] of ended) if (at < forgetBefore) ended.delete(familyId);
+    for (const [token, claims] of verified) if (claims.expiresAt <= Date.now()) verified.delete(token);
+    const families = [...byFamily.keys()];
+    if (families.length === 0) return;
+    try {
+      const live = await liveSignIns(opts.db, families);
+      for (const familyId of families) if (!live.has(familyId)) end(familyId);
+    } catch (err) {
+      opts.logger.warn({ err: (err as Error).message }, "sign-ins of held connections not checked");
+    }
+  }, opts.recheckMs ?? SIGN_IN_RECHECK_MS);
+  recheck.unref();
+
+  const checkLive = (claims: Claims) => {
+    const key = `${claims.familyId}:${claims.customerId}`;
+    let check = checking.get(key);
+    if (!check) {
+      check = isSignInLive(opts.db, claims).finally(() => checking.delete(key));
+      checking.set(key, check);
+    }
+    return check;
+  };
+
+  /** The token's claims, its signature checked once while it is kept; null if it is not valid now. */
+  const readToken = async (token: string): Promise<Claims | null> => {
+    let claims = verified.get(token) ?? null;
+    if (!claims) {
+      claims = await readAccessToken(opts.jwtKey, token);
+      if (!claims) return null;
+      if (verified.size >= KEPT_TOKENS) verified.delete(verified.keys().next().value!);
+      verified.set(token, claims);
+    }
+    // As the signature check has it: valid until the second of its `exp`.
+    return claims.expiresAt > Date.now() ? claims : null;
+  };
+
+  return {
+    async admit(token, onEnd) {
+      const claims = await readToken(token);
+      if (!claims || ended.has(claims.familyId) || !(await checkLive(claims))) return null;
+      // An end heard while the database was asked counts too: after this line, the next one closes it.
+      if (ended.has(claims.familyId) || claims.expiresAt <= Date.now()) return null;
+      const watcher: Watcher = { onEnd, timer: undefined };
+      const arm = () => {
+        const left = claims.expiresAt - Date.now();
+        watcher.timer = setTimeout(
+          () => {
+            if (Date.now() < claims.expiresAt) return arm();
+            forget(claims.familyId, watcher);
+            notify(watcher, "expired");
+          },
+          Math.min(Math.max(left, 0), MAX_TIMER_MS),
+        );
+        watcher.timer.unref();
+      };
+      arm();
+      let watchers = byFamily.get(claims.familyId);
+      if (!watchers) {
+        watchers = new Set();
+        byFamily.set(claims.familyId, watchers);
+      }
+      watchers.add(watcher);
+      return { customerId: claims.customerId, stop: () => forget(claims.familyId, watcher) };
+    },
+    close() {
+      unsubscribe();
+      clearInterval(recheck);
+      for (const watchers of byFamily.values()) for (const watcher of watchers) clearTimeout(watcher.timer);
+      byFamily.clear();
+    },
+  };
+}
