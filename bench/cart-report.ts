@@ -129,7 +129,7 @@ export function cartReport(measured: CartFigures | Skipped, s: Settings): string
 ${budgets}
 
 - Most served at ${s.connections} connections, scans spread over ${s.visitCount} visits and ${s.productCount} products: **${verdict(maxMet)}**; ${line(spread)}.
-- The same with every scan on one visit's one line (one hot row): ${line(hot)}.
+- The same with every scan on one visit (its row hot; a product at random, as a line holds at most 999 units): ${line(hot)}.
 - Steady ${s.rate} scans/s: **${verdict(steadyMet)}**; ${steady?.rps === undefined ? `skipped (${steady?.skipped?.split("\n")[0]})` : `p99 ${ms(steady.p99)} ms in the median of ${steadyRuns.length} runs (each: ${steadyRuns.map((r) => `${ms(r.p99)} ms`).join(", ")}), p50 ${ms(steady.p50)} ms, ${n(steady.rps)} scans/s answered, ${steadyRuns.reduce((t, r) => t + (r.non2xx ?? 0), 0)} non-2xx and ${steadyRuns.reduce((t, r) => t + (r.errors ?? 0), 0)} errors in all`}.
 - Round trips to PostgreSQL per scan: **${trace.statements.length}** statements, one round trip each (traced below); PostgreSQL counted ${counted.perScan.toFixed(2)} transactions per scan over ${counted.scans} scans sent one at a time to the measured server, whose answer took ${ms(counted.p50)} ms at the median.
 - No scan lost or counted twice: ${n(check.answered)} scans answered 2xx in this section, ${n(check.recorded)} scan_ids in the database at its end${checkOk ? "" : " (**more answered than recorded, or more recorded than were in flight**)"}; a load run that stops leaves up to one scan per connection unanswered but served, so the database may hold up to ${n(check.inFlight)} more than were answered.

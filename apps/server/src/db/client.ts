@@ -173,14 +173,25 @@ function probeConnection(pg: typeof import("pg").default, url: string) {
     current = ready;
     return ready;
   };
+  // One `select 1` at a time on the one connection: pings that arrive meanwhile share its answer.
+  let asking: Promise<void> | null = null;
   return {
     async ping(timeoutMs: number) {
       const client = connected();
+      asking ??= client
+        .then((c) => c.query("select 1"))
+        .then(
+          () => {},
+          (err: unknown) => {
+            drop(client);
+            throw err;
+          },
+        )
+        .finally(() => {
+          asking = null;
+        });
       try {
-        await withTimeout(
-          client.then((c) => c.query("select 1")),
-          timeoutMs,
-        );
+        await withTimeout(asking, timeoutMs);
       } catch (err) {
         drop(client);
         throw err;
