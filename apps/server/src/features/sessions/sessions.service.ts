@@ -51,6 +51,25 @@ export async function createEntrySession(opts: {
   const expiresAt = new Date(Date.now() + opts.ttlSeconds * 1000);
   try {
     const session = await opts.db.transaction(async (tx) => {
+      // Every unused code of the shopper stops working: a visit not yet through the door is cancelled, a way back
+      // into an open visit is dropped (the visit stays open). The update locks each row: a scan of one of them
+      // either finished first (the code is used, the row is left alone) or waits and then finds it revoked.
+      const replaced = await queryRows<{ id: string; storeId: string }>(
+        tx,
+        sql`update shopping_sessions
+            set state = case when state = 'entering' then 'cancelled' else state end, entry_revoked_at = now()
+            where customer_id = ${opts.customerId} and state in ('entering', 'in_store', 'charging')
+              and entry_used_at is null and entry_revoked_at is null
+            returning id, store_id as "storeId"`,
+      );
+      for (const old of replaced)
+        await recordSessionEvent(tx, {
+          sessionId: old.id,
+          storeId: old.storeId,
+          kind: "entry_revoked",
+          source: "phone",
+          detail: { reason: "replaced" },
+        });
       const [open] = await queryRows<{ id: string; state: VisitState }>(
         tx,
         sql`select id, state from shopping_sessions
@@ -71,24 +90,8 @@ export async function createEntrySession(opts: {
           source: "phone",
           detail: { continued: true },
         });
-        return { id: open.id, replaced: [] };
+        return { id: open.id, replaced };
       }
-      // The update locks each row: a scan of one of them either finished first (the visit is in the store, the
-      // row is left alone) or waits and then finds it cancelled.
-      const replaced = await queryRows<{ id: string; storeId: string }>(
-        tx,
-        sql`update shopping_sessions set state = 'cancelled', entry_revoked_at = now()
-            where customer_id = ${opts.customerId} and state = 'entering'
-            returning id, store_id as "storeId"`,
-      );
-      for (const old of replaced)
-        await recordSessionEvent(tx, {
-          sessionId: old.id,
-          storeId: old.storeId,
-          kind: "entry_revoked",
-          source: "phone",
-          detail: { reason: "replaced" },
-        });
       const [row] = await tx
         .insert(shoppingSessions)
         .values({

@@ -2,6 +2,7 @@ import type { VisitState } from "@glide/contracts";
 import { type Db, queryRows, sql } from "../../db/client.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
+import { singleFlight } from "../../platform/single-flight.ts";
 import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { recordAudit } from "../audit/audit.ts";
@@ -67,29 +68,43 @@ export async function chargeUnpaid(
       "The shopper has no card on file; write the visit off or contact the shopper",
     );
   const payments = opts.payments();
-  await recordSessionEvent(db, {
-    sessionId: visit.id,
-    storeId: visit.store_id,
-    kind: "staff_charge",
-    source: "staff",
-    adminId: actor.id,
-    detail: { amount: fromOre(visit.total_ore) },
-    activity: false,
+  // Staff pressing at once in this instance share one run, one timeline entry and one audit entry.
+  return staffCharges(db, visit.id, async () => {
+    await recordSessionEvent(db, {
+      sessionId: visit.id,
+      storeId: visit.store_id,
+      kind: "staff_charge",
+      source: "staff",
+      adminId: actor.id,
+      detail: { amount: fromOre(visit.total_ore) },
+      activity: false,
+    });
+    let receiptNumber: number | null;
+    try {
+      const answer = await chargeVisit({ ...opts, payments, sessionId: visit.id, event: "staff_charge" });
+      receiptNumber = answer.receipt?.number ?? null;
+    } catch (err) {
+      // Another instance's request charged it while this one waited: the same charge, already paid.
+      const paid = err instanceof AppError && err.code === "not_left_unpaid" ? await paidReceipt(db, visit.id) : null;
+      if (paid !== null) return { status: "paid" as const, receipt_number: paid };
+      await auditCharge(db, actor, visit, err instanceof AppError ? err.code : "failed");
+      throw staffWords(err);
+    }
+    await auditCharge(db, actor, visit, receiptNumber === null ? "nothing to pay" : `paid, receipt ${receiptNumber}`);
+    if (receiptNumber === null) throw new AppError(409, "nothing_to_pay", "The visit has nothing left to pay");
+    return { status: "paid" as const, receipt_number: receiptNumber };
   });
-  let outcome: string;
-  let receiptNumber: number | null = null;
-  try {
-    const answer = await chargeVisit({ ...opts, payments, sessionId: visit.id, event: "staff_charge" });
-    receiptNumber = answer.receipt?.number ?? null;
-    outcome = answer.status === "paid" ? `paid, receipt ${receiptNumber}` : "nothing to pay";
-  } catch (err) {
-    outcome = err instanceof AppError ? err.code : "failed";
-    await auditCharge(db, actor, visit, outcome);
-    throw staffWords(err);
-  }
-  await auditCharge(db, actor, visit, outcome);
-  if (receiptNumber === null) throw new AppError(409, "nothing_to_pay", "The visit has nothing left to pay");
-  return { status: "paid", receipt_number: receiptNumber };
+}
+
+const staffCharges = singleFlight<{ status: "paid"; receipt_number: number }>();
+
+/** The receipt number of the visit's paid order, or null. */
+async function paidReceipt(db: Db, sessionId: string): Promise<number | null> {
+  const [order] = await queryRows<{ receipt_number: number }>(
+    db,
+    sql`select receipt_number from orders where session_id = ${sessionId} and state = 'paid'`,
+  );
+  return order?.receipt_number ?? null;
 }
 
 function auditCharge(db: Db, actor: AdminActor, visit: UnpaidVisit, outcome: string) {

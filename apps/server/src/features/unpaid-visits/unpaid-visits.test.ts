@@ -1,9 +1,11 @@
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../db/client.ts";
+import { buildApp } from "../../app.ts";
+import { openDatabase, queryRows } from "../../db/client.ts";
 import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
-import { as, createTestContext, putVisitIn, signIn, type TestContext } from "../../test/harness.ts";
+import { as, createTestContext, putVisitIn, signIn, TEST_DATABASE_URL, type TestContext } from "../../test/harness.ts";
 import { idempotencyKeyOf } from "../checkout/charge.ts";
 import { product, shop, shopper, type TestShopper } from "../refunds/testing.ts";
 
@@ -122,6 +124,32 @@ describe("charging a visit left unpaid", () => {
     expect((await charge(otherAdmin, unpaid)).statusCode).toBe(403);
     expect((await writeOff(otherAdmin, unpaid, "Inte min butik")).statusCode).toBe(403);
     expect((await charge(platform, "00000000-0000-4000-8000-000000000000")).statusCode).toBe(404);
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)("two instances on one PostgreSQL", () => {
+  it("staff pressing Charge on both at once: one charge, and both are told it is paid", async () => {
+    const database = await openDatabase({
+      databaseUrl: ctx.databaseUrl,
+      logger: pino({ level: "silent" }),
+      poolSize: 3,
+    });
+    const other = await buildApp(ctx.app.config, { database });
+    try {
+      const { visit } = await leftUnpaid();
+      const here = as(ctx.app, (await signIn(ctx.app)).cookie);
+      const there = as(other, (await signIn(other)).cookie);
+      const answers = await Promise.all([charge(here, visit), charge(there, visit)]);
+      expect(answers.map((a) => [a.statusCode, a.json().status])).toEqual([
+        [200, "checked_out"],
+        [200, "checked_out"],
+      ]);
+      const intents = await pay.intentsFor(`${idempotencyKeyOf(visit, 1)}-authorize`);
+      expect(intents).toHaveLength(1);
+    } finally {
+      await other.close();
+      await database.close();
+    }
   });
 });
 

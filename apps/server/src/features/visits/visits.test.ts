@@ -145,6 +145,18 @@ describe("one visit at a time", () => {
     ]);
   });
 
+  it("a new code for another store stops the way back into an open visit, as it stops any unused code", async () => {
+    const al = await shopper(ctx.app);
+    const inA = await enter(al, storeA);
+    const back = await entryCode(al, storeA);
+    expect(back.session_id).toBe(inA);
+    await entryCode(al, storeB);
+    expect(body(await door(back, doorA))).toEqual([403, "invalid_token", "Ogiltig QR-kod."]);
+    // The visit itself is still open, and a fresh code gets back in.
+    expect(await stateOf(inA)).toBe("in_store");
+    expect((await door(await entryCode(al, storeA), doorA)).statusCode).toBe(200);
+  });
+
   it("never opens the door to a second open visit in the same store, even for two codes made at once", async () => {
     const bo = await shopper(ctx.app);
     const first = await entryCode(bo, storeA);
