@@ -129,6 +129,7 @@ export async function planCharge(
     const visit = await lockVisitToCharge(tx, opts.sessionId);
     if (!visit) throw notFound("Du har inget pågående besök att betala för.", "no_visit");
     const order = await orderOf(tx, visit.id, true);
+    // A statement of its own, after the lock: its snapshot sees a scan that held the visit until just now.
     const [{ has_goods: hasGoods } = { has_goods: false }] = await queryRows<{ has_goods: boolean }>(
       tx,
       sql`select exists (select 1 from cart_items where session_id = ${visit.id}) as has_goods`,
