@@ -78,8 +78,10 @@ const GROUPS = {
       feature("visits/visits.ts"),
       feature("unpaid-visits/unpaid-visits.service.ts"),
       feature("cart/cart-limits.ts"),
+      `${server}/platform/bounded-cache.ts`,
     ],
     tests: [
+      `${server}/platform/bounded-cache.test.ts`,
       feature("visits/visit-state.test.ts"),
       feature("visits/visits.test.ts"),
       feature("visits/visits.boundaries.test.ts"),

@@ -1,5 +1,6 @@
 import type { SettingValues } from "@glide/contracts";
 import { type Db, queryRows, sql } from "../../db/client.ts";
+import { boundedCache } from "../../platform/bounded-cache.ts";
 import { conflict } from "../../platform/errors.ts";
 
 /**
@@ -36,10 +37,9 @@ export function checkLimits(
 /**
  * The store of a visit, which never changes: kept per instance so a scan,
  * which names only its visit, can be held to its store's limits without an
- * extra round trip but the first. Bounded: the oldest entries go first.
+ * extra round trip but the first.
  */
-const storeOfVisit = new Map<string, string>();
-const REMEMBERED_VISITS = 10_000;
+const storeOfVisit = boundedCache<string>(10_000);
 
 export async function visitStore(db: Db, sessionId: string): Promise<string | null> {
   const known = storeOfVisit.get(sessionId);
@@ -49,7 +49,6 @@ export async function visitStore(db: Db, sessionId: string): Promise<string | nu
     sql`select store_id from shopping_sessions where id = ${sessionId}`,
   );
   if (!row) return null;
-  if (storeOfVisit.size >= REMEMBERED_VISITS) storeOfVisit.delete(storeOfVisit.keys().next().value!);
   storeOfVisit.set(sessionId, row.store_id);
   return row.store_id;
 }

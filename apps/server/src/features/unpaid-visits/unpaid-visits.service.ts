@@ -60,7 +60,8 @@ export async function chargeUnpaid(
   const { db, actor } = opts;
   const visit = await visitFor(db, actor, opts.id);
   // Refused before anything is recorded: only a visit left unpaid (or one whose charge is under way) is charged here.
-  mustTransition(visit.state, "staff_charge", { hasGoods: visit.total_ore > 0, gone: true });
+  // Goods or not is decided again under the visit's lock, by the charge itself.
+  mustTransition(visit.state, "staff_charge", { hasGoods: true, gone: true });
   if (!visit.has_card)
     throw new AppError(
       409,

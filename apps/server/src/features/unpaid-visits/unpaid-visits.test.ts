@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
 import { openDatabase, queryRows } from "../../db/client.ts";
 import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
-import { as, createTestContext, putVisitIn, signIn, TEST_DATABASE_URL, type TestContext } from "../../test/harness.ts";
+import {
+  as,
+  createTestContext,
+  listenToSessions,
+  putVisitIn,
+  signIn,
+  TEST_DATABASE_URL,
+  type TestContext,
+} from "../../test/harness.ts";
 import { idempotencyKeyOf } from "../checkout/charge.ts";
 import { product, shop, shopper, type TestShopper } from "../refunds/testing.ts";
 
@@ -112,6 +120,33 @@ describe("charging a visit left unpaid", () => {
     expect(await audited(cardless.visit)).toEqual([]);
   });
 
+  it("says so when the provider does not answer (settled later with the same key), and when there is nothing to pay", async () => {
+    const { visit } = await leftUnpaid();
+    await pay.control("/faults", { mode: "error", path: "/v1/payment_intents" });
+    try {
+      expect(body(await charge(platform, visit))).toEqual([
+        503,
+        "payment_unavailable",
+        "The payment provider did not answer; the charge is settled later with the same key",
+      ]);
+    } finally {
+      await pay.control("/faults", {});
+    }
+    const [asked] = await audited(visit);
+    expect(asked).toMatchObject({
+      action: "session.charge",
+      after: { outcome: "payment_unavailable" },
+    });
+    expect((await queryRows(ctx.app.db, sql`select before from audit_log where entity_id = ${visit}`))[0]).toEqual({
+      before: { state: "left_unpaid", total: 35.8 },
+    });
+    // Its cart emptied behind the screens' back: the charge ends it with nothing to pay.
+    const { visit: emptied } = await leftUnpaid();
+    await ctx.app.db.execute(sql`delete from cart_items where session_id = ${emptied}`);
+    expect(body(await charge(platform, emptied))).toEqual([409, "nothing_to_pay", "The visit has nothing left to pay"]);
+    expect((await audited(emptied)).at(-1)?.after).toEqual({ outcome: "nothing to pay" });
+  });
+
   it("refuses a visit still in the store, another store's visit, and an unknown one", async () => {
     const inside = await shopper(ctx.app);
     const visit = await shop(ctx.app, inside, store, [[milk.barcode, 1]]);
@@ -165,7 +200,11 @@ describe("writing a visit left unpaid off", () => {
     expect(body(await writeOff(storeAdmin, visit, "x".repeat(501)))[2]).toBe(
       "reason: The reason must be at most 500 characters",
     );
+    const bus = await listenToSessions(ctx.app);
     const done = await writeOff(storeAdmin, visit, "Varorna lämnades kvar vid kassan");
+    await bus.settle();
+    expect(bus.of(visit, "written_off")).toEqual([{ store_id: store, session_id: visit, kind: "written_off" }]);
+    bus.stop();
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json()).toMatchObject({ status: "written_off", total: 35.8, payment_state: "none" });
     expect((await timeline(visit)).at(-1)).toEqual({

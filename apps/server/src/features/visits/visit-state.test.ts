@@ -180,5 +180,9 @@ describe("the visit's state machine", () => {
     expect(words("in_store", "write_off")).toBe("The shopper is still in the store: the visit is paid at the exit");
     expect(words("paid", "staff_charge")).toBe("Only a visit left unpaid can be charged or written off by staff");
     expect(words("charging", "write_off")).toBe("A charge of this visit is under way");
+    expect(words("paid", "door")).toBe("QR-koden är redan använd.");
+    expect(words("cancelled", "door")).toBe("Ogiltig QR-kod.");
+    expect(words("in_store", "paid")).toBe("No charge of this visit is under way");
+    expect(words("charging", "door")).toBe("Din förra betalning pågår fortfarande. Försök igen om en stund.");
   });
 });

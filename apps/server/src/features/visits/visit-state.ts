@@ -58,6 +58,8 @@ const codeUsed = () => refuse(409, "token_used", "QR-koden är redan använd.");
 const codeInvalid = () => refuse(403, "invalid_token", "Ogiltig QR-kod.");
 const notUnpaid = () =>
   refuse(409, "not_left_unpaid", "Only a visit left unpaid can be charged or written off by staff");
+/** A provider's answer for a visit no charge is under way for (a late answer the state machine ignores). */
+const notCharging = () => refuse(409, "not_charging", "No charge of this visit is under way");
 
 /** Where a checkout's charge goes when the card is declined: back to the shop, or (the shopper has gone) unpaid. */
 const afterDecline = (facts: VisitFacts): Transition => to(facts.gone ? "left_unpaid" : "in_store");
@@ -95,7 +97,7 @@ export function transition(state: VisitState, event: VisitEvent, facts: VisitFac
         case "write_off":
           return refuse(409, "visit_open", "The shopper is still in the store: the visit is paid at the exit");
         default:
-          return refuse(409, "not_charging", "No charge of this visit is under way");
+          return notCharging();
       }
     case "charging":
       switch (event) {
@@ -121,7 +123,7 @@ export function transition(state: VisitState, event: VisitEvent, facts: VisitFac
         case "write_off":
           return refuse(409, "payment_in_progress", "A charge of this visit is under way");
       }
-      break;
+      return notCharging();
     case "left_unpaid":
       switch (event) {
         // The shopper pays it from the phone, or staff charge the card on file: the same exactly-once path.
@@ -139,7 +141,7 @@ export function transition(state: VisitState, event: VisitEvent, facts: VisitFac
         case "entry_again":
           return leftUnpaid();
         default:
-          return refuse(409, "not_charging", "No charge of this visit is under way");
+          return notCharging();
       }
     case "paid":
     case "ended_empty":
@@ -159,7 +161,7 @@ export function transition(state: VisitState, event: VisitEvent, facts: VisitFac
         case "entry_again":
           return ended();
         default:
-          return refuse(409, "not_charging", "No charge of this visit is under way");
+          return notCharging();
       }
     case "cancelled":
       switch (event) {
@@ -175,7 +177,6 @@ export function transition(state: VisitState, event: VisitEvent, facts: VisitFac
           return notEntered();
       }
   }
-  return refuse(409, "not_charging", "No charge of this visit is under way");
 }
 
 /** The transition, or its refusal thrown as the error the caller's client hears. */
@@ -185,7 +186,5 @@ export function mustTransition(state: VisitState, event: VisitEvent, facts: Visi
   return next;
 }
 
-/** States in which the visit is open: inside the store, or being paid. At most one per shopper and store. */
-export const OPEN_STATES: readonly VisitState[] = ["in_store", "charging"];
 /** States a checkout settles: open with goods, or left with goods and no payment. */
 export const OWING_STATES: readonly VisitState[] = ["in_store", "charging", "left_unpaid"];

@@ -1,7 +1,7 @@
 import type { UnpaidVisit, VisitState } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
-import { OWING_STATES, type VisitFacts } from "./visit-state.ts";
+import { OWING_STATES } from "./visit-state.ts";
 
 /**
  * Reading and moving visits. Which move is allowed is decided in
@@ -9,36 +9,8 @@ import { OWING_STATES, type VisitFacts } from "./visit-state.ts";
  * writes its answer, always under the visit's row lock.
  */
 
-export type LockedVisit = {
-  id: string;
-  customer_id: string;
-  store_id: string;
-  state: VisitState;
-  /** The gate opened for it, or the sweep closed it: the shopper has gone. */
-  gone: boolean;
-  has_goods: boolean;
-};
-
-/** The visit under a row lock (FOR UPDATE: every cart change waits for it, see cart.service.ts), with its facts. */
-export async function lockVisit(tx: Tx, sessionId: string): Promise<LockedVisit | undefined> {
-  const [row] = await queryRows<LockedVisit>(
-    tx,
-    sql`select s.id, s.customer_id, s.store_id, s.state,
-          (s.exited_at is not null or s.abandoned_at is not null) as gone,
-          exists (select 1 from cart_items i where i.session_id = s.id) as has_goods
-        from shopping_sessions s where s.id = ${sessionId} for update of s`,
-  );
-  return row;
-}
-
-export const factsOf = (visit: Pick<LockedVisit, "has_goods" | "gone">): VisitFacts => ({
-  hasGoods: visit.has_goods,
-  gone: visit.gone,
-});
-
 /** Writes a state the state machine answered; the timestamps say when it ended, if it did. */
-export async function moveVisit(tx: Tx, sessionId: string, to: VisitState, now?: Date): Promise<void> {
-  const at = now ?? new Date();
+export async function moveVisit(tx: Tx, sessionId: string, to: VisitState, at: Date): Promise<void> {
   await tx.execute(
     sql`update shopping_sessions set state = ${to},
           checked_out_at = case when ${to} in ('paid', 'ended_empty') then coalesce(checked_out_at, ${at}) else checked_out_at end
