@@ -98,6 +98,18 @@ describe("a cart's total limit", () => {
     expect((await who.call({ method: "GET", url: `/api/v1/cart/${visit}` })).json().total).toBe(100);
   });
 
+  it("lets a quantity change take the cart to exactly its limit, and not one unit past it", async () => {
+    const store = await storeWith({ max_cart_total: 100 });
+    const half = await product(ctx.app, cookie, 50, 25);
+    const who = await shopper(ctx.app);
+    const visit = await shop(ctx.app, who, store, [[half.barcode, 1]]);
+    const [line] = await lines(who, visit);
+    const put = (quantity: number) =>
+      who.call({ method: "PUT", url: `/api/v1/cart/item/${line!.id}`, payload: { quantity } });
+    expect((await put(2)).json().total).toBe(100);
+    expect(body(await put(3))[1]).toBe("cart_total_limit");
+  });
+
   it("charges the largest cart a store may allow (999,999 kr), captured in full", async () => {
     const store = await storeWith({ max_cart_total: 999_999 });
     const gold = await product(ctx.app, cookie, 333_333, 25);

@@ -56,7 +56,7 @@ export async function chargeUnpaid(
     actor: AdminActor;
     id: string;
   },
-): Promise<{ status: "paid"; receipt_number: number }> {
+): Promise<void> {
   const { db, actor } = opts;
   const visit = await visitFor(db, actor, opts.id);
   // Refused before anything is recorded: only a visit left unpaid (or one whose charge is under way) is charged here.
@@ -87,17 +87,16 @@ export async function chargeUnpaid(
     } catch (err) {
       // Another instance's request charged it while this one waited: the same charge, already paid.
       const paid = err instanceof AppError && err.code === "not_left_unpaid" ? await paidReceipt(db, visit.id) : null;
-      if (paid !== null) return { status: "paid" as const, receipt_number: paid };
+      if (paid !== null) return;
       await auditCharge(db, actor, visit, err instanceof AppError ? err.code : "failed");
       throw staffWords(err);
     }
     await auditCharge(db, actor, visit, receiptNumber === null ? "nothing to pay" : `paid, receipt ${receiptNumber}`);
     if (receiptNumber === null) throw new AppError(409, "nothing_to_pay", "The visit has nothing left to pay");
-    return { status: "paid" as const, receipt_number: receiptNumber };
   });
 }
 
-const staffCharges = singleFlight<{ status: "paid"; receipt_number: number }>();
+const staffCharges = singleFlight<void>();
 
 /** The receipt number of the visit's paid order, or null. */
 async function paidReceipt(db: Db, sessionId: string): Promise<number | null> {

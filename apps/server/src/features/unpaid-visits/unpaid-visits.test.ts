@@ -43,9 +43,17 @@ const writeOff = (caller: ReturnType<typeof as>, visit: string, reason?: unknown
   caller.post(`/api/v1/admin/sessions/${visit}/write-off`, reason === undefined ? {} : { reason });
 
 const audited = (visit: string) =>
-  queryRows<{ action: string; summary: string; actor_email: string; after: Record<string, unknown> }>(
+  queryRows<{
+    action: string;
+    entity_type: string;
+    store_id: string;
+    summary: string;
+    actor_email: string;
+    after: Record<string, unknown>;
+  }>(
     ctx.app.db,
-    sql`select action, summary, actor_email, after from audit_log where entity_id = ${visit} order by id`,
+    sql`select action, entity_type, store_id, summary, actor_email, after from audit_log
+        where entity_id = ${visit} order by id`,
   );
 const timeline = (visit: string) =>
   queryRows<{ kind: string; source: string; detail: Record<string, unknown> }>(
@@ -83,7 +91,12 @@ describe("charging a visit left unpaid", () => {
     const asked = (await timeline(visit)).filter((e) => e.kind === "staff_charge");
     expect(asked[0]).toMatchObject({ source: "staff", detail: { amount: 35.8 } });
     expect((await audited(visit)).map((a) => a.action)).toContain("session.charge");
-    expect((await audited(visit))[0]!.summary).toMatch(/charged 35\.80 kr to the card on file: paid, receipt \d+$/);
+    expect((await audited(visit))[0]).toMatchObject({ entity_type: "session", store_id: store });
+    expect((await audited(visit))[0]!.summary).toMatch(
+      new RegExp(
+        `^Unpaid visit ${visit.slice(0, 8)} in "Obetalda butiken" charged 35\\.80 kr to the card on file: paid, receipt \\d+$`,
+      ),
+    );
     // Paid, the shopper may come in again; the receipt is theirs.
     const entry = await who.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
     expect(entry.statusCode, entry.body).toBe(200);
@@ -217,7 +230,10 @@ describe("writing a visit left unpaid off", () => {
       action: "session.write_off",
       after: { state: "written_off", reason: "Varorna lämnades kvar vid kassan" },
     });
-    expect(entry!.summary).toMatch(/written off \(35\.80 kr\): Varorna lämnades kvar vid kassan$/);
+    expect(entry).toMatchObject({ entity_type: "session", store_id: store });
+    expect(entry!.summary).toBe(
+      `Unpaid visit ${visit.slice(0, 8)} in "Obetalda butiken" written off (35.80 kr): Varorna lämnades kvar vid kassan`,
+    );
     expect(await pay.intentsFor(`${idempotencyKeyOf(visit, 1)}-authorize`)).toEqual([]);
     const again = await who.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
     expect(again.statusCode, again.body).toBe(200);
