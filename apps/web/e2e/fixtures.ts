@@ -22,9 +22,16 @@ export const test = base.extend<{
     async ({ page, bankIdApp }, use) => {
       if (bankIdApp === "universal link") {
         await page.route("**/api/v1/public/config", async (route) => {
-          const response = await route.fetch();
-          const json = { ...(await response.json()), bankid_app_url: "https://app.bankid.com/" };
-          await route.fulfill({ response, json });
+          let json: unknown;
+          let response: Awaited<ReturnType<typeof route.fetch>>;
+          try {
+            response = await route.fetch();
+            json = { ...((await response.json()) as object), bankid_app_url: "https://app.bankid.com/" };
+          } catch {
+            // The page went away (its test ended on a navigation) while its config was on the way: nobody waits.
+            return;
+          }
+          await route.fulfill({ response, json }).catch(() => {});
         });
       }
       await use(undefined);
