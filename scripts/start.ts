@@ -11,13 +11,106 @@
  * is given its address and key (STRIPE_API_BASE, STRIPE_SECRET_KEY); its card
  * page also listens on HOST. The camera simulator runs too, and the demo
  * store's cameras are on it.
+ *
+ * The server and the simulators each run in a process of their own, and
+ * stopping the start stops them all: SIGINT, SIGTERM or SIGHUP to this
+ * process or to npm, npm gone, or this process killed outright.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { type ChildProcess, type ChildProcessByStdio, spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { constants } from "node:os";
 import path from "node:path";
+import type { Readable } from "node:stream";
 
 const root = path.resolve(import.meta.dirname, "..");
 const built = path.join(root, "apps/web/dist/index.html");
+
+/** The processes this one started: they go when it goes, whatever ends it. */
+const children = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of children) child.kill("SIGTERM");
+});
+
+let server: ChildProcess | null = null;
+let stopping = false;
+/**
+ * The first SIGINT, SIGTERM or SIGHUP stops the server, and its exit ends
+ * this process (and so the simulators, after it); before the server runs, it
+ * ends this process at once. Only the first: npm passes on the Ctrl-C the
+ * terminal has sent here already, and a second signal would cut the server's
+ * graceful close short (it takes at most 10 s, main.ts).
+ */
+function stop(signal: NodeJS.Signals): void {
+  if (stopping) return;
+  stopping = true;
+  if (server) server.kill("SIGTERM");
+  else process.exit(128 + constants.signals[signal]);
+}
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
+
+/** A process's parent and name, from /proc (Linux); null where there is no /proc or no such process. */
+function processInfo(pid: number): { ppid: number; name: string } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return state === "Z"
+      ? null
+      : { ppid: Number(ppid), name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) };
+  } catch {
+    return null;
+  }
+}
+const alive = (pid: number) => {
+  if (existsSync("/proc/self/stat")) return processInfo(pid) !== null;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/**
+ * Under npm the start also ends when npm goes: npm passes SIGINT and SIGTERM
+ * on (package.json's `exec` makes this process npm's child, not a shell's),
+ * but a SIGHUP ends npm and passes nothing. Where a shell still stands
+ * between (`sh -c`, as Playwright's web server runs it), its parent is watched
+ * too, since a shell that dies of a SIGTERM does not pass it on either. On
+ * losing one of them the start shuts down as on SIGTERM. Run by hand (node
+ * scripts/start.ts, nohup...) it watches nothing: signals reach it directly.
+ */
+if (process.env.npm_lifecycle_event) {
+  const parent = process.ppid;
+  const shell = processInfo(parent);
+  const watched = [parent, ...(shell && /^(ba|da|z|k|a)?sh$/.test(shell.name) ? [shell.ppid] : [])];
+  const watch = setInterval(() => {
+    if (process.ppid === parent && watched.every(alive)) return;
+    clearInterval(watch);
+    stop("SIGTERM");
+  }, 500);
+  watch.unref();
+}
+
+/**
+ * A process of its own, in a process group of its own, so that a terminal's
+ * Ctrl-C reaches only this process, which stops them in order. Each is
+ * loaded with exit-with-parent.ts: it stops when this process is gone, even
+ * killed outright.
+ */
+function startProcess<O extends "pipe" | "inherit">(script: string, args: string[], stdout: O) {
+  const started = spawn(
+    process.execPath,
+    ["--import", path.join(root, "scripts/exit-with-parent.ts"), path.join(root, script), ...args],
+    { stdio: ["ignore", stdout, "inherit"], detached: true },
+  );
+  children.add(started);
+  started.on("exit", () => children.delete(started));
+  return started;
+}
+
+/** A simulator, like the outside system it stands in for; its settings come on stdout. */
+const simulator = (script: string, args: string[]) =>
+  startProcess(script, args, "pipe") as ChildProcessByStdio<null, Readable, null>;
 
 function newest(dir: string): number {
   let latest = 0;
@@ -37,30 +130,26 @@ const sources = [
 const sourceTime = Math.max(
   ...sources.filter(existsSync).map((p) => (statSync(p).isDirectory() ? newest(p) : statSync(p).mtimeMs)),
 );
-if (!existsSync(built) || statSync(built).mtimeMs < sourceTime) {
+// WEB_DIST names a build of one's own, served as it is.
+if (!process.env.WEB_DIST && (!existsSync(built) || statSync(built).mtimeMs < sourceTime)) {
   process.stdout.write("Building the web app...\n");
   const result = spawnSync("npm", ["run", "build", "-w", "@glide/web"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-/** The simulator runs as its own process, like the outside system it stands in for. */
+/** The BankID simulator, its settings read from what it prints. */
 async function startBankIdSimulator(): Promise<void> {
   const dir = path.resolve(process.env.DATA_DIR ?? "./data", "bankid-simulator");
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(root, "tools/bankid-simulator/main.ts"),
-      "--dir",
-      dir,
-      "--rp-port",
-      process.env.SIMULATOR_RP_PORT ?? "8443",
-      "--control-port",
-      process.env.SIMULATOR_CONTROL_PORT ?? "8444",
-      "--host",
-      process.env.HOST ?? "127.0.0.1",
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
+  const child = simulator("tools/bankid-simulator/main.ts", [
+    "--dir",
+    dir,
+    "--rp-port",
+    process.env.SIMULATOR_RP_PORT ?? "8443",
+    "--control-port",
+    process.env.SIMULATOR_CONTROL_PORT ?? "8444",
+    "--host",
+    process.env.HOST ?? "127.0.0.1",
+  ]);
   const settings = await new Promise<Record<string, string>>((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -74,23 +163,16 @@ async function startBankIdSimulator(): Promise<void> {
   const { BANKID_APP_URL: appUrl, ...rpSettings } = settings;
   Object.assign(process.env, rpSettings);
   if (appUrl) process.env.BANKID_APP_URL ??= appUrl;
-  // The simulator goes when the server goes.
-  process.on("exit", () => child.kill());
 }
 
 /** The payment simulator, the same way: its own process, its settings read from what it prints. */
 async function startPaymentSimulator(): Promise<void> {
   const port = process.env.PAYMENT_SIMULATOR_PORT;
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(root, "tools/payment-simulator/main.ts"),
-      ...(port ? ["--port", port] : []),
-      "--host",
-      process.env.HOST ?? "127.0.0.1",
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
+  const child = simulator("tools/payment-simulator/main.ts", [
+    ...(port ? ["--port", port] : []),
+    "--host",
+    process.env.HOST ?? "127.0.0.1",
+  ]);
   const settings = await new Promise<Record<string, string>>((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -104,7 +186,6 @@ async function startPaymentSimulator(): Promise<void> {
   Object.assign(process.env, settings);
   // Its hosted card page, where the shopper's "Lägg till kort" leads.
   if (settings.STRIPE_API_BASE) process.env.CARD_PAGE_URL ??= `${settings.STRIPE_API_BASE}/card`;
-  process.on("exit", () => child.kill());
 }
 
 /**
@@ -114,28 +195,22 @@ async function startPaymentSimulator(): Promise<void> {
  */
 async function startCameraSimulator(): Promise<void> {
   const run = (httpPort: string, rtspPort: string) => {
-    const child = spawn(
-      process.execPath,
-      [
-        path.join(root, "tools/camera-simulator/main.ts"),
-        "--http-port",
-        httpPort,
-        "--rtsp-port",
-        rtspPort,
-        "--password",
-        process.env.CAMERA_SIMULATOR_PASSWORD ?? "demo-camera",
-        "--host",
-        process.env.HOST ?? "127.0.0.1",
-      ],
-      { stdio: ["ignore", "pipe", "inherit"] },
-    );
+    const child = simulator("tools/camera-simulator/main.ts", [
+      "--http-port",
+      httpPort,
+      "--rtsp-port",
+      rtspPort,
+      "--password",
+      process.env.CAMERA_SIMULATOR_PASSWORD ?? "demo-camera",
+      "--host",
+      process.env.HOST ?? "127.0.0.1",
+    ]);
     return new Promise<Record<string, string>>((resolve, reject) => {
       let out = "";
       child.stdout.on("data", (chunk: Buffer) => {
         out += chunk;
         if (!out.includes("CAMERA_SIM_CONTROL=") || !out.endsWith("\n")) return;
         process.stdout.write(out);
-        process.on("exit", () => child.kill());
         resolve(Object.fromEntries([...out.matchAll(/^\s+(CAMERA_SIM_\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!])));
       });
       child.on("exit", (code) => reject(new Error(`The camera simulator stopped (exit ${code})`)));
@@ -159,4 +234,6 @@ if (!process.env.STRIPE_SECRET_KEY) await startPaymentSimulator();
 
 process.env.DEMO_DATA ??= "true";
 process.env.DEV_TOOLS ??= "true";
-await import("../apps/server/src/main.ts");
+server = startProcess("apps/server/src/main.ts", [], "inherit");
+// The server's end is the start's: the same exit code, and the simulators go with it.
+server.on("exit", (code, signal) => process.exit(code ?? 128 + constants.signals[signal!]));

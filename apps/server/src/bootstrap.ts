@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { seedDemoData } from "./db/demo-data.ts";
+import { seedDemoData } from "./demo/demo-data.ts";
 import { countAdmins, createAdmin } from "./features/admin-auth/admin-auth.service.ts";
 
 /**

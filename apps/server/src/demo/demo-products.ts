@@ -1,0 +1,328 @@
+import { gtinCheckDigit, parseBarcode } from "@glide/contracts";
+import type { Tx } from "../db/client.ts";
+import { productBarcodes, products } from "../db/schema/index.ts";
+
+type Item = {
+  name: string;
+  brand: string;
+  category: string;
+  /** Kronor for one; per kilogram for weighed goods. With sizes: each size's own price. */
+  price: number | Record<string, number>;
+  vat: 6 | 12 | 25;
+  /**
+   * Variants the item is really sold in, each with its price against the
+   * plain one ("Eko" 15 % dearer): only where a shop would have it, so no
+   * lactose-free batteries.
+   */
+  variants?: Record<string, number>;
+  age?: 15 | 18 | 20;
+  /** Sold by weight (a 23 label) or with a printed price (a 20 label). */
+  measure?: "weight" | "price";
+};
+
+const EKO = { Eko: 1.15 };
+const LAKTOSFRI = { Laktosfri: 1.1 };
+
+// Swedish VAT: food 12 %, newspapers and books 6 %, everything else
+// (alcoholic drinks such as folköl, tobacco, non-food) 25 %.
+const RANGE: Item[] = [
+  {
+    name: "Mellanmjölk",
+    brand: "Arla",
+    category: "Mejeri",
+    price: { "1 l": 17.9, "1,5 l": 24.9 },
+    vat: 12,
+    variants: { ...EKO, ...LAKTOSFRI },
+  },
+  {
+    name: "Standardmjölk",
+    brand: "Skånemejerier",
+    category: "Mejeri",
+    price: { "1 l": 18.5, "1,5 l": 25.9 },
+    vat: 12,
+    variants: EKO,
+  },
+  { name: "Lättmjölk", brand: "Arla", category: "Mejeri", price: { "1 l": 16.9 }, vat: 12, variants: LAKTOSFRI },
+  {
+    name: "Filmjölk",
+    brand: "Arla",
+    category: "Mejeri",
+    price: { "1 l": 19.9 },
+    vat: 12,
+    variants: { ...EKO, ...LAKTOSFRI },
+  },
+  {
+    name: "Turkisk yoghurt 10 %",
+    brand: "Lindahls",
+    category: "Mejeri",
+    price: { "500 g": 29.9, "1 kg": 49.9 },
+    vat: 12,
+  },
+  { name: "Vaniljyoghurt", brand: "Arla", category: "Mejeri", price: { "1 l": 27.9 }, vat: 12, variants: LAKTOSFRI },
+  {
+    name: "Vispgrädde 36 %",
+    brand: "Arla",
+    category: "Mejeri",
+    price: { "3 dl": 24.9, "5 dl": 34.9 },
+    vat: 12,
+    variants: LAKTOSFRI,
+  },
+  { name: "Bregott Normalsaltat", brand: "Arla", category: "Mejeri", price: { "300 g": 44.9, "600 g": 79.9 }, vat: 12 },
+  { name: "Herrgård 28 %", brand: "Arla", category: "Ost", price: { "500 g": 69.9, "1 kg": 129.0 }, vat: 12 },
+  { name: "Västerbottensost", brand: "Norrmejerier", category: "Ost", price: { "450 g": 119.0 }, vat: 12 },
+  { name: "Prästost lagrad", brand: "Arla", category: "Ost", price: 159.0, vat: 12, measure: "price" },
+  { name: "Ägg 12-pack frigående", brand: "Kronägg", category: "Ägg", price: 49.9, vat: 12, variants: EKO },
+  { name: "Kaffe Mellanrost", brand: "Gevalia", category: "Kaffe", price: { "450 g": 59.9 }, vat: 12, variants: EKO },
+  { name: "Skånerost", brand: "Zoégas", category: "Kaffe", price: { "450 g": 64.9 }, vat: 12 },
+  {
+    name: "Mörkrost hela bönor",
+    brand: "Löfbergs",
+    category: "Kaffe",
+    price: { "500 g": 79.9, "1 kg": 149.0 },
+    vat: 12,
+    variants: EKO,
+  },
+  { name: "Te Earl Grey", brand: "Lipton", category: "Te", price: { "25 p": 34.9, "50 p": 59.9 }, vat: 12 },
+  {
+    name: "Havregryn",
+    brand: "AXA",
+    category: "Skafferi",
+    price: { "750 g": 24.9, "1,5 kg": 42.9 },
+    vat: 12,
+    variants: EKO,
+  },
+  { name: "Vetemjöl", brand: "Kungsörnen", category: "Skafferi", price: { "2 kg": 21.9 }, vat: 12, variants: EKO },
+  { name: "Strösocker", brand: "Dansukker", category: "Skafferi", price: { "1 kg": 22.9, "2 kg": 39.9 }, vat: 12 },
+  {
+    name: "Makaroner",
+    brand: "Kungsörnen",
+    category: "Skafferi",
+    price: { "750 g": 16.9 },
+    vat: 12,
+    variants: { Fullkorn: 1.1 },
+  },
+  {
+    name: "Spaghetti",
+    brand: "Barilla",
+    category: "Skafferi",
+    price: { "500 g": 22.9, "1 kg": 39.9 },
+    vat: 12,
+    variants: { Fullkorn: 1.1 },
+  },
+  { name: "Jasminris", brand: "Uncle Ben's", category: "Skafferi", price: { "1 kg": 39.9, "2 kg": 69.9 }, vat: 12 },
+  { name: "Krossade tomater", brand: "Mutti", category: "Skafferi", price: { "400 g": 18.9 }, vat: 12, variants: EKO },
+  { name: "Lingonsylt", brand: "Felix", category: "Skafferi", price: { "450 g": 32.9 }, vat: 12 },
+  { name: "Ketchup", brand: "Felix", category: "Skafferi", price: { "500 g": 29.9, "1 kg": 49.9 }, vat: 12 },
+  {
+    name: "Kaviar",
+    brand: "Kalles",
+    category: "Skafferi",
+    price: { "190 g": 34.9, "300 g": 49.9 },
+    vat: 12,
+    variants: { Mild: 1 },
+  },
+  { name: "Knäckebröd Husman", brand: "Wasa", category: "Bröd", price: { "520 g": 24.9 }, vat: 12 },
+  { name: "Levainbröd", brand: "Pågen", category: "Bröd", price: 39.9, vat: 12 },
+  { name: "Skogaholmslimpa", brand: "Skogaholm", category: "Bröd", price: 32.9, vat: 12 },
+  { name: "Kanelbullar", brand: "Pågen", category: "Bröd", price: { "6-pack": 36.9, "10-pack": 54.9 }, vat: 12 },
+  { name: "Falukorv", brand: "Scan", category: "Chark", price: { "800 g": 44.9 }, vat: 12 },
+  { name: "Prinskorv", brand: "Scan", category: "Chark", price: { "300 g": 42.9, "600 g": 74.9 }, vat: 12 },
+  { name: "Skinka rökt skivad", brand: "Pärsons", category: "Chark", price: { "120 g": 34.9 }, vat: 12 },
+  { name: "Köttbullar", brand: "Scan", category: "Kött", price: { "500 g": 64.9, "1 kg": 114.0 }, vat: 12 },
+  {
+    name: "Nötfärs 12 %",
+    brand: "Garant",
+    category: "Kött",
+    price: { "500 g": 69.9, "800 g": 104.0 },
+    vat: 12,
+    variants: EKO,
+  },
+  { name: "Kycklingfilé", brand: "Kronfågel", category: "Kött", price: { "700 g": 99.9, "1 kg": 134.0 }, vat: 12 },
+  { name: "Laxfilé färsk", brand: "Fiskeriet", category: "Fisk", price: 219.0, vat: 12, measure: "price" },
+  { name: "Fiskpinnar", brand: "Findus", category: "Fryst", price: { "450 g": 49.9, "900 g": 89.9 }, vat: 12 },
+  { name: "Pytt i panna", brand: "Findus", category: "Fryst", price: { "750 g": 39.9 }, vat: 12 },
+  { name: "Gröna ärtor", brand: "Findus", category: "Fryst", price: { "500 g": 29.9 }, vat: 12, variants: EKO },
+  {
+    name: "Bananer",
+    brand: "Chiquita",
+    category: "Frukt & grönt",
+    price: 26.9,
+    vat: 12,
+    measure: "weight",
+    variants: EKO,
+  },
+  {
+    name: "Äpple Royal Gala",
+    brand: "Svenska äpplen",
+    category: "Frukt & grönt",
+    price: 32.9,
+    vat: 12,
+    measure: "weight",
+  },
+  {
+    name: "Tomater kvist",
+    brand: "Svenska tomater",
+    category: "Frukt & grönt",
+    price: 44.9,
+    vat: 12,
+    measure: "weight",
+  },
+  {
+    name: "Potatis fast",
+    brand: "Svenska potatis",
+    category: "Frukt & grönt",
+    price: 14.9,
+    vat: 12,
+    measure: "weight",
+  },
+  { name: "Gurka", brand: "Svensk gurka", category: "Frukt & grönt", price: 14.9, vat: 12 },
+  { name: "Lösgodis", brand: "Karamellkungen", category: "Godis", price: 79.9, vat: 12, measure: "weight" },
+  {
+    name: "Mjölkchoklad",
+    brand: "Marabou",
+    category: "Godis",
+    price: { "100 g": 19.9, "200 g": 32.9 },
+    vat: 12,
+    variants: { Daim: 1, Mintkrokant: 1 },
+  },
+  {
+    name: "Ahlgrens bilar",
+    brand: "Cloetta",
+    category: "Godis",
+    price: { "125 g": 24.9 },
+    vat: 12,
+    variants: { Sursockrade: 1 },
+  },
+  { name: "Kexchoklad", brand: "Cloetta", category: "Godis", price: 12.9, vat: 12 },
+  {
+    name: "Chips Sourcream & Onion",
+    brand: "OLW",
+    category: "Snacks",
+    price: { "175 g": 29.9, "275 g": 39.9 },
+    vat: 12,
+  },
+  { name: "Chips Grillchips", brand: "OLW", category: "Snacks", price: { "175 g": 29.9 }, vat: 12 },
+  { name: "Ostbågar", brand: "OLW", category: "Snacks", price: { "200 g": 27.9 }, vat: 12 },
+  {
+    name: "Läsk Cola",
+    brand: "Coca-Cola",
+    category: "Dryck",
+    price: { "33 cl": 14.9, "1,5 l": 27.9 },
+    vat: 12,
+    variants: { Zero: 1 },
+  },
+  { name: "Julmust", brand: "Apotekarnes", category: "Dryck", price: { "1,4 l": 21.9 }, vat: 12 },
+  { name: "Trocadero", brand: "Saturnus", category: "Dryck", price: { "33 cl": 14.9 }, vat: 12, variants: { Zero: 1 } },
+  {
+    name: "Mineralvatten Citron",
+    brand: "Ramlösa",
+    category: "Dryck",
+    price: { "50 cl": 15.9, "1,5 l": 22.9 },
+    vat: 12,
+  },
+  { name: "Apelsinjuice", brand: "Tropicana", category: "Dryck", price: { "1 l": 34.9 }, vat: 12 },
+  { name: "Energidryck", brand: "Nocco", category: "Dryck", price: { "33 cl": 24.9 }, vat: 12, age: 15 },
+  { name: "Energidryck Original", brand: "Red Bull", category: "Dryck", price: { "25 cl": 22.9 }, vat: 12, age: 15 },
+  {
+    name: "Folköl Ljus lager 3,5 %",
+    brand: "Pripps Blå",
+    category: "Folköl",
+    price: { "33 cl": 16.9, "50 cl": 21.9 },
+    vat: 25,
+    age: 18,
+  },
+  { name: "Folköl 3,5 %", brand: "Norrlands Guld", category: "Folköl", price: { "50 cl": 17.9 }, vat: 25, age: 18 },
+  { name: "Snus General Original Portion", brand: "General", category: "Tobak", price: 62.0, vat: 25, age: 18 },
+  { name: "Snus Göteborgs Rapé White", brand: "Göteborgs Rapé", category: "Tobak", price: 64.0, vat: 25, age: 18 },
+  { name: "Nikotinpåsar Mint", brand: "Zyn", category: "Tobak", price: 55.0, vat: 25, age: 18 },
+  { name: "Alvedon 500 mg", brand: "Alvedon", category: "Receptfritt", price: { "20 st": 39.9 }, vat: 25, age: 18 },
+  { name: "Ipren 200 mg", brand: "Ipren", category: "Receptfritt", price: { "20 st": 42.9 }, vat: 25, age: 18 },
+  { name: "Tandkräm", brand: "Colgate", category: "Hygien", price: { "75 ml": 24.9 }, vat: 25 },
+  {
+    name: "Schampo",
+    brand: "Head & Shoulders",
+    category: "Hygien",
+    price: { "250 ml": 49.9, "400 ml": 69.9 },
+    vat: 25,
+  },
+  { name: "Diskmedel", brand: "Yes", category: "Hushåll", price: { "500 ml": 29.9, "1 l": 49.9 }, vat: 25 },
+  { name: "Toalettpapper", brand: "Lambi", category: "Hushåll", price: { "8-pack": 64.9, "16-pack": 114.0 }, vat: 25 },
+  { name: "Hushållspapper", brand: "Lambi", category: "Hushåll", price: { "4-pack": 44.9 }, vat: 25 },
+  { name: "Batterier AA", brand: "Duracell", category: "Hushåll", price: { "4-pack": 79.9, "8-pack": 139.0 }, vat: 25 },
+  { name: "Batterier AAA", brand: "Duracell", category: "Hushåll", price: { "4-pack": 79.9 }, vat: 25 },
+  { name: "Dagens Nyheter", brand: "DN", category: "Tidningar", price: 40.0, vat: 6 },
+  { name: "Svenska Dagbladet", brand: "SvD", category: "Tidningar", price: 40.0, vat: 6 },
+  { name: "Kalle Anka & C:o", brand: "Egmont", category: "Tidningar", price: 49.0, vat: 6 },
+];
+
+function ean13(prefix: string, n: number): string {
+  const body = `${prefix}${String(n).padStart(12 - prefix.length, "0")}`;
+  return `${body}${gtinCheckDigit(body)}`;
+}
+
+/** A shelf price: the listed one, or one made from it by a factor, ending in 90 öre like a Swedish shop's. */
+const shelfOre = (kronor: number, factor: number) =>
+  factor === 1 ? Math.round(kronor * 100) : Math.round(kronor * factor) * 100 - 10;
+
+export type DemoProduct = {
+  sku: string;
+  name: string;
+  brand: string;
+  category: string;
+  priceOre: number;
+  vatRateBp: number;
+  ageLimit: number | null;
+  barcode: string;
+  /** Weighed (a 23 weight label) or priced at the counter (a 20 price label); null: a packaged item. */
+  measure: "weight" | "price" | null;
+};
+
+/** The range as products: one per size and variant an item is sold in. */
+export function demoProducts(): DemoProduct[] {
+  const out: DemoProduct[] = [];
+  for (const item of RANGE) {
+    const sizes = typeof item.price === "number" ? { "": item.price } : item.price;
+    const variants: Record<string, number> = { "": 1, ...item.variants };
+    for (const [size, kronor] of Object.entries(sizes)) {
+      for (const [variant, factor] of Object.entries(variants)) {
+        const n = out.length + 1;
+        const name = [item.name, variant, size].filter(Boolean).join(" ");
+        out.push({
+          sku: `GL-${String(n).padStart(5, "0")}`,
+          name: item.measure === "weight" ? `${name} (per kg)` : name,
+          brand: item.brand,
+          category: item.category,
+          priceOre: shelfOre(kronor, factor),
+          vatRateBp: item.vat * 100,
+          ageLimit: item.age ?? null,
+          // 23: weight label (price per kg); 20: price label. Registered as the item, value 0000.
+          barcode: item.measure
+            ? ean13(item.measure === "weight" ? "2370" : "2070", n * 10000)
+            : ean13("7350", 100000 + n),
+          measure: item.measure ?? null,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** The range, inserted with each product's barcode; returns the products with their ids, in the range's order. */
+export async function seedDemoProducts(tx: Tx): Promise<(DemoProduct & { id: string })[]> {
+  const rows = demoProducts();
+  const ids: string[] = [];
+  for (let i = 0; i < rows.length; i += 200) {
+    const chunk = rows.slice(i, i + 200);
+    const inserted = await tx
+      .insert(products)
+      .values(chunk.map(({ barcode: _b, measure: _m, ...p }) => p))
+      .returning({ id: products.id });
+    await tx
+      .insert(productBarcodes)
+      .values(
+        chunk.map((p, j) => ({ gtin14: parseBarcode(p.barcode)!.gtin14, productId: inserted[j]!.id, isPrimary: true })),
+      );
+    ids.push(...inserted.map((row) => row.id));
+  }
+  return rows.map((row, i) => ({ ...row, id: ids[i]! }));
+}
