@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { CAMERA_LIMITS } from "@glide/contracts";
-import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import type { APIRequestContext, Locator, Page, Route } from "@playwright/test";
 import { createStore, expect, isPhone, signIn, type TestStore, test, unique } from "./fixtures.ts";
+import { expectAccessible } from "./support/accessibility.ts";
 
 /** No device listens on the discard port: systems pointing there are simply offline. */
 const NO_DEVICE = { host: "127.0.0.1", port: 9 };
@@ -28,7 +29,14 @@ async function apiSystem(request: APIRequestContext, store: TestStore, name = un
 
 async function apiCamera(
   request: APIRequestContext,
-  data: { name?: string; store: TestStore; system?: Made; zone?: string; index?: number },
+  data: {
+    name?: string;
+    store: TestStore;
+    system?: Made;
+    zone?: string;
+    index?: number;
+    configured?: { resolution: string; fps: number };
+  },
 ): Promise<Made> {
   const name = data.name ?? unique("E2E Kamera");
   const created = await request.post("/api/v1/cameras/cameras", {
@@ -39,6 +47,7 @@ async function apiCamera(
       camera_index: data.index ?? 1,
       location_zone: data.zone ?? "aisle",
       ...(data.system ? {} : { stream_url: "rtsp://127.0.0.1:9/stream1" }),
+      ...data.configured,
     },
   });
   expect(created.status(), await created.text()).toBe(201);
@@ -104,7 +113,7 @@ test("an operator adds a system and its cameras, edits them and sees them groupe
     await expect(add.getByLabel("Port *")).toHaveAttribute("placeholder", "554");
     await expect(add.getByLabel("Port *")).toHaveValue("554");
     await expect(add.getByLabel("Password")).toHaveAttribute("type", "password");
-    // Test Connection needs a saved system.
+    // Test Connection is on edit only (spec §2).
     await expect(add.getByRole("button", { name: "Test Connection" })).toHaveCount(0);
     await add.getByLabel("Host / IP Address *").fill(NO_DEVICE.host);
     await add.getByLabel("Port *").fill(String(NO_DEVICE.port));
@@ -298,6 +307,88 @@ test("search finds systems by name, brand or host, cameras by name or zone, and 
     await expect(card(page, shelf.name)).toHaveCount(0);
   } finally {
     await cleanUp(page.request, [first, second]);
+  }
+});
+
+test("every store the admin can see has its group, one without systems too, to add a system to", async ({ page }) => {
+  await signIn(page);
+  if (isPhone(page)) await page.setViewportSize({ width: 390, height: 844 });
+  const empty = await createStore(page.request);
+  const equipped = await createStore(page.request);
+  const nvr = await apiSystem(page.request, equipped);
+  const systemName = unique("Ny NVR");
+  try {
+    const listed = page.waitForResponse((res) => new URL(res.url()).pathname === "/api/v1/stores/");
+    await openCameras(page);
+    // Every store the server lists for this admin, each once.
+    const stores = (await (await listed).json()) as { id: string; name: string }[];
+    expect(stores.map((store) => store.id)).toEqual(expect.arrayContaining([empty.id, equipped.id]));
+    for (const store of stores) await expect(group(page, store.name).first()).toBeVisible();
+    await expect(card(group(page, equipped.name), nvr.name)).toBeVisible();
+    const emptyGroup = group(page, empty.name);
+    await expect(emptyGroup).toContainText("0 systems");
+    await expect(emptyGroup).toContainText("0 cameras");
+    await expect(emptyGroup.getByText("No camera systems in this store yet.")).toBeVisible();
+    await expect(emptyGroup.getByText(/Online|Offline/)).toHaveCount(0);
+    await expectNoSidewaysScroll(page);
+
+    // Add System to Store: the new system lands in that store.
+    await emptyGroup.getByRole("button", { name: "Add System to Store" }).click();
+    const add = page.getByRole("dialog", { name: "Add Camera System" });
+    await add.getByLabel("System Name *").fill(systemName);
+    await add.getByRole("tab", { name: "Connection" }).click();
+    await add.getByLabel("Host / IP Address *").fill(NO_DEVICE.host);
+    await add.getByLabel("Port *").fill(String(NO_DEVICE.port));
+    await add.getByRole("button", { name: "Create System" }).click();
+    await expect(toast(page, "Camera system created successfully")).toBeVisible();
+    await expect(card(emptyGroup, systemName)).toBeVisible();
+    await expect(emptyGroup).toContainText("1 system");
+    await expect(emptyGroup.getByText("No camera systems in this store yet.")).toHaveCount(0);
+
+    // A search leaves out the stores it does not find; a store found by its name keeps its group.
+    const search = page.getByRole("searchbox", { name: "Search cameras" });
+    await search.fill(nvr.name);
+    await expect(group(page, equipped.name)).toBeVisible();
+    await expect(emptyGroup).toHaveCount(0);
+    await search.fill(empty.name);
+    await expect(emptyGroup).toBeVisible();
+    await expect(group(page, equipped.name)).toHaveCount(0);
+  } finally {
+    await cleanUp(page.request, [empty, equipped]);
+  }
+});
+
+test("a store admin's page has the groups of their stores only", async ({ page }) => {
+  await signIn(page);
+  const theirs = await createStore(page.request);
+  const other = await createStore(page.request);
+  const foreign = await apiSystem(page.request, other);
+  try {
+    // What the server answers a store admin of `theirs` (its own rules are tested in the server's tests).
+    const only = async (route: Route, keep: (row: { id: string; store_id?: string | null }) => boolean) => {
+      if (route.request().method() !== "GET") return route.fallback();
+      const rows = (await (await route.fetch()).json()) as { id: string; store_id?: string | null }[];
+      return route.fulfill({ json: rows.filter(keep) });
+    };
+    await page.route(
+      (url) => url.pathname === "/api/v1/stores/",
+      (route) => only(route, (row) => row.id === theirs.id),
+    );
+    for (const path of ["/api/v1/cameras/systems", "/api/v1/cameras/cameras"]) {
+      await page.route(
+        (url) => url.pathname === path,
+        (route) => only(route, (row) => row.store_id === theirs.id),
+      );
+    }
+    await openCameras(page);
+    await expect(group(page, theirs.name).getByRole("button", { name: "Add System to Store" })).toBeVisible();
+    const groups = page.getByRole("region").filter({ has: page.getByRole("button", { name: "Add System to Store" }) });
+    await expect(groups).toHaveCount(1);
+    await expect(group(page, "Unassigned")).toHaveCount(0);
+    await expect(group(page, other.name)).toHaveCount(0);
+    await expect(card(page, foreign.name)).toHaveCount(0);
+  } finally {
+    await cleanUp(page.request, [theirs, other]);
   }
 });
 
@@ -553,7 +644,10 @@ test("bulk deletes send one request each and report what worked and what did not
       .click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
     await expect(toast(page, "Camera system deleted successfully")).toBeVisible();
-    await expect(group(page, store.name)).toHaveCount(0);
+    // The store keeps its group, now empty, to add a system to.
+    await expect(card(page, c.name)).toHaveCount(0);
+    await expect(storeGroup).toContainText("0 systems");
+    await expect(storeGroup.getByRole("button", { name: "Add System to Store" })).toBeVisible();
   } finally {
     await cleanUp(page.request, [store]);
   }
@@ -606,7 +700,12 @@ test.describe("with a camera on the network", () => {
   test.afterAll(() => simulator.stop());
 
   /** An ONVIF recorder on the simulator, with cameras on the channels asked for. */
-  async function recorder(request: APIRequestContext, store: TestStore, channels: number[]) {
+  async function recorder(
+    request: APIRequestContext,
+    store: TestStore,
+    channels: number[],
+    opts: { password?: string } = {},
+  ) {
     const system = await request.post("/api/v1/cameras/systems", {
       data: {
         name: unique("Simulator NVR"),
@@ -616,7 +715,7 @@ test.describe("with a camera on the network", () => {
         host: simulator.host,
         port: simulator.port,
         username: simulator.user,
-        password: simulator.password,
+        password: opts.password ?? simulator.password,
         api_endpoint: "/onvif/device_service",
         store_id: store.id,
       },
@@ -628,6 +727,21 @@ test.describe("with a camera on the network", () => {
       cameras.push(await apiCamera(request, { store, system: made, index: channel, name: unique(`Kanal ${channel}`) }));
     }
     return { system: made, cameras };
+  }
+
+  /** The probe after the API's save has seen the wrong password: the system and its cameras are offline. */
+  async function refused(request: APIRequestContext, rows: { path: string; id: string }[]) {
+    for (const row of rows) {
+      await expect
+        .poll(
+          async () =>
+            ((await (await request.get(row.path)).json()) as { id: string; status: string }[]).find(
+              (r) => r.id === row.id,
+            )?.status,
+          { timeout: 10_000 },
+        )
+        .toBe("offline");
+    }
   }
 
   /** The health check has seen the camera: online, and whether it can pan, tilt and zoom. */
@@ -675,13 +789,13 @@ test.describe("with a camera on the network", () => {
       await expect(edit.locator("[data-result=success]")).toHaveCount(0);
 
       // A request the server refuses is said as such.
-      await page.route(`**/api/v1/cameras/systems/${system.id}/test`, (route) =>
+      await page.route("**/api/v1/cameras/systems/test", (route) =>
         route.fulfill({ status: 403, json: { detail: "You do not manage this store", code: "forbidden" } }),
       );
       await edit.getByRole("button", { name: "Test Connection" }).click();
       await expect(toast(page, "Failed to test connection")).toBeVisible();
       await expect(failed).toContainText("You do not manage this store");
-      await page.unroute(`**/api/v1/cameras/systems/${system.id}/test`);
+      await page.unroute("**/api/v1/cameras/systems/test");
 
       // The right password again, and the test passes.
       await edit.getByLabel("Password").fill(simulator.password);
@@ -690,6 +804,134 @@ test.describe("with a camera on the network", () => {
       edit = await openEdit();
       await edit.getByRole("button", { name: "Test Connection" }).click();
       await expect(edit.locator("[data-result=success]")).toBeVisible();
+    } finally {
+      await cleanUp(page.request, [store]);
+    }
+  });
+
+  test("a camera card shows what the device reports beside what is configured, and flags a difference", async ({
+    page,
+  }) => {
+    await signIn(page);
+    if (isPhone(page)) await page.setViewportSize({ width: 390, height: 844 });
+    const store = await createStore(page.request);
+    const { system } = await recorder(page.request, store, []);
+    // The simulator's channel 1 streams 1920x1080 at 25 fps, channel 2 1280x720 at 30 fps.
+    const configured = { resolution: "1920x1080", fps: 25 };
+    const agrees = await apiCamera(page.request, { store, system, index: 1, configured, name: unique("Entré") });
+    const differs = await apiCamera(page.request, { store, system, index: 2, configured, name: unique("Hyllor") });
+    await seen(page.request, agrees);
+    await seen(page.request, differs);
+    try {
+      await openCameras(page);
+      const flagged = card(page, differs.name);
+      await expect(flagged.getByRole("definition").filter({ hasText: "1920x1080" })).toBeVisible();
+      const warning = flagged.locator("[data-device-report=differs]");
+      await expect(warning).toHaveText("Device reports 1280x720 / 30 FPS, not what is configured");
+      await expect(warning).toBeVisible();
+      const fine = card(page, agrees.name);
+      await expect(fine.locator("[data-device-report=agrees]")).toHaveText("Device reports 1920x1080 / 25 FPS");
+      await expect(fine.locator("[data-device-report=differs]")).toHaveCount(0);
+      await expectNoSidewaysScroll(page);
+      await expectAccessible(page, "camera cards with the device's report");
+
+      // Configured as the device streams: saved, probed at once, and the flag goes.
+      await flagged.getByRole("button", { name: "Edit" }).click();
+      const edit = page.getByRole("dialog", { name: "Edit Camera" });
+      await edit.getByRole("tab", { name: "Stream" }).click();
+      await edit.getByLabel("Resolution").selectOption("1280x720");
+      await edit.getByLabel("FPS").fill("30");
+      await edit.getByRole("button", { name: "Save Changes" }).click();
+      await expect(toast(page, "Camera updated successfully")).toBeVisible();
+      await expect(flagged.locator("[data-device-report=agrees]")).toHaveText("Device reports 1280x720 / 30 FPS");
+      await expect(flagged.locator("[data-device-report=differs]")).toHaveCount(0);
+    } finally {
+      await cleanUp(page.request, [store]);
+    }
+  });
+
+  test("a fixed system's card shows Online right after the save, not at the next health round", async ({ page }) => {
+    await signIn(page);
+    if (isPhone(page)) await page.setViewportSize({ width: 390, height: 844 });
+    const store = await createStore(page.request);
+    const { system, cameras } = await recorder(page.request, store, [1], { password: "fel-lösenord" });
+    const [camera] = cameras as [Made];
+    await refused(page.request, [
+      { path: "/api/v1/cameras/systems", id: system.id },
+      { path: "/api/v1/cameras/cameras", id: camera.id },
+    ]);
+    try {
+      await openCameras(page);
+      const systemCard = card(page, system.name);
+      // The save's own probe found the wrong password.
+      await expect(systemCard.getByText("Offline", { exact: true }).first()).toBeVisible();
+      await expect(card(systemCard, camera.name).getByText("Offline", { exact: true })).toBeVisible();
+
+      await systemCard.getByRole("button", { name: `Edit system ${system.name}` }).click();
+      const edit = page.getByRole("dialog", { name: "Edit Camera System" });
+      await edit.getByRole("tab", { name: "Connection" }).click();
+      await edit.getByLabel("Password").fill(simulator.password);
+      await edit.getByRole("button", { name: "Save Changes" }).click();
+      await expect(toast(page, "Camera system updated successfully")).toBeVisible();
+      // The health round is a minute apart; the probe after the save answers within seconds.
+      await expect(systemCard.getByText("Online", { exact: true }).first()).toBeVisible({ timeout: 8_000 });
+      await expect(card(systemCard, camera.name).getByText("Online", { exact: true })).toBeVisible({
+        timeout: 8_000,
+      });
+      await expect(card(systemCard, camera.name).locator("[data-device-report]")).toContainText("Device reports");
+    } finally {
+      await cleanUp(page.request, [store]);
+    }
+  });
+
+  test("Test Connection tries what is typed in the dialog, before it is saved", async ({ page }) => {
+    await signIn(page);
+    if (isPhone(page)) await page.setViewportSize({ width: 390, height: 844 });
+    const store = await createStore(page.request);
+    const { system } = await recorder(page.request, store, [], { password: "fel-lösenord" });
+    await refused(page.request, [{ path: "/api/v1/cameras/systems", id: system.id }]);
+    try {
+      await openCameras(page);
+      const systemCard = card(page, system.name);
+      await expect(systemCard.getByText("Offline", { exact: true }).first()).toBeVisible();
+      await systemCard.getByRole("button", { name: `Edit system ${system.name}` }).click();
+      const edit = page.getByRole("dialog", { name: "Edit Camera System" });
+      await edit.getByRole("tab", { name: "Connection" }).click();
+
+      // The saved password is wrong: tested as it stands, the sign-in fails.
+      await edit.getByRole("button", { name: "Test Connection" }).click();
+      await expect(edit.locator("[data-result=failed]")).toContainText(/password/i);
+
+      // The right one typed, not saved: the test passes, with what was typed.
+      await edit.getByLabel("Password").fill(simulator.password);
+      const sent = page.waitForRequest("**/api/v1/cameras/systems/test");
+      await edit.getByRole("button", { name: "Test Connection" }).click();
+      expect((await sent).postDataJSON()).toMatchObject({
+        host: simulator.host,
+        port: simulator.port,
+        password: simulator.password,
+        system_id: system.id,
+        store_id: store.id,
+      });
+      await expect(edit.locator("[data-result=success]")).toBeVisible();
+      await expect(toast(page, "Connection test successful")).toBeVisible();
+
+      // A wrong port typed: the test says where it could not connect.
+      await edit.getByLabel("Port *").fill("1");
+      await edit.getByRole("button", { name: "Test Connection" }).click();
+      const failed = edit.locator("[data-result=failed]");
+      await expect(failed).toContainText(`${simulator.host}:1`);
+      await expect(failed).toContainText(/refused/i);
+
+      // A host the server refuses (link-local): its words, as a save would get them.
+      await edit.getByLabel("Host / IP Address *").fill("169.254.1.1");
+      await edit.getByRole("button", { name: "Test Connection" }).click();
+      await expect(failed).toContainText("169.254.1.1");
+
+      // Nothing was saved: cancelled, the system is as it was.
+      await edit.getByRole("button", { name: "Cancel" }).click();
+      await expect(systemCard).toContainText(`${simulator.host}:${simulator.port}`);
+      await expect(systemCard.getByText("Offline", { exact: true }).first()).toBeVisible();
     } finally {
       await cleanUp(page.request, [store]);
     }

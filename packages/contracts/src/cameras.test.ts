@@ -7,6 +7,7 @@ import {
   cameraSystemSchema,
   cameraSystemUpdateSchema,
   cameraUpdateSchema,
+  connectionTestInputSchema,
   connectionTestSchema,
   ptzCommandSchema,
   ptzPresetSchema,
@@ -355,6 +356,8 @@ describe("camera answers and paths", () => {
       is_ai_enabled: false,
       status: "unknown",
       has_ptz: true,
+      reported_resolution: "1280x720",
+      reported_fps: 25,
       last_checked_at: null,
       created_at: "2026-01-01T10:00:00.000Z",
     });
@@ -390,5 +393,36 @@ describe("camera answers and paths", () => {
   it("check the id in the path", () => {
     keeps(cameraIdParams, { id: uuid });
     expect(messageAt(cameraIdParams, { id: "1" }, "id")).toBe("Must be a valid id (UUID)");
+  });
+});
+
+describe("connection test input", () => {
+  it("takes the connection fields as typed, with the rules of a system, and the system being edited", () => {
+    const typed = {
+      connection_type: "onvif",
+      brand: "axis",
+      host: "192.168.1.10",
+      port: 80,
+      username: "admin",
+      password: "lösen",
+      api_endpoint: "/onvif/device_service",
+      store_id: uuid,
+      system_id: uuid,
+    };
+    keeps(connectionTestInputSchema, typed);
+    // An empty password is none: the stored one, when the address is unchanged.
+    expect(connectionTestInputSchema.parse({ ...typed, password: "" }).password).toBeUndefined();
+    // Name, notes and status are not part of a connection.
+    expect(connectionTestInputSchema.parse({ ...typed, name: "NVR", notes: "x" })).toEqual(typed);
+    expect(messageAt(connectionTestInputSchema, { ...typed, host: "http://nvr/" }, "host")).toBe(
+      "Host must be a host name or an IP address, without http:// or a path",
+    );
+    expect(messageAt(connectionTestInputSchema, { ...typed, port: 0 }, "port")).toBe(
+      "Port must be a whole number from 1 to 65535",
+    );
+    expect(messageAt(connectionTestInputSchema, { ...typed, store_id: "" }, "store_id")).toBe("Store is required");
+    expect(messageAt(connectionTestInputSchema, { ...typed, system_id: "7" }, "system_id")).toBe(
+      "Must be a valid id (UUID)",
+    );
   });
 });

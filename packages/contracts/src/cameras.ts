@@ -167,6 +167,12 @@ export const cameraSchema = z.object({
   status: z.string(),
   /** Whether the camera can pan, tilt or zoom (learnt from its system). */
   has_ptz: z.boolean(),
+  /**
+   * What the device said its stream is at the last health probe (ONVIF profile or RTSP description),
+   * beside the configured resolution and fps; null when it did not answer or did not say.
+   */
+  reported_resolution: z.string().nullable(),
+  reported_fps: z.number().nullable(),
   last_checked_at: z.string().nullable(),
   created_at: z.string(),
 });
@@ -187,6 +193,27 @@ export const connectionTestSchema = z.object({
     .nullable(),
 });
 export type ConnectionTest = z.infer<typeof connectionTestSchema>;
+
+/**
+ * POST /api/v1/cameras/systems/test: the connection settings as typed in the
+ * dialog, tested before they are saved, with the same rules as saving them.
+ * `system_id` names the system being edited: an empty password then uses its
+ * stored one, but only for the host, port, connection type and user it was
+ * stored for.
+ */
+export const connectionTestInputSchema = cameraSystemInputSchema
+  .pick({
+    connection_type: true,
+    brand: true,
+    host: true,
+    port: true,
+    username: true,
+    password: true,
+    api_endpoint: true,
+    store_id: true,
+  })
+  .extend({ system_id: z.uuid("Must be a valid id (UUID)").optional() });
+export type ConnectionTestInput = z.input<typeof connectionTestInputSchema>;
 
 export const streamInfoSchema = z.object({
   /** The camera's RTSP address without credentials. */

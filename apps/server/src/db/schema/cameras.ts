@@ -43,6 +43,9 @@ export const cameras = pgTable(
     isAiEnabled: boolean("is_ai_enabled").notNull().default(true),
     status: text("status").notNull().default("unknown"),
     hasPtz: boolean("has_ptz").notNull().default(false),
+    /** What the device said its stream is at the last health probe; null when it did not answer or say. */
+    reportedResolution: text("reported_resolution"),
+    reportedFps: integer("reported_fps"),
     lastCheckedAt: timestamp("last_checked_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),

@@ -1,14 +1,19 @@
 import type { FastifyInstance } from "fastify";
 import { queryRows, sql } from "../../db/client.ts";
+import { isDatabaseUnavailable, safeError } from "../../platform/errors.ts";
 import { schedulePeriodic } from "../../platform/housekeeping.ts";
 import { networksOf } from "./addresses.ts";
-import { everything, recordStatus, type Sealer, targetOf } from "./cameras.service.ts";
+import { everything, type ProbeScope, recordStatus, rowsToProbe, type Sealer, targetOf } from "./cameras.service.ts";
 import { CONNECTION_TEST_TIMEOUT_MS } from "./device-ops.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
-    /** The camera health checker; `kick` runs a round now (after a change). */
-    cameraHealth: { kick(): void; idle(): Promise<void> };
+    /**
+     * The camera health checker: `kick` runs a round now; `probe` checks one
+     * saved system (with its cameras) or camera at once, so the screen shows
+     * its status right after the save instead of at the next round.
+     */
+    cameraHealth: { kick(): void; probe(scope: ProbeScope): void; idle(): Promise<void> };
     cameraSealer: Sealer;
   }
 }
@@ -25,8 +30,9 @@ export const HEALTH_LOCK = 0x63616d;
  */
 export async function checkCameras(
   app: FastifyInstance,
+  scope?: ProbeScope,
 ): Promise<{ systems: number; cameras: number; changed: number }> {
-  const { systems, cameras } = await everything(app.db);
+  const { systems, cameras } = scope ? await rowsToProbe(app.db, scope) : await everything(app.db);
   let changed = 0;
   const note = async (...args: Parameters<typeof recordStatus>) => {
     if (await recordStatus(...args)) changed++;
@@ -67,16 +73,19 @@ export async function checkCameras(
         if (system) {
           const target = targetOf(system, app.cameraSealer);
           const path = camera.streamUrl?.startsWith("/") ? camera.streamUrl : null;
-          const [, ptz] = await within(
+          const [stream, ptz] = await within(
             Promise.all([
               app.cameraDevices.streamInfo(target, camera.cameraIndex, path, reach),
               app.cameraDevices.hasPtz(target, camera.cameraIndex, reach).catch(() => false),
             ]),
           );
-          await note(app.db, { kind: "camera", id: camera.id }, "online", "The stream answers", { hasPtz: ptz });
+          await note(app.db, { kind: "camera", id: camera.id }, "online", "The stream answers", {
+            hasPtz: ptz,
+            reported: stream,
+          });
         } else if (camera.streamUrl) {
-          await within(app.cameraDevices.probeStream(camera.streamUrl, reach));
-          await note(app.db, { kind: "camera", id: camera.id }, "online", "The stream answers");
+          const stream = await within(app.cameraDevices.probeStream(camera.streamUrl, reach));
+          await note(app.db, { kind: "camera", id: camera.id }, "online", "The stream answers", { reported: stream });
         }
       } catch (err) {
         await note(app.db, { kind: "camera", id: camera.id }, "offline", (err as Error).message);
@@ -119,11 +128,31 @@ export function startCameraHealth(app: FastifyInstance) {
     lastRound = Date.now();
     await healthRound(app);
   });
+  const probes = new Set<Promise<void>>();
+  let closed = false;
+  app.addHook("onClose", async () => {
+    closed = true;
+    await Promise.all(probes);
+  });
   return {
     kick() {
       forced = true;
       job.kick();
     },
-    idle: job.idle,
+    probe(scope: ProbeScope) {
+      if (closed) return;
+      // Not awaited by the save: a device that does not answer would hold it for the whole time limit.
+      const running = checkCameras(app, scope).then(
+        () => undefined,
+        (err: unknown) => {
+          if (!isDatabaseUnavailable(err)) app.log.warn({ err: safeError(err), scope }, "camera probe failed");
+        },
+      );
+      probes.add(running);
+      void running.finally(() => probes.delete(running));
+    },
+    async idle() {
+      await Promise.all([job.idle(), ...probes]);
+    },
   };
 }

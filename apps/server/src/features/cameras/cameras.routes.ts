@@ -6,6 +6,7 @@ import {
   cameraSystemSchema,
   cameraSystemUpdateSchema,
   cameraUpdateSchema,
+  connectionTestInputSchema,
   connectionTestSchema,
   errorSchema,
   ptzCommandSchema,
@@ -29,7 +30,15 @@ import {
   updateCamera,
   updateSystem,
 } from "./cameras.service.ts";
-import { cameraPtz, cameraPtzPresets, cameraSnapshot, cameraStream, readSnapshot, testSystem } from "./device-ops.ts";
+import {
+  cameraPtz,
+  cameraPtzPresets,
+  cameraSnapshot,
+  cameraStream,
+  readSnapshot,
+  testSystem,
+  testTyped,
+} from "./device-ops.ts";
 
 export const camerasRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook("preHandler", requireAdmin);
@@ -72,7 +81,7 @@ export const camerasRoutes: FastifyPluginAsyncZod = async (app) => {
         sealer,
         networks,
       });
-      app.cameraHealth.kick();
+      app.cameraHealth.probe({ systemId: system.id });
       return reply.status(201).send(system);
     },
   );
@@ -98,7 +107,7 @@ export const camerasRoutes: FastifyPluginAsyncZod = async (app) => {
         sealer,
         networks,
       });
-      app.cameraHealth.kick();
+      app.cameraHealth.probe({ systemId: system.id });
       return system;
     },
   );
@@ -132,6 +141,20 @@ export const camerasRoutes: FastifyPluginAsyncZod = async (app) => {
     (request) => testSystem(app, actorOf(request), request.params.id),
   );
 
+  app.post(
+    "/api/v1/cameras/systems/test",
+    {
+      schema: {
+        tags,
+        summary:
+          "Test connection settings as typed, before they are saved: the rules of saving them; with system_id an empty password is the stored one while the address and user are unchanged. Nothing is stored.",
+        body: connectionTestInputSchema,
+        response: { 200: connectionTestSchema, ...writeErrors },
+      },
+    },
+    (request) => testTyped(app, actorOf(request), request.body),
+  );
+
   app.get(
     "/api/v1/cameras/cameras",
     {
@@ -162,7 +185,7 @@ export const camerasRoutes: FastifyPluginAsyncZod = async (app) => {
         settingsFor,
         networks,
       });
-      app.cameraHealth.kick();
+      app.cameraHealth.probe({ cameraId: camera.id });
       return reply.status(201).send(camera);
     },
   );
@@ -178,8 +201,17 @@ export const camerasRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: cameraSchema, ...writeErrors },
       },
     },
-    (request) =>
-      updateCamera({ db: app.db, actor: actorOf(request), id: request.params.id, input: request.body, networks }),
+    async (request) => {
+      const camera = await updateCamera({
+        db: app.db,
+        actor: actorOf(request),
+        id: request.params.id,
+        input: request.body,
+        networks,
+      });
+      app.cameraHealth.probe({ cameraId: camera.id });
+      return camera;
+    },
   );
 
   app.delete(

@@ -62,6 +62,8 @@ export const toCamera = (r: CameraRow): Camera => ({
   is_ai_enabled: r.isAiEnabled,
   status: r.status,
   has_ptz: r.hasPtz,
+  reported_resolution: r.reportedResolution,
+  reported_fps: r.reportedFps,
   last_checked_at: iso(r.lastCheckedAt),
   created_at: r.createdAt.toISOString(),
 });
@@ -456,13 +458,30 @@ export async function everything(db: Db): Promise<{ systems: SystemRow[]; camera
   return { systems: s, cameras: c };
 }
 
+/** What to probe right after a save: a system with its cameras, or a camera with its system. */
+export type ProbeScope = { systemId: string } | { cameraId: string };
+
+export async function rowsToProbe(db: Db, scope: ProbeScope): Promise<{ systems: SystemRow[]; cameras: CameraRow[] }> {
+  if ("systemId" in scope) {
+    const [s, c] = await Promise.all([
+      db.select().from(cameraSystems).where(eq(cameraSystems.id, scope.systemId)),
+      db.select().from(cameras).where(eq(cameras.cameraSystemId, scope.systemId)),
+    ]);
+    return { systems: s, cameras: c };
+  }
+  const c = await db.select().from(cameras).where(eq(cameras.id, scope.cameraId));
+  const systemId = c[0]?.cameraSystemId;
+  const s = systemId ? await db.select().from(cameraSystems).where(eq(cameraSystems.id, systemId)) : [];
+  return { systems: s, cameras: c };
+}
+
 /** Sets a system's or camera's status and records it when it changed. */
 export async function recordStatus(
   db: Db,
   target: { kind: "system" | "camera"; id: string },
   status: string,
   message: string | null,
-  extra: { hasPtz?: boolean } = {},
+  extra: { hasPtz?: boolean; reported?: { resolution: string | null; fps: number | null } } = {},
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const table = target.kind === "system" ? cameraSystems : cameras;
@@ -471,7 +490,15 @@ export async function recordStatus(
     const now = new Date();
     await tx
       .update(table)
-      .set({ status, lastCheckedAt: now, ...(extra.hasPtz !== undefined ? { hasPtz: extra.hasPtz } : {}) })
+      .set({
+        status,
+        lastCheckedAt: now,
+        ...(extra.hasPtz !== undefined ? { hasPtz: extra.hasPtz } : {}),
+        // A camera's report is the last probe's: a camera that did not answer reports nothing.
+        ...(target.kind === "camera"
+          ? { reportedResolution: extra.reported?.resolution ?? null, reportedFps: extra.reported?.fps ?? null }
+          : {}),
+      })
       .where(eq(table.id, target.id));
     if (row.status === status) return false;
     await tx.insert(cameraStatusChanges).values({

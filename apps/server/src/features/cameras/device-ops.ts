@@ -1,11 +1,13 @@
-import type { ConnectionTest, PtzCommand, PtzPreset, StreamInfo } from "@glide/contracts";
+import type { ConnectionTest, connectionTestInputSchema, PtzCommand, PtzPreset, StreamInfo } from "@glide/contracts";
 import { and, desc, eq, notInArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
 import { cameraSnapshots, cameraSystems, cameras } from "../../db/schema/index.ts";
 import { type CameraNetworks, PtzNotSupportedError } from "../../platform/cameras/index.ts";
 import { AppError, conflict, notFound } from "../../platform/errors.ts";
+import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
-import { networksOf } from "./addresses.ts";
+import { checkHost, movesCredential, networksOf } from "./addresses.ts";
 import { cameraRow, type DeviceTarget, recordStatus, systemRow, targetOf } from "./cameras.service.ts";
 
 declare module "fastify" {
@@ -60,15 +62,11 @@ export const CONNECTION_TEST_TIMEOUT_MS = 5_000;
 export const SNAPSHOTS_KEPT = 3;
 const MAX_SNAPSHOT_BYTES = 5 * 1024 * 1024;
 
-export async function testSystem(app: FastifyInstance, actor: AdminActor, id: string): Promise<ConnectionTest> {
-  const system = await systemRow(app.db, actor, id);
+/** The test answers what went wrong in words, whatever went wrong. */
+async function runTest(app: FastifyInstance, target: DeviceTarget): Promise<ConnectionTest> {
   const started = performance.now();
-  // The test answers what went wrong in words, whatever went wrong.
-  const result = await app.cameraDevices
-    .testConnection(targetOf(system, app.cameraSealer), {
-      timeoutMs: CONNECTION_TEST_TIMEOUT_MS,
-      networks: networksOf(app),
-    })
+  return app.cameraDevices
+    .testConnection(target, { timeoutMs: CONNECTION_TEST_TIMEOUT_MS, networks: networksOf(app) })
     .catch(
       (err: Error): ConnectionTest => ({
         status: "failed",
@@ -78,6 +76,11 @@ export async function testSystem(app: FastifyInstance, actor: AdminActor, id: st
         device: null,
       }),
     );
+}
+
+export async function testSystem(app: FastifyInstance, actor: AdminActor, id: string): Promise<ConnectionTest> {
+  const system = await systemRow(app.db, actor, id);
+  const result = await runTest(app, targetOf(system, app.cameraSealer));
   await recordStatus(
     app.db,
     { kind: "system", id },
@@ -85,6 +88,41 @@ export async function testSystem(app: FastifyInstance, actor: AdminActor, id: st
     result.message,
   );
   return result;
+}
+
+/**
+ * Test Connection on what the dialog holds, before it is saved: the rules of
+ * saving it (the admin manages the store, the host is in a camera network).
+ * An empty password of a system being edited is its stored one, but only
+ * while host, port, connection type and user are the ones it was stored for,
+ * as a save would keep it; the password never comes back. Nothing is stored:
+ * the system's status is its saved settings'.
+ */
+export async function testTyped(
+  app: FastifyInstance,
+  actor: AdminActor,
+  input: z.output<typeof connectionTestInputSchema>,
+): Promise<ConnectionTest> {
+  assertCanManageStore(actor, input.store_id);
+  checkHost("host", input.host, networksOf(app));
+  const defaults = (await app.settings.effective(input.store_id)).camera.system_defaults;
+  const connection_type = input.connection_type ?? defaults.connection_type;
+  const username = input.username ?? null;
+  let password = input.password ?? null;
+  if (input.system_id) {
+    const stored = await systemRow(app.db, actor, input.system_id);
+    const moved = movesCredential(stored, { host: input.host, port: input.port, connection_type, username });
+    if (password === null && stored.passwordSealed && !moved) password = app.cameraSealer.open(stored.passwordSealed);
+  }
+  return runTest(app, {
+    connection_type,
+    brand: input.brand ?? defaults.brand,
+    host: input.host,
+    port: input.port,
+    username,
+    password,
+    api_endpoint: input.api_endpoint ?? null,
+  });
 }
 
 /** The camera with what a device call needs: its system's connection (none for a standalone camera). */

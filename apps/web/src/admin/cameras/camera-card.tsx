@@ -1,9 +1,9 @@
 import type { Camera } from "@glide/contracts";
-import { Eye, History, Pencil, Trash } from "lucide-react";
+import { Eye, History, Pencil, Trash, TriangleAlert } from "lucide-react";
 import { useId } from "react";
 import { Button } from "../../ui/button.tsx";
 import { Checkbox } from "../../ui/checkbox.tsx";
-import { capital } from "./camera-options.ts";
+import { capital, deviceReport } from "./camera-options.ts";
 import { StatusBadge, StatusIcon } from "./camera-status.tsx";
 
 interface CameraCardProps {
@@ -45,6 +45,7 @@ export function CameraCard(props: CameraCardProps) {
         <dt>FPS</dt>
         <dd className="text-foreground tabular-nums">{camera.fps}</dd>
       </dl>
+      <DeviceReport camera={camera} />
       {camera.is_active ? null : <p className="text-muted-foreground">Not active</p>}
       <div className="flex flex-wrap gap-1.5">
         <Button variant="outline" size="sm" onClick={onEdit}>
@@ -65,5 +66,34 @@ export function CameraCard(props: CameraCardProps) {
         </Button>
       </div>
     </article>
+  );
+}
+
+/**
+ * What the device said its stream is at the last probe, beside the configured
+ * resolution and FPS above; a difference is flagged, since the configured
+ * values are only what someone typed.
+ */
+function DeviceReport({ camera }: { camera: Camera }) {
+  const report = deviceReport(camera);
+  if (!report) return null;
+  if (!report.differs) {
+    return (
+      <p className="text-muted-foreground" data-device-report="agrees">
+        {report.text}
+      </p>
+    );
+  }
+  return (
+    <p
+      data-device-report="differs"
+      className="flex items-start gap-1.5 rounded-md border border-amber-300 bg-amber-50 px-2 py-1 text-amber-900 dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-100"
+    >
+      <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+      <span>
+        {report.text}
+        <span className="sr-only">, not what is configured</span>
+      </span>
+    </p>
   );
 }

@@ -32,9 +32,11 @@ interface CameraDialogProps {
   systems: readonly CameraSystem[];
   cameras: readonly Camera[];
   stores: Option[];
+  /** The camera as saved: the page watches for its probe. */
+  onSaved: (camera: Camera) => void;
 }
 
-export function CameraDialog({ editor, onClose, systems, cameras, stores }: CameraDialogProps) {
+export function CameraDialog({ editor, onClose, systems, cameras, stores, onSaved }: CameraDialogProps) {
   const camera = editor.mode === "edit" ? editor.camera : undefined;
   let start: NewCamera | undefined;
   if (editor.mode === "create") {
@@ -50,7 +52,14 @@ export function CameraDialog({ editor, onClose, systems, cameras, stores }: Came
       <DialogContent title={camera ? "Edit Camera" : "Add Camera"} className="max-w-2xl">
         {/* Mounted per opening, so each opening starts from the camera's current values. */}
         {editor.mode === "closed" ? null : (
-          <CameraForm camera={camera} start={start} systems={systems} stores={stores} onDone={onClose} />
+          <CameraForm
+            camera={camera}
+            start={start}
+            systems={systems}
+            stores={stores}
+            onSaved={onSaved}
+            onDone={onClose}
+          />
         )}
       </DialogContent>
     </Dialog>
@@ -62,10 +71,11 @@ interface CameraFormProps {
   start?: NewCamera;
   systems: readonly CameraSystem[];
   stores: Option[];
+  onSaved: (camera: Camera) => void;
   onDone: () => void;
 }
 
-function CameraForm({ camera, start, systems, stores, onDone }: CameraFormProps) {
+function CameraForm({ camera, start, systems, stores, onSaved, onDone }: CameraFormProps) {
   const save = useSaveCamera();
   const [previewOpen, setPreviewOpen] = useState(false);
   const initialOptions = useCameraOptions(camera?.store_id ?? start?.system?.store_id ?? start?.storeId);
@@ -109,8 +119,9 @@ function CameraForm({ camera, start, systems, stores, onDone }: CameraFormProps)
     save.mutate(
       { id: camera?.id, input: toCameraInput(values, systems) },
       {
-        onSuccess: () => {
+        onSuccess: (saved) => {
           toast.success(camera ? "Camera updated successfully" : "Camera created successfully");
+          onSaved(saved);
           onDone();
         },
         // The dialog stays open: each problem beside its field, anything else once above the buttons.

@@ -64,11 +64,13 @@ const byName = (a: { name: string }, b: { name: string }) =>
   a.name.localeCompare(b.name, "sv", { sensitivity: "base", numeric: true });
 
 /**
- * Groups systems and cameras by store, stores by name and Unassigned last,
- * and applies the search (spec §4): a store whose name matches keeps its
- * whole group; otherwise a matching system shows with all its cameras, a
- * system with matching cameras shows with those, and standalone cameras
- * show when they match by name or zone. Groups left empty are not shown.
+ * One group per store the admin can see, stores by name and Unassigned last
+ * (spec §2: each store group has an Add System to Store button, so a store
+ * without systems has its group too), and applies the search (spec §4): a
+ * store whose name matches keeps its whole group; otherwise a matching
+ * system shows with all its cameras, a system with matching cameras shows
+ * with those, and standalone cameras show when they match by name or zone.
+ * A search leaves out the groups it empties; Unassigned shows only with rows.
  */
 export function groupByStore(
   stores: readonly Store[],
@@ -99,6 +101,8 @@ export function groupByStore(
     return group;
   };
 
+  for (const store of stores) groupFor(store.id);
+
   const camerasOf = new Map<string, Camera[]>();
   for (const camera of [...cameras].sort(byName)) {
     const systemId = camera.camera_system_id && systemIds.has(camera.camera_system_id) ? camera.camera_system_id : null;
@@ -123,7 +127,12 @@ export function groupByStore(
   }
 
   return [...groups.values()]
-    .filter((group) => group.systems.length > 0 || group.standalone.length > 0)
+    .filter(
+      (group) =>
+        group.systems.length > 0 ||
+        group.standalone.length > 0 ||
+        (group.store !== null && (!term || contains(group.store.name, term))),
+    )
     .sort((a, b) => {
       if (a.id === UNASSIGNED) return 1;
       if (b.id === UNASSIGNED) return -1;

@@ -1,6 +1,7 @@
 import {
   CAMERA_BRANDS,
   CAMERA_SYSTEM_TYPES,
+  type Camera,
   type CameraSettings,
   CONNECTION_TYPES,
   FPS_RANGE,
@@ -94,4 +95,21 @@ function optionsOf(data: CameraSettings | undefined): CameraOptions {
 export function withCurrent(list: Option[], current: string): Option[] {
   if (!current || list.some((option) => option.value === current)) return list;
   return [...list, { value: current, label: current }];
+}
+
+/**
+ * "Device reports 1280x720 / 25 FPS" from the camera's last probe, and
+ * whether it differs from the configured resolution or FPS; null when the
+ * device said nothing.
+ */
+export function deviceReport(
+  camera: Pick<Camera, "resolution" | "fps" | "reported_resolution" | "reported_fps">,
+): { text: string; differs: boolean } | null {
+  const { reported_resolution: resolution, reported_fps: fps } = camera;
+  if (resolution === null && fps === null) return null;
+  const parts = [resolution, fps === null ? null : `${fps} FPS`].filter(Boolean);
+  return {
+    text: `Device reports ${parts.join(" / ")}`,
+    differs: (resolution !== null && resolution !== camera.resolution) || (fps !== null && fps !== camera.fps),
+  };
 }

@@ -1,6 +1,6 @@
 import type { Camera, CameraSystem } from "@glide/contracts";
 import { Plus, Search } from "lucide-react";
-import { type ReactNode, useMemo, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { errorMessage } from "../../lib/api.ts";
 import { useSearchParam } from "../../lib/use-search-param.ts";
 import { ErrorAlert } from "../../ui/alert.tsx";
@@ -17,15 +17,23 @@ import { DeleteConfirm, type Deletion } from "./delete-confirm.tsx";
 import { LivePreviewDialog } from "./live-preview-dialog.tsx";
 import { StoreGroup } from "./store-group.tsx";
 import { SystemDialog, type SystemEditor } from "./system-dialog.tsx";
-import { useCameraSettings, useCameraSystems, useCameras, useDeleteCameras, useDeleteSystems } from "./use-cameras.ts";
+import {
+  useCameraSettings,
+  useCameraSystems,
+  useCameras,
+  useDeleteCameras,
+  useDeleteSystems,
+  useProbeWatch,
+} from "./use-cameras.ts";
 import { useCollapsedGroups } from "./use-collapsed-groups.ts";
 import { useSelection } from "./use-selection.ts";
 
 export default function CamerasPage() {
   // Filtered here as it is typed: the lists are already loaded (spec §9: no debounce).
   const [search, setSearch] = useSearchParam("search");
-  const systems = useCameraSystems();
-  const cameras = useCameras();
+  const probe = useProbeWatch();
+  const systems = useCameraSystems(probe.pollMs);
+  const cameras = useCameras(probe.pollMs);
   const stores = useStores("");
   const settings = useCameraSettings();
   const collapsed = useCollapsedGroups();
@@ -40,6 +48,26 @@ export default function CamerasPage() {
 
   const systemList = systems.data ?? [];
   const cameraList = cameras.data ?? [];
+  const { settle } = probe;
+  useEffect(() => settle([...(systems.data ?? []), ...(cameras.data ?? [])]), [settle, systems.data, cameras.data]);
+
+  // What the server probes after a save: a system with its active cameras, or an active camera with its system.
+  const checkedBefore = (id: string | null) =>
+    [...systemList, ...cameraList].find((row) => row.id === id)?.last_checked_at ?? null;
+  const onSystemSaved = (saved: CameraSystem) =>
+    probe.start([
+      { id: saved.id, last_checked_at: checkedBefore(saved.id) },
+      ...cameraList.filter((camera) => camera.camera_system_id === saved.id && camera.is_active),
+    ]);
+  const onCameraSaved = (saved: Camera) => {
+    if (!saved.is_active) return;
+    probe.start([
+      { id: saved.id, last_checked_at: checkedBefore(saved.id) },
+      ...(saved.camera_system_id
+        ? [{ id: saved.camera_system_id, last_checked_at: checkedBefore(saved.camera_system_id) }]
+        : []),
+    ]);
+  };
   const storeList = stores.data ?? [];
   const storeOptions = useMemo(() => storeList.map((store) => ({ value: store.id, label: store.name })), [storeList]);
   const groups = useMemo(
@@ -78,43 +106,50 @@ export default function CamerasPage() {
     onDelete: (camera: Camera) => setDeletion({ kind: "camera", systems: [], cameras: [camera] }),
   };
 
-  let body: ReactNode;
-  if (loading && !failed) {
-    body = <Spinner label="Loading cameras" />;
-  } else if (groups.length === 0 && !(failed && systemList.length + cameraList.length === 0)) {
+  const nothing = systemList.length + cameraList.length === 0;
+  // A list that could not be read is not shown as empty stores.
+  const ready = !loading && !(failed && nothing);
+  // Nothing at all yet: the empty state offers the first system, above the stores' groups (each can take one too).
+  const showEmpty = ready && (groups.length === 0 || (!term && nothing));
+  let body: ReactNode = null;
+  if (loading && !failed) body = <Spinner label="Loading cameras" />;
+  else if (ready) {
     body = (
-      <div className="grid justify-items-center gap-2 rounded-lg border border-dashed px-4 py-12 text-center">
-        <p className="text-lg font-semibold">No cameras found</p>
-        {term ? (
-          <p className="text-muted-foreground">Try adjusting your search</p>
-        ) : (
-          <>
-            <p className="text-muted-foreground">Get started by adding a camera system</p>
-            <Button className="mt-2" onClick={() => setSystemEditor({ mode: "create" })}>
-              <Plus aria-hidden="true" />
-              Add Your First System
-            </Button>
-          </>
-        )}
-      </div>
-    );
-  } else {
-    body = (
-      <div className="grid gap-4" aria-busy={systems.isFetching || cameras.isFetching}>
-        {groups.map((group) => (
-          <StoreGroup
-            key={group.id}
-            group={group}
-            open={collapsed.isOpen(group.id)}
-            onOpenChange={(open) => collapsed.setOpen(group.id, open)}
-            onAddSystem={
-              group.id === UNASSIGNED ? undefined : () => setSystemEditor({ mode: "create", storeId: group.id })
-            }
-            systemActions={systemActions}
-            cameraActions={cameraActions}
-          />
-        ))}
-      </div>
+      <>
+        {showEmpty ? (
+          <div className="grid justify-items-center gap-2 rounded-lg border border-dashed px-4 py-12 text-center">
+            <p className="text-lg font-semibold">No cameras found</p>
+            {term ? (
+              <p className="text-muted-foreground">Try adjusting your search</p>
+            ) : (
+              <>
+                <p className="text-muted-foreground">Get started by adding a camera system</p>
+                <Button className="mt-2" onClick={() => setSystemEditor({ mode: "create" })}>
+                  <Plus aria-hidden="true" />
+                  Add Your First System
+                </Button>
+              </>
+            )}
+          </div>
+        ) : null}
+        {groups.length > 0 ? (
+          <div className="grid gap-4" aria-busy={systems.isFetching || cameras.isFetching}>
+            {groups.map((group) => (
+              <StoreGroup
+                key={group.id}
+                group={group}
+                open={collapsed.isOpen(group.id)}
+                onOpenChange={(open) => collapsed.setOpen(group.id, open)}
+                onAddSystem={
+                  group.id === UNASSIGNED ? undefined : () => setSystemEditor({ mode: "create", storeId: group.id })
+                }
+                systemActions={systemActions}
+                cameraActions={cameraActions}
+              />
+            ))}
+          </div>
+        ) : null}
+      </>
     );
   }
 
@@ -193,13 +228,19 @@ export default function CamerasPage() {
 
       {body}
 
-      <SystemDialog editor={systemEditor} onClose={() => setSystemEditor({ mode: "closed" })} stores={storeOptions} />
+      <SystemDialog
+        editor={systemEditor}
+        onClose={() => setSystemEditor({ mode: "closed" })}
+        stores={storeOptions}
+        onSaved={onSystemSaved}
+      />
       <CameraDialog
         editor={cameraEditor}
         onClose={() => setCameraEditor({ mode: "closed" })}
         systems={systemList}
         cameras={cameraList}
         stores={storeOptions}
+        onSaved={onCameraSaved}
       />
       <LivePreviewDialog camera={previewing} onClose={() => setPreviewing(null)} />
       <CameraHistoryDialog camera={historyOf} onClose={() => setHistoryOf(null)} />

@@ -1,10 +1,11 @@
-import type { ConnectionTest as TestResult } from "@glide/contracts";
+import type { CameraSystem, ConnectionTest as TestResult } from "@glide/contracts";
 import clsx from "clsx";
 import { CircleCheck, CircleX, PlugZap } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { errorMessage } from "../../lib/api.ts";
 import { Button } from "../../ui/button.tsx";
+import { type SystemFormValues, toConnectionTestInput } from "./system-form.ts";
 import { useTestConnection } from "./use-cameras.ts";
 
 type Result = { ok: true; test: TestResult } | { ok: false; test: TestResult | null; message: string };
@@ -17,16 +18,18 @@ function deviceText(device: TestResult["device"]): string | null {
 }
 
 /**
- * Test Connection (edit only): tries the saved system against its device.
- * The result stays under the button, green on success and red otherwise.
+ * Test Connection (edit only): tries the connection settings as typed in the
+ * dialog, before they are saved; an empty password is the saved one while the
+ * address and user name are unchanged. The result stays under the button,
+ * green on success and red otherwise.
  */
-export function ConnectionTest({ systemId, dirty }: { systemId: string; dirty: boolean }) {
+export function ConnectionTest({ system, values }: { system: CameraSystem; values: () => SystemFormValues }) {
   const test = useTestConnection();
   const [result, setResult] = useState<Result | null>(null);
 
   const run = () => {
     setResult(null);
-    test.mutate(systemId, {
+    test.mutate(toConnectionTestInput(values(), system.id), {
       onSuccess: (answer) => {
         if (answer.status === "success") {
           toast.success("Connection test successful");
@@ -55,9 +58,6 @@ export function ConnectionTest({ systemId, dirty }: { systemId: string; dirty: b
           <PlugZap aria-hidden="true" />
           {test.isPending ? "Testing..." : "Test Connection"}
         </Button>
-        {dirty ? (
-          <p className="text-xs text-muted-foreground">Tests the saved settings; save your changes to test them.</p>
-        ) : null}
       </div>
       <div role="status" aria-live="polite">
         {result ? (

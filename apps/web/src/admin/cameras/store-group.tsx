@@ -103,6 +103,9 @@ export function StoreGroup(props: StoreGroupProps) {
                 cameraActions={cameraActions}
               />
             ))}
+            {group.systems.length === 0 && group.standalone.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No camera systems in this store yet.</p>
+            ) : null}
             {group.standalone.length > 0 ? (
               <section aria-label={`Standalone Cameras of ${group.name}`} className="grid gap-3">
                 <h3 className="font-semibold">Standalone Cameras</h3>

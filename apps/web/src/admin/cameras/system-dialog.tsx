@@ -21,9 +21,11 @@ interface SystemDialogProps {
   onClose: () => void;
   /** The stores the admin manages. */
   stores: Option[];
+  /** The system as saved: the page watches for its probe. */
+  onSaved: (system: CameraSystem) => void;
 }
 
-export function SystemDialog({ editor, onClose, stores }: SystemDialogProps) {
+export function SystemDialog({ editor, onClose, stores, onSaved }: SystemDialogProps) {
   const system = editor.mode === "edit" ? editor.system : undefined;
   return (
     <Dialog open={editor.mode !== "closed"} onOpenChange={(open) => !open && onClose()}>
@@ -34,6 +36,7 @@ export function SystemDialog({ editor, onClose, stores }: SystemDialogProps) {
             system={system}
             storeId={editor.mode === "create" ? editor.storeId : undefined}
             stores={stores}
+            onSaved={onSaved}
             onDone={onClose}
           />
         )}
@@ -47,10 +50,11 @@ interface SystemFormProps {
   /** A new system's store, when added from a store's group. */
   storeId?: string;
   stores: Option[];
+  onSaved: (system: CameraSystem) => void;
   onDone: () => void;
 }
 
-function SystemForm({ system, storeId, stores, onDone }: SystemFormProps) {
+function SystemForm({ system, storeId, stores, onSaved, onDone }: SystemFormProps) {
   const save = useSaveSystem();
   // An admin with one store has it chosen for them.
   const initialStore = storeId ?? (stores.length === 1 ? (stores[0]?.value ?? "") : "");
@@ -62,8 +66,9 @@ function SystemForm({ system, storeId, stores, onDone }: SystemFormProps) {
     setFocus,
     setError,
     setValue,
+    getValues,
     reset,
-    formState: { errors, isDirty },
+    formState: { errors },
   } = useForm<SystemFormValues>({ defaultValues: toSystemFormValues(system, initialOptions, initialStore) });
   const chosenStore = useWatch({ control, name: "store_id" });
   // A new system takes the defaults of the store it is for (its overrides), else the global ones.
@@ -96,8 +101,9 @@ function SystemForm({ system, storeId, stores, onDone }: SystemFormProps) {
     save.mutate(
       { id: system?.id, input: toSystemInput(values) },
       {
-        onSuccess: () => {
+        onSuccess: (saved) => {
           toast.success(system ? "Camera system updated successfully" : "Camera system created successfully");
+          onSaved(saved);
           onDone();
         },
         // The dialog stays open: each problem beside its field, anything else once above the buttons.
@@ -131,7 +137,7 @@ function SystemForm({ system, storeId, stores, onDone }: SystemFormProps) {
             options={options}
             stores={stores}
             system={system}
-            dirty={isDirty}
+            values={getValues}
             onBrand={onBrand}
           />
         </Tabs>

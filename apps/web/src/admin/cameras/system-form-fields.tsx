@@ -18,7 +18,8 @@ interface SystemFormFieldsProps {
   stores: Option[];
   /** The system being edited: its password state and the Test Connection button. */
   system?: CameraSystem;
-  dirty: boolean;
+  /** What the form holds now: Test Connection tries it. */
+  values: () => SystemFormValues;
   onBrand: (brand: string) => void;
 }
 
@@ -27,7 +28,7 @@ type TextName = "name" | "host" | "port" | "username" | "password" | "api_endpoi
 const required = (message: string) => ({ validate: (value: string) => value.trim() !== "" || message });
 
 export function SystemFormFields(props: SystemFormFieldsProps) {
-  const { register, control, errors, options, stores, system, dirty, onBrand } = props;
+  const { register, control, errors, options, stores, system, values, onBrand } = props;
   const [connection_type, host, port, username, password] = useWatch({
     control,
     name: ["connection_type", "host", "port", "username", "password"],
@@ -120,7 +121,7 @@ export function SystemFormFields(props: SystemFormFieldsProps) {
           { placeholder: "/onvif/device_service", autoComplete: "off", spellCheck: false },
           "sm:col-span-2",
         )}
-        {system ? <ConnectionTest systemId={system.id} dirty={dirty} /> : null}
+        {system ? <ConnectionTest system={system} values={values} /> : null}
       </TabsContent>
 
       <TabsContent value="store" className="grid grid-cols-1 gap-4">

@@ -1,4 +1,4 @@
-import type { CameraSystem, CameraSystemInput } from "@glide/contracts";
+import type { CameraSystem, CameraSystemInput, ConnectionTestInput } from "@glide/contracts";
 import { fieldMapper } from "../../lib/form-errors.ts";
 import type { CameraOptions } from "./camera-options.ts";
 
@@ -100,5 +100,21 @@ export function toSystemInput(values: SystemFormValues): CameraSystemInput {
     api_endpoint: values.api_endpoint.trim() || null,
     store_id: values.store_id,
     notes: values.notes.trim() || null,
+  };
+}
+
+/** The connection settings as typed, for Test Connection before saving; the system names its saved password. */
+export function toConnectionTestInput(values: SystemFormValues, systemId?: string): ConnectionTestInput {
+  const input = toSystemInput(values);
+  return {
+    connection_type: input.connection_type,
+    brand: input.brand,
+    host: input.host,
+    port: input.port,
+    username: input.username,
+    ...(input.password === undefined ? {} : { password: input.password }),
+    api_endpoint: input.api_endpoint,
+    store_id: input.store_id,
+    ...(systemId ? { system_id: systemId } : {}),
   };
 }

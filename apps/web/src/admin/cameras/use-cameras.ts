@@ -1,6 +1,7 @@
 import {
   type CameraInput,
   type CameraSystemInput,
+  type ConnectionTestInput,
   cameraSchema,
   cameraSettingsSchema,
   cameraSystemSchema,
@@ -12,6 +13,7 @@ import {
   streamInfoSchema,
 } from "@glide/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useState } from "react";
 import { ApiError, api } from "../../lib/api.ts";
 import { resetDashboard } from "../dashboard/use-dashboard.ts";
 import { settingKeys } from "../settings/use-settings.ts";
@@ -41,18 +43,61 @@ const camerasPath = "/api/v1/cameras/cameras";
 const systemPath = (id: string) => `${systemsPath}/${encodeURIComponent(id)}`;
 const cameraPath = (id: string) => `${camerasPath}/${encodeURIComponent(id)}`;
 
-export function useCameraSystems() {
+/** `pollMs`: read again this often while a save's probe is awaited (useProbeWatch). */
+export function useCameraSystems(pollMs: number | false = false) {
   return useQuery({
     queryKey: cameraKeys.systems(),
     queryFn: ({ signal }) => api.get(systemsPath, cameraSystemSchema.array(), { signal }),
+    refetchInterval: pollMs,
   });
 }
 
-export function useCameras() {
+export function useCameras(pollMs: number | false = false) {
   return useQuery({
     queryKey: cameraKeys.cameras(),
     queryFn: ({ signal }) => api.get(camerasPath, cameraSchema.array(), { signal }),
+    refetchInterval: pollMs,
   });
+}
+
+/** How often the lists are read while a probe is awaited, and for how long at most (its 5 s limit, and some). */
+const PROBE_POLL_MS = 750;
+const PROBE_WATCH_MS = 8_000;
+
+type Checked = { id: string; last_checked_at: string | null };
+
+/**
+ * The server probes a system (with its cameras) or a camera right after it is
+ * saved. Until every row it probes has been checked since the save, the lists
+ * are read again every PROBE_POLL_MS, so the cards show the probe's answer
+ * instead of the status from before the save.
+ */
+export function useProbeWatch() {
+  const [watched, setWatched] = useState<Map<string, string | null> | null>(null);
+
+  useEffect(() => {
+    if (!watched) return;
+    const timer = setTimeout(() => setWatched(null), PROBE_WATCH_MS);
+    return () => clearTimeout(timer);
+  }, [watched]);
+
+  /** Watches the saved rows, each with when it was last checked before the save. */
+  const start = useCallback((rows: readonly Checked[]) => {
+    setWatched(new Map(rows.map((row) => [row.id, row.last_checked_at])));
+  }, []);
+
+  /** Stops once every watched row was checked again (or is gone). */
+  const settle = useCallback(
+    (rows: readonly Checked[]) => {
+      if (!watched) return;
+      const now = new Map(rows.map((row) => [row.id, row.last_checked_at]));
+      const done = [...watched].every(([id, before]) => !now.has(id) || now.get(id) !== before);
+      if (done) setWatched(null);
+    },
+    [watched],
+  );
+
+  return { pollMs: watched ? PROBE_POLL_MS : (false as const), start, settle };
 }
 
 /** The dropdowns and defaults of the dialogs: a store's effective settings, or the global ones. */
@@ -125,13 +170,10 @@ export function useDeleteCameras() {
   });
 }
 
-/** POST …/systems/{id}/test: the saved system's settings, tried against the device. */
+/** POST …/systems/test: the settings as typed, tried against the device before they are saved; nothing is stored. */
 export function useTestConnection() {
-  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.post(`${systemPath(id)}/test`, undefined, connectionTestSchema),
-    // A test may change the status the cards show.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: cameraKeys.systems() }),
+    mutationFn: (input: ConnectionTestInput) => api.post(`${systemsPath}/test`, input, connectionTestSchema),
   });
 }
 

@@ -1,0 +1,2 @@
+ALTER TABLE "cameras" ADD COLUMN "reported_resolution" text;--> statement-breakpoint
+ALTER TABLE "cameras" ADD COLUMN "reported_fps" integer;
