@@ -8,6 +8,7 @@ export default defineConfig({
       "packages/*/src/**/*.test.ts",
       "apps/server/src/**/*.test.ts",
       "apps/web/e2e/support/*.vitest.ts",
+      "apps/web/src/**/*.test.ts",
       "scripts/*.test.ts",
     ],
     pool: "forks",

@@ -100,7 +100,7 @@ test("the console's screens and dialogs pass the accessibility checks in both th
   for (const theme of ["light", "dark"] as const) {
     if (theme === "dark") {
       await openNav(page);
-      await page.getByRole("button", { name: "Dark theme" }).click();
+      await page.getByRole("button", { name: "Switch to dark theme" }).click();
       await expect(page.locator("html")).toHaveClass(/\bdark\b/);
       await page.keyboard.press("Escape");
     }
@@ -185,7 +185,7 @@ test("the operations screens pass the accessibility checks in the dark theme", a
 
   await page.goto("/sessions");
   await openNav(page);
-  await page.getByRole("button", { name: "Dark theme" }).click();
+  await page.getByRole("button", { name: "Switch to dark theme" }).click();
   await expect(page.locator("html")).toHaveClass(/\bdark\b/);
   await page.keyboard.press("Escape");
 

@@ -84,8 +84,17 @@ export interface TestStore {
   doorKey: string;
 }
 
-/** A store made through the API by the test admin, with a door scanner key. */
-export async function createStore(request: APIRequestContext, options: { active?: boolean } = {}): Promise<TestStore> {
+/**
+ * A store made through the API by the test admin, with a door scanner key.
+ * It lets shoppers without a card in unless `requireCard` (the setting's
+ * default, store/require_card_at_door): most specs' shoppers share the
+ * dev-login one, whose card another spec may just have removed; the rule is
+ * card.spec.ts's subject.
+ */
+export async function createStore(
+  request: APIRequestContext,
+  options: { active?: boolean; requireCard?: boolean } = {},
+): Promise<TestStore> {
   expect((await request.post("/api/v1/admin/login", { data: E2E_ADMIN })).ok()).toBe(true);
   const name = unique("Glide Butik");
   const created = await request.post("/api/v1/stores/", {
@@ -93,6 +102,12 @@ export async function createStore(request: APIRequestContext, options: { active?
   });
   expect(created.status()).toBe(201);
   const { id } = (await created.json()) as { id: string };
+  if (!options.requireCard) {
+    const open = await request.put(`/api/v1/settings/stores/${id}`, {
+      data: { settings: { store: { require_card_at_door: false } } },
+    });
+    expect(open.ok(), await open.text()).toBe(true);
+  }
   const key = await request.post(`/api/v1/stores/${id}/device-keys`, { data: { kind: "door_scanner" } });
   expect(key.ok()).toBe(true);
   if (options.active === false) {

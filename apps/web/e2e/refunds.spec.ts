@@ -36,8 +36,26 @@ test("staff refund one line from the visit's detail; the shopper's receipt shows
   const detail = page.getByRole("dialog", { name: who.name });
   await detail.getByRole("button", { name: "Refund", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Refund", exact: true });
-  await expect(dialog.getByLabel(`${coffee.name} (2 of 2 left)`)).toBeVisible();
-  await dialog.getByLabel(`${coffee.name} (2 of 2 left)`).fill("1");
+  const coffeeUnits = dialog.getByLabel(`${coffee.name} (2 of 2 left)`);
+  await expect(coffeeUnits).toBeVisible();
+  // Nothing chosen: nothing to refund, and the button cannot be pressed.
+  await expect(coffeeUnits).toHaveAccessibleDescription("Up to 2 units");
+  await expect(dialog.getByRole("button", { name: "Refund 0,00 kr" })).toBeDisabled();
+  // More than is left is said at the field, not quietly made into the most there is.
+  await coffeeUnits.fill("5");
+  await expect(coffeeUnits).toHaveValue("5");
+  await expect(coffeeUnits).toHaveAttribute("aria-invalid", "true");
+  await expect(coffeeUnits).toHaveAccessibleDescription("At most 2 left to refund");
+  await expect(dialog.getByText("To refund: 0,00 kr")).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Refund 0,00 kr" })).toBeDisabled();
+  // The limit itself is allowed; zero is nothing to refund again.
+  await coffeeUnits.fill("2");
+  await expect(coffeeUnits).not.toHaveAttribute("aria-invalid");
+  await expect(dialog.getByRole("button", { name: "Refund 60,00 kr" })).toBeEnabled();
+  await coffeeUnits.fill("0");
+  await expect(dialog.getByRole("button", { name: "Refund 0,00 kr" })).toBeDisabled();
+  await coffeeUnits.fill("1");
+  await expect(coffeeUnits).not.toHaveAttribute("aria-invalid");
   await dialog.getByLabel("Reason").fill("Trasig förpackning");
   // The amount the server will refund, before confirming.
   await expect(dialog.getByText("To refund: 30,00 kr")).toBeVisible();
@@ -57,7 +75,9 @@ test("staff refund one line from the visit's detail; the shopper's receipt shows
   const receipt = page.getByRole("region", { name: "Kvitto", exact: true });
   await expect(receipt).toContainText(`Återbetalt 1 x ${coffee.name}`);
   await expect(receipt).toContainText(/−30,00\s*kr/);
-  await expect(receipt).toContainText(/Att betala efter återbetalning\s*45,00\s*kr/);
+  // What was paid, what came back and the net (issue 22's receipt).
+  await expect(receipt).toContainText(/Betalt\s*75,00\s*kr/);
+  await expect(receipt).toContainText(/Netto\s*45,00\s*kr/);
 });
 
 test("the shopper disputes a receipt; staff resolve it in the Disputes view and the shopper sees the answer", async ({

@@ -1,7 +1,15 @@
-import { SETTING_DEFINITIONS, SETTING_TEXT_LIMITS, type Setting, type SettingCategory } from "@glide/contracts";
+import {
+  SETTING_DEFINITIONS,
+  SETTING_TEXT_LIMITS,
+  type SessionDetail,
+  type Setting,
+  type SettingCategory,
+  type Store,
+} from "@glide/contracts";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { createStore, expect, isPhone, openNav, signIn, test, unique } from "./fixtures.ts";
 import { E2E_ADMIN } from "./playwright.config.ts";
+import { exitGateKey, paidVisit, signInShopper } from "./support/sales.ts";
 import { createProduct } from "./support/shopping.ts";
 
 /** One setting in the list, named by its key. */
@@ -304,7 +312,8 @@ test("a store override needs a store, then shows in that store and in the histor
   page,
   request,
 }) => {
-  const store = await createStore(request);
+  // A store with no override of its own (createStore otherwise lets shoppers without a card in by one).
+  const store = await createStore(request, { requireCard: true });
   await signIn(page, "/settings?tab=ai");
   const threshold = row(page, "confidence_threshold");
   await threshold.getByRole("button", { name: /^Override/ }).click();
@@ -396,6 +405,113 @@ test("the products screen's page size and view follow ui/defaults unless the URL
   await page.goto("/products");
   await expect(page.getByRole("button", { name: "List view" })).toHaveAttribute("aria-pressed", "true");
   await expect(perPage).toHaveValue("10");
+});
+
+test.describe("dates", () => {
+  // The oracle below reads the instants in the browser's own zone: one zone on both sides.
+  test.use({ timezoneId: "Europe/Stockholm" });
+
+  /** An instant as DD.MM.YYYY and h:mm A in Stockholm, worked out with Intl, apart from the console's formatter. */
+  const stockholm = (iso: string) => {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat("en-US", {
+        timeZone: "Europe/Stockholm",
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "numeric",
+        minute: "2-digit",
+        second: "2-digit",
+        hour12: true,
+      })
+        .formatToParts(new Date(iso))
+        .map((part) => [part.type, part.value]),
+    );
+    const day = `${parts.day}.${parts.month}.${parts.year}`;
+    return {
+      day,
+      shortDay: `${parts.day}.${parts.month}`,
+      hour: `${parts.hour}:00 ${parts.dayPeriod}`,
+      dateTime: `${day} ${parts.hour}:${parts.minute} ${parts.dayPeriod}`,
+      clock: `${parts.hour}:${parts.minute}:${parts.second} ${parts.dayPeriod}`,
+    };
+  };
+
+  test("every date and time the console prints follows ui/defaults' date_format and time_format", async ({ page }) => {
+    test.setTimeout(60_000);
+    await signIn(page);
+    const store = await createStore(page.request);
+    const product = await createProduct(page.request, { price: 12.5, name: unique("Datumkaffe") });
+    const who = await signInShopper(page);
+    const visit = await paidVisit(page, who, store, await exitGateKey(page, store), [product.barcode]);
+    const read = async <T>(path: string) => {
+      const response = await page.request.get(path);
+      expect(response.ok(), await response.text()).toBe(true);
+      return (await response.json()) as T;
+    };
+    const session = await read<SessionDetail>(`/api/v1/admin/sessions/${visit.sessionId}`);
+    const refund = await page.request.post(`/api/v1/admin/orders/${session.order?.id}/refunds`, {
+      data: { idempotency_key: crypto.randomUUID(), reason: "Datumtest", whole: true },
+    });
+    expect(refund.ok(), await refund.text()).toBe(true);
+    const refunded = stockholm(
+      (await read<SessionDetail>(`/api/v1/admin/sessions/${visit.sessionId}`)).refunds[0]!.created_at,
+    );
+    const [created] = await read<Store[]>(`/api/v1/stores/?search=${encodeURIComponent(store.name)}`);
+
+    // The built-in patterns first: YYYY-MM-DD.
+    await page.goto(`/stores?search=${encodeURIComponent(store.name)}`);
+    const card = page.getByRole("article", { name: store.name, exact: true });
+    const [y, m, d] = stockholm(created!.created_at).day.split(".").reverse();
+    await expect(card).toContainText(`Created ${y}-${m}-${d}`);
+
+    await putSetting(page.request, "ui", "defaults", {
+      view_mode: "list",
+      page_size: 20,
+      date_format: "DD.MM.YYYY",
+      time_format: "h:mm A",
+    });
+    await page.reload();
+    await expect(card).toContainText(`Created ${stockholm(created!.created_at).day}`);
+
+    await page.goto(`/sessions?store=${store.id}`);
+    const entered = stockholm(session.entered_at);
+    await expect(page.locator(`[data-session-id="${visit.sessionId}"]`)).toContainText(entered.dateTime);
+    await page.goto(`/sessions?store=${store.id}&session=${visit.sessionId}`);
+    const detail = page.getByRole("dialog", { name: who.name });
+    await expect(detail).toContainText(`Entered${entered.dateTime}`);
+    await expect(detail.getByRole("region", { name: "Refunds", exact: true })).toContainText(refunded.dateTime);
+    // The timeline's day is the visit's own; its times have seconds.
+    const first = session.timeline[0]!;
+    await expect(detail.getByRole("list", { name: "Timeline" }).locator("time").first()).toHaveText(
+      stockholm(first.at).clock,
+    );
+
+    await page.goto(`/analytics?store=${store.id}&range=7d`);
+    const paid = stockholm(session.order!.paid_at!);
+    await expect(page.getByRole("img", { name: /^Revenue per day/ })).toHaveAccessibleName(
+      new RegExp(`best day ${paid.day.replaceAll(".", "\\.")} `),
+    );
+    // The axis's day without its year: one of the chart's labels.
+    const dayLabel = page.getByRole("img", { name: /^Revenue per day/ }).locator("svg text");
+    await expect(dayLabel.filter({ hasText: new RegExp(`^${paid.shortDay.replace(".", "\\.")}$`) })).toHaveCount(1);
+    await expect(page.getByRole("img", { name: /^Sessions per hour of day/ })).toHaveAccessibleName(
+      new RegExp(`busiest hour ${entered.hour} `),
+    );
+    await expect(page.getByRole("region", { name: "Refunds per day" }).getByRole("cell").first()).toHaveText(
+      refunded.day,
+    );
+
+    await page.goto(`/audit?search=${encodeURIComponent(store.name)}`);
+    await expect(page.locator("main time").first()).toHaveText(/^\d{2}\.\d{2}\.\d{4} \d{1,2}:\d{2} [AP]M$/);
+
+    await page.goto("/settings?tab=ui");
+    const defaults = await read<Setting>("/api/v1/settings/ui/defaults");
+    await expect(row(page, "defaults")).toContainText(`Updated ${stockholm(defaults.updated_at!).dateTime}`);
+    await page.getByRole("button", { name: "History" }).click();
+    const history = page.getByRole("dialog", { name: "Settings History" });
+    await expect(history.locator("time").first()).toHaveText(stockholm(defaults.updated_at!).dateTime);
+  });
 });
 
 test("a list that cannot be loaded says so in a toast and offers to try again", async ({ page }) => {

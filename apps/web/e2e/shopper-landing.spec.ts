@@ -1,4 +1,8 @@
-import { expect, test } from "./fixtures.ts";
+import { createStore, expect, test, unique } from "./fixtures.ts";
+import { expectAccessible } from "./support/accessibility.ts";
+import { shopInStore } from "./support/sales.ts";
+import { createProduct } from "./support/shopping.ts";
+import { openAsShopper, signInNewShopper } from "./support/unpaid.ts";
 
 const INVALID = "Länken leder inte till någon butik. Skanna QR-koden vid butikens dörr igen.";
 
@@ -61,4 +65,44 @@ test("a shopper inside the store is not offered to sign out: the exit needs the 
   await page.goto("/customer?store_id=demo");
   await expect(page.getByRole("link", { name: "Mina kvitton" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Logga ut" })).toHaveCount(0);
+});
+
+test("a shopper inside a store finds the way back: 'Fortsätt handla' with the store and the cart's total", async ({
+  page,
+}) => {
+  const store = await createStore(page.request);
+  const oats = await createProduct(page.request, { price: 31.45, name: unique("Havregryn") });
+  const salt = await createProduct(page.request, { price: 17.8, name: unique("Flingsalt") });
+  // A shopper of the test's own: the dev-login one is inside other specs' stores.
+  const who = await signInNewShopper(page);
+
+  // Signed in, no visit: nothing to go back to.
+  const asked = page.waitForResponse((r) => r.url().endsWith("/api/v1/visits/open"));
+  await openAsShopper(page, who, "/customer");
+  expect(await (await asked).json()).toBeNull();
+  await expect(page.getByRole("link", { name: "Mina kvitton" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Fortsätt handla" })).toHaveCount(0);
+
+  // Inside the store, on a phone that has forgotten the visit (another tab, a cleared page): the server knows it.
+  const visit = await shopInStore(page, who, store, [oats.barcode, oats.barcode, salt.barcode]);
+  expect(await page.evaluate(() => localStorage.getItem("session_id"))).toBeNull();
+  await page.reload();
+  const current = page.getByRole("region", { name: "Ditt pågående besök" });
+  await expect(current).toContainText(`Du handlar i ${store.name}`);
+  await expect(current).toContainText("3 st i kundvagnen");
+  await expect(current.getByTestId("open-visit-total")).toHaveText("80,70 kr");
+  await expectAccessible(page, "the start page with a visit in progress");
+
+  await current.getByRole("link", { name: "Fortsätt handla" }).click();
+  await expect(page).toHaveURL(/\/customer\/shop$/);
+  await expect(page.getByRole("listitem").filter({ hasText: oats.name })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Gå till kassan →" })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("session_id"))).toBe(visit.session_id);
+
+  // Paid: the visit is over, and the start page no longer offers it.
+  const paid = await page.request.post("/api/v1/checkout", { data: { user_id: who.userId }, headers: who.headers });
+  expect(paid.ok(), await paid.text()).toBe(true);
+  await page.goto("/customer");
+  await expect(page.getByRole("link", { name: "Mina kvitton" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Ditt pågående besök" })).toHaveCount(0);
 });

@@ -1,4 +1,6 @@
-import { expect, test } from "./fixtures.ts";
+import type { Locator } from "@playwright/test";
+import { expect, test, unique } from "./fixtures.ts";
+import { expectAccessible } from "./support/accessibility.ts";
 import { createProduct, enterStore, scanThroughApi } from "./support/shopping.ts";
 
 test("the cart follows every change live, and its buttons change it on the server", async ({ page }) => {
@@ -97,6 +99,80 @@ test("a phone without a camera is told so, and scanning without a visit says the
   await page.getByRole("button", { name: "Starta Scanning" }).click();
   await expect(page.getByText("Ingen session hittades")).toBeVisible();
   await expect(page.getByRole("button", { name: "Avbryt" })).toHaveCount(0);
+});
+
+test("when the camera fails the barcode is typed: digits only, the check digit checked here, then the same scan", async ({
+  page,
+}) => {
+  await enterStore(page);
+  const jam = await createProduct(page.request, { price: 42.5, name: unique("Lingonsylt") });
+  await page.goto("/customer/manual-scan");
+  await page.getByRole("button", { name: "Starta Scanning" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Kunde inte starta kameran" })).toBeVisible();
+
+  const field = page.getByRole("textbox", { name: "Streckkod" });
+  await expect(field).toHaveAttribute("inputmode", "numeric");
+  await expect(field).toHaveAccessibleDescription(/Skriv siffrorna under streckkoden/);
+  const add = page.getByRole("button", { name: "Lägg till" });
+  const scans: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().endsWith("/api/v1/cart/scan")) scans.push(request.url());
+  });
+
+  await field.fill("73108650O4703");
+  await add.click();
+  await expect(page.getByRole("alert")).toHaveText("Streckkoden ska bara innehålla siffror.");
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(field).toBeFocused();
+  await field.fill("7310865");
+  await add.click();
+  await expect(page.getByRole("alert")).toHaveText("Streckkoden ska ha 8, 12, 13 eller 14 siffror.");
+  // One digit off at the end: the check digit gives it away, and nothing is sent.
+  const wrong = `${jam.barcode.slice(0, 12)}${(Number(jam.barcode[12]) + 1) % 10}`;
+  await field.fill(wrong);
+  await field.press("Enter");
+  await expect(page.getByRole("alert")).toHaveText("Kontrollsiffran stämmer inte. Kontrollera streckkoden.");
+  await expect(page.getByText("Kundvagnen är tom")).toBeVisible();
+  expect(scans).toEqual([]);
+  await expectAccessible(page, "manual scan with a typed barcode refused");
+
+  // The right code, typed with the spaces printed under the bars: the scan call a camera read makes.
+  await field.fill(`${jam.barcode.slice(0, 1)} ${jam.barcode.slice(1, 7)} ${jam.barcode.slice(7)}`);
+  await expect(field).not.toHaveAttribute("aria-invalid");
+  await add.click();
+  await expect(page.getByRole("status").filter({ hasText: `✓ ${jam.name} tillagd!` })).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ hasText: jam.name })).toContainText("42,50 kr/st");
+  await expect(field).toHaveValue("");
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  expect(scans).toHaveLength(1);
+});
+
+test("a long product name wraps to two lines in the cart and its sheet; the amounts stay on one line", async ({
+  page,
+}) => {
+  const visit = await enterStore(page);
+  const name = `Bregott Normalsaltat Extra Krämigt Bredbart Smörgåsmargarin med Rapsolja ${unique("600 g")}`;
+  const spread = await createProduct(page.request, { price: 149.9, name });
+  for (let i = 0; i < 2; i++) expect((await scanThroughApi(page, visit, spread.barcode)).ok()).toBe(true);
+  const linesOf = (box: Locator) =>
+    box.evaluate((element) =>
+      Math.round(element.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(element).lineHeight)),
+    );
+
+  for (const path of ["/customer/manual-scan", "/customer/shop"]) {
+    await page.goto(path);
+    const line = page.getByRole("listitem").filter({ hasText: name });
+    const title = line.getByText(name);
+    await expect(title).toBeVisible();
+    expect(await linesOf(title), path).toBe(2);
+    const amount = line.getByText("299,80 kr");
+    expect(await linesOf(amount), path).toBe(1);
+  }
+  await page.getByRole("button", { name: "Kundvagn, 2 st" }).click();
+  const sheet = page.getByRole("dialog", { name: "Kundvagn" });
+  expect(await linesOf(sheet.getByText(name))).toBe(2);
+  expect(await linesOf(sheet.getByRole("listitem").getByText("299,80 kr"))).toBe(1);
+  await expectAccessible(page, "the cart sheet with a long name");
 });
 
 test("a visit the server does not know sends the phone back to the start", async ({ page }) => {

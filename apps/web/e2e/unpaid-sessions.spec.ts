@@ -1,7 +1,8 @@
 import type { Locator, Page } from "@playwright/test";
 import { createStore, expect, openNav, signIn, test, unique } from "./fixtures.ts";
+import { E2E_ADMIN } from "./playwright.config.ts";
 import { expectAccessible } from "./support/accessibility.ts";
-import { exitGateKey } from "./support/sales.ts";
+import { exitGateKey, shopInStore } from "./support/sales.ts";
 import { createProduct } from "./support/shopping.ts";
 import { leaveUnpaid, paymentFaults, signInNewShopper } from "./support/unpaid.ts";
 
@@ -80,7 +81,7 @@ test("visits left unpaid are listed with their value; staff charge one to the ca
 
   // The other visit in the dark theme: the badge and the panel must read as well there.
   await openNav(page);
-  await page.getByRole("button", { name: "Dark theme" }).click();
+  await page.getByRole("button", { name: "Switch to dark theme" }).click();
   await expect(page.locator("html")).toHaveClass(/\bdark\b/);
   await page.keyboard.press("Escape");
   await expect(rowOf(page, toWriteOff)).toContainText("Left unpaid");
@@ -140,4 +141,89 @@ test("visits left unpaid are listed with their value; staff charge one to the ca
     const owed = await page.request.get("/api/v1/visits/unpaid", { headers: who.headers });
     expect(await owed.json()).toEqual([]);
   }
+});
+
+test("a shopper without a card is refused at the exit gate; staff see why and let them out, and the visit is left unpaid", async ({
+  page,
+}) => {
+  // A shopper signed in with BankID, a visit, the gate and the console: more than the default 30 s.
+  test.setTimeout(90_000);
+  await signIn(page);
+  const store = await createStore(page.request, { requireCard: true });
+  // This store lets shoppers without a card in (the default keeps them out where payments are set up).
+  const setting = await page.request.put(`/api/v1/settings/stores/${store.id}`, {
+    data: { settings: { store: { require_card_at_door: false } } },
+  });
+  expect(setting.ok(), await setting.text()).toBe(true);
+  const gateKey = await exitGateKey(page, store);
+  const juice = await createProduct(page.request, { price: 19.9, name: unique("Kortlös juice") });
+  const who = await signInNewShopper(page);
+  const removed = await page.request.delete("/api/v1/payment-method", { headers: who.headers });
+  expect(removed.status(), await removed.text()).toBe(204);
+  const visit = await shopInStore(page, who, store, [juice.barcode]);
+  const code = await page.request.get("/api/v1/exit/token", { headers: who.headers });
+  expect(code.ok(), await code.text()).toBe(true);
+  const gate = await page.request.post("/api/v1/exit/scan", {
+    data: { token: ((await code.json()) as { token: string }).token },
+    headers: { Authorization: `Device ${gateKey}` },
+  });
+  expect(gate.status(), await gate.text()).toBe(409);
+  expect(await gate.json()).toMatchObject({ code: "no_payment_method" });
+
+  // The visit is still inside; its timeline says the gate refused it, and why, in plain words.
+  await page.goto(`/sessions?store=${store.id}`);
+  const row = rowOf(page, visit.session_id);
+  await expect(row).toContainText("Shopping");
+  await open(row);
+  const detail = page.getByRole("dialog", { name: who.name });
+  const timeline = detail.getByRole("list", { name: "Timeline" });
+  await expect(timeline.getByRole("listitem").filter({ hasText: "Exit gate refused: no card on file" })).toContainText(
+    "Exit gate",
+  );
+  const inside = detail.getByRole("region", { name: /In the store/ });
+  await expect(inside).toContainText(/19,90\s*kr in the cart/);
+  // Nothing to settle yet: the shopper has not left.
+  await expect(detail.getByRole("button", { name: "Charge card on file" })).toHaveCount(0);
+  await expectAccessible(page, "the detail of a visit refused at the exit");
+
+  // Asked first, saying what follows; cancelled, nothing changes.
+  const letOut = inside.getByRole("button", { name: "Let out unpaid" });
+  await letOut.click();
+  const confirm = page.getByRole("alertdialog", { name: "Let the shopper out without paying?" });
+  await expect(confirm).toContainText(
+    /becomes Left unpaid \(19,90\s*kr\): staff then charge the card on file or write the goods off/,
+  );
+  await expectAccessible(page, "the let-out confirmation");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(letOut).toBeFocused();
+  await expect(detail).toContainText("Shopping");
+  await expect(timeline.getByRole("listitem").filter({ hasText: "Let out" })).toHaveCount(0);
+
+  await letOut.click();
+  await confirm.getByRole("button", { name: "Let out unpaid" }).click();
+  await expect(
+    detail.getByRole("status").filter({ hasText: /The visit is left unpaid \(19,90\s*kr\)\./ }),
+  ).toBeFocused();
+  await expect(inside).toBeHidden();
+  await expect(detail).toContainText("Left unpaid");
+  const unpaid = detail.getByRole("region", { name: /Left unpaid/ });
+  await expect(unpaid).toContainText(/19,90\s*kr/);
+  await expect(unpaid.getByRole("button", { name: "Charge card on file" })).toBeVisible();
+  await expect(unpaid.getByRole("button", { name: "Write off" })).toBeVisible();
+  await expect(
+    timeline.getByRole("listitem").filter({ hasText: `Let out unpaid by ${E2E_ADMIN.email}` }),
+  ).toContainText(/19,90\s*kr left unpaid/);
+  await expectAccessible(page, "the detail of a visit let out unpaid");
+
+  // The shopper owes it now; staff write it off (there is no card to charge).
+  const owed = await page.request.get("/api/v1/visits/unpaid", { headers: who.headers });
+  expect(((await owed.json()) as { session_id: string }[]).map((v) => v.session_id)).toEqual([visit.session_id]);
+  await unpaid.getByRole("button", { name: "Write off" }).click();
+  const writeOff = page.getByRole("dialog", { name: "Write off this visit" });
+  await writeOff.getByLabel("Reason").fill("Kunden hade inget kort");
+  await writeOff.getByRole("button", { name: /^Write off 19,90\s*kr$/ }).click();
+  await expect(writeOff).toBeHidden();
+  await expect(detail).toContainText("Written off");
+  await expect(detail.getByRole("button", { name: "Let out unpaid" })).toHaveCount(0);
 });

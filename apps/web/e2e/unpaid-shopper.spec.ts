@@ -136,3 +136,40 @@ test("a scan kept on the phone while the visit is being paid is dropped with the
     expect.objectContaining({ quantity: 1 }),
   ]);
 });
+
+test("a shopper the gate refused for want of a card and staff let out owes the visit on the start page", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const store = await createStore(page.request);
+  const gateKey = await exitGateKey(page, store);
+  const cake = await createProduct(page.request, { price: 24.5, name: unique("Kortlös kaka") });
+  const who = await signInNewShopper(page);
+  const removed = await page.request.delete("/api/v1/payment-method", { headers: who.headers });
+  expect(removed.status(), await removed.text()).toBe(204);
+  const visit = await shopInStore(page, who, store, [cake.barcode]);
+
+  await openAsShopper(page, who, "/customer/exit", visit);
+  await expect(page.getByRole("heading", { name: "Scanna för att gå ut" })).toBeVisible();
+  const code = await page.request.get("/api/v1/exit/token", { headers: who.headers });
+  const gate = await page.request.post("/api/v1/exit/scan", {
+    data: { token: ((await code.json()) as { token: string }).token },
+    headers: { Authorization: `Device ${gateKey}` },
+  });
+  expect(gate.status(), await gate.text()).toBe(409);
+  await expect(page.getByRole("heading", { name: "Lägg till ett betalkort" })).toBeVisible({ timeout: 10_000 });
+
+  // Staff open the gate for the shopper instead (the console's "let out"): the visit is left unpaid.
+  const letOut = await page.request.post(`/api/v1/admin/sessions/${visit.session_id}/let-out`);
+  expect(letOut.ok(), await letOut.text()).toBe(true);
+  expect(await letOut.json()).toMatchObject({ status: "left_unpaid" });
+
+  const asked = page.waitForResponse((r) => r.url().endsWith("/api/v1/visits/open"));
+  await page.goto("/customer");
+  expect(await (await asked).json()).toBeNull();
+  const notice = page.getByRole("region", { name: "Obetalt besök" });
+  await expect(notice.getByRole("listitem")).toContainText(store.name);
+  await expect(notice.getByRole("listitem")).toContainText("24,50 kr");
+  await expect(page.getByRole("region", { name: "Ditt pågående besök" })).toHaveCount(0);
+  expect((await owed(page, who.headers)).map((v) => v.session_id)).toEqual([visit.session_id]);
+});

@@ -42,6 +42,8 @@ const receipt = {
   payment: { brand: "visa", last4: "4242" },
   refunds: [refund],
   refunded: 12.5,
+  refunded_vat: [{ rate: 0.12, amount: 1.34, net: 11.16, gross: 12.5 }],
+  emailed: true,
   dispute,
 };
 
@@ -54,7 +56,15 @@ describe("checkout", () => {
 
   it("answers with the whole receipt once paid", () => {
     keeps(checkoutResponseSchema, { status: "paid", receipt });
-    keeps(receiptSchema, { ...receipt, payment: null, refunds: [], refunded: 0, dispute: null });
+    keeps(receiptSchema, {
+      ...receipt,
+      payment: null,
+      refunds: [],
+      refunded: 0,
+      refunded_vat: [],
+      emailed: false,
+      dispute: null,
+    });
     keeps(receiptSchema, { ...receipt, refunds: [{ ...refund, state: "pending", lines: [] }] });
   });
 

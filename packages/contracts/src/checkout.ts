@@ -59,6 +59,19 @@ export const receiptSchema = z.object({
   refunds: z.array(receiptRefundSchema),
   /** Kronor given back in all; what the shopper paid in the end is total − refunded. */
   refunded: z.number(),
+  /**
+   * What was given back per VAT rate (gross, its VAT and net), rounded once
+   * per refund and rate as each refund's own note would be; `vat` minus this
+   * is the VAT of what the shopper paid in the end. Empty without refunds.
+   */
+  refunded_vat: z.array(receiptVatSchema),
+  /**
+   * A receipt e-mail was queued for this purchase (a mail server is set up and
+   * the shopper had given an address) and has not been given up; the phone
+   * says "Kvitto skickat till din e-post" only then. The outbox forgets a
+   * mail a month after it was queued: an older receipt no longer says so.
+   */
+  emailed: z.boolean(),
   /** The shopper's latest dispute of this receipt, with staff's answer once there is one. */
   dispute: receiptDisputeSchema.nullable(),
 });

@@ -4,6 +4,7 @@ export * from "./analytics.ts";
 export * from "./audit.ts";
 export * from "./barcodes.ts";
 export * from "./cameras.ts";
+export * from "./card-brands.ts";
 export * from "./cart.ts";
 export * from "./checkout.ts";
 export * from "./constants.ts";

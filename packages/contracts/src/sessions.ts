@@ -46,3 +46,19 @@ export const unpaidVisitSchema = z.object({
   left_at: z.string(),
 });
 export type UnpaidVisit = z.infer<typeof unpaidVisitSchema>;
+
+/**
+ * GET /api/v1/visits/open: the shopper's visit inside a store now (through
+ * the door, not yet paid), the one that went through the door last; null
+ * when there is none. The landing page offers "Fortsätt handla" with it.
+ */
+export const openVisitSchema = z.object({
+  session_id: z.string(),
+  store_id: z.string(),
+  store_name: z.string(),
+  /** Kronor, two decimals: the cart as it is now. */
+  total: z.number(),
+  /** Units in the cart (a line of three counts three). */
+  item_count: z.number().int(),
+});
+export type OpenVisit = z.infer<typeof openVisitSchema>;

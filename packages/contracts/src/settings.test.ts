@@ -93,6 +93,7 @@ describe("known settings", () => {
       "abandon_after_minutes",
       "max_line_quantity",
       "max_cart_total",
+      "require_card_at_door",
     ],
     ai: ["confidence_threshold", "iou_threshold", "model_name"],
     ui: ["defaults"],
@@ -375,6 +376,13 @@ describe("store settings", () => {
     expect(messageAt(store.abandon_after_minutes, 1441)).toBe(range);
     expect(messageAt(store.abandon_after_minutes, 30.5)).toBe("Minutes must be a whole number from 5 to 1440");
     expect(messageAt(store.abandon_after_minutes, "30")).toBe("Minutes must be a whole number from 5 to 1440");
+  });
+
+  it("asks for a card on file at the door unless a store says otherwise, as a plain true or false", () => {
+    expect(builtIn("store", "require_card_at_door")).toBe(true);
+    for (const value of [true, false]) keeps(store.require_card_at_door, value);
+    const words = "Say true (a card on file is needed to get in) or false";
+    for (const value of ["true", 1, null]) expect(messageAt(store.require_card_at_door, value)).toBe(words);
   });
 });
 

@@ -155,6 +155,7 @@ export const SETTING_VALUE_SCHEMAS = {
       .int(`The cart limit must be a whole number of kronor from 1 to ${CART_TOTAL_RANGE}`)
       .min(1, `The cart limit must be from 1 to ${CART_TOTAL_RANGE} kr`)
       .max(CART_LIMITS.total_kronor, `The cart limit must be from 1 to ${CART_TOTAL_RANGE} kr`),
+    require_card_at_door: z.boolean({ error: "Say true (a card on file is needed to get in) or false" }),
   },
   ai: {
     confidence_threshold: fraction("The confidence threshold"),
@@ -261,6 +262,12 @@ export const SETTING_DEFINITIONS: { [C in SettingCategory]: { [K in keyof Schema
     max_cart_total: {
       value: 50_000,
       description: "The most a cart may come to, in kronor (a card payment larger than this is refused at the scan)",
+      is_editable: true,
+    },
+    require_card_at_door: {
+      value: true,
+      description:
+        "A shopper needs a card on file to get an entry code (only where a payment provider is configured), so nobody gets in who cannot pay at the exit",
       is_editable: true,
     },
   },

@@ -3,6 +3,10 @@
  * shopper's phone bundle imports this module alone ("@glide/contracts/shopper").
  */
 
+// Pure and zod-free too: the phone names a card as the server does. (Barcodes have a subpath of their own,
+// "@glide/contracts/barcodes": re-exported here, they split the phone's first page into tiny chunks.)
+export { cardBrandName } from "./card-brands.ts";
+
 /** Browser storage keys of the shopper app (shopper-app.md §3). */
 export const SHOPPER_STORAGE_KEYS = {
   accessToken: "glide_access_token",

@@ -9,6 +9,7 @@ import {
   as,
   createDeviceKey,
   createTestContext,
+  putVisitIn,
   signIn,
   signInShopper,
   TEST_PASSWORD,
@@ -57,6 +58,9 @@ type Fixtures = {
   spotCheck?: string;
   /** An audit log entry (the creation of store A); set in the issue 12 block below. */
   auditEntry?: string;
+  // --- issue 22 ---
+  /** A third shopper's visit inside store A, for staff to let out. */
+  visitToLetOut?: string;
 };
 
 type Row = {
@@ -91,7 +95,8 @@ const MATRIX: Record<string, Row> = {
 
   "POST /api/v1/admin/login": { expect: everyone2xx, body: (f) => ({ email: f.adminEmail, password: TEST_PASSWORD }) },
   "POST /api/v1/admin/logout": { expect: "204 204 204 204 204", signsOut: true },
-  "GET /api/v1/admin/me": { expect: adminsOnly },
+  // Whether anyone is signed in: "nobody" is an answer (204), not a refusal.
+  "GET /api/v1/admin/me": { expect: "204 204 204 200 200" },
   "GET /api/v1/admin/dashboard": { expect: adminsOnly },
 
   "GET /api/v1/stores": { expect: adminsOnly },
@@ -137,6 +142,11 @@ const MATRIX: Record<string, Row> = {
   },
   "DELETE /api/v1/cameras/systems/:id": { expect: "401 401 401 403 204", params: (f) => ({ id: f.systemToDelete }) },
   "POST /api/v1/cameras/systems/:id/test": { expect: platformOnly, params: (f) => ({ id: f.system }) },
+  // Typed settings are tested under store A's rules: the store and the system must be the caller's.
+  "POST /api/v1/cameras/systems/test": {
+    expect: platformOnly,
+    body: (f) => ({ connection_type: "onvif", host: "127.0.0.1", port: 1, store_id: f.storeA, system_id: f.system }),
+  },
   "GET /api/v1/cameras/cameras": { expect: adminsOnly },
   "POST /api/v1/cameras/cameras": {
     expect: platformOnly,
@@ -272,6 +282,14 @@ const MATRIX: Record<string, Row> = {
     expect: "401 401 401 403 409",
     params: (f) => ({ id: f.visit }),
     body: () => ({ reason: "Matris" }),
+  },
+  // --- issue 22: the way back to a visit, and staff letting out a shopper who cannot pay ---
+  // The shopper caller has no visit inside a store: null.
+  "GET /api/v1/visits/open": { expect: "401 2xx 401 401 401" },
+  // Store A's visit: the store admin manages another store; the platform admin lets it out.
+  "POST /api/v1/admin/sessions/:id/let-out": {
+    expect: "401 401 401 403 2xx",
+    params: (f) => ({ id: f.visitToLetOut! }),
   },
   // --- issue 12: refunds, disputes and spot checks rows ---
   "GET /api/v1/admin/orders/:id/refunds": { expect: platformOnly, params: (f) => ({ id: f.paidOrder! }) },
@@ -436,6 +454,18 @@ beforeAll(async () => {
       sql`insert into spot_checks (order_id, store_id) values (${order!.id}, ${a}) returning id`,
     );
     Object.assign(fixtures, { paidOrder: order!.id, dispute: dispute!.id, spotCheck: check!.id });
+  }
+  // --- issue 22: fixtures ---
+  {
+    const inside = await signInShopper(ctx.app, "Utsläppt Shopper");
+    const code = await ctx.app.inject({
+      method: "POST",
+      url: "/api/v1/sessions/entry",
+      payload: { store_id: a },
+      headers: { authorization: `Bearer ${inside.accessToken}` },
+    });
+    fixtures.visitToLetOut = code.json().session_id;
+    await putVisitIn(ctx.app.db, fixtures.visitToLetOut!, "in_store");
   }
   fixtures.auditEntry = String((await api.get(`/api/v1/admin/audit?action=store.create&entity_id=${a}`)).json()[0].id);
   await signInCallers();

@@ -44,6 +44,8 @@ const WRITTEN_ON_ANY_REQUEST = new Set(["admin_sessions", "rate_limits"]);
 const MAY_WRITE_WHEN_REFUSED: Record<string, string[]> = {
   "POST /api/v1/admin/login": ["admin_users"],
   "POST /api/v1/sessions/door/scan": ["door_events", "store_device_keys"],
+  // The gate's refusal of a real exit code is on the visit's timeline.
+  "POST /api/v1/exit/scan": ["session_events"],
   // A camera that answers it has no PTZ is remembered, so the screen disables the pad.
   "POST /api/v1/cameras/cameras/:id/ptz": ["cameras"],
   "GET /api/v1/cameras/cameras/:id/ptz/presets": ["cameras"],
@@ -98,6 +100,8 @@ const ID_OF: Array<[prefix: string, key: string]> = [
   // Staff settle only a visit left unpaid.
   ["/api/v1/admin/sessions/:id/charge", "unpaid_session"],
   ["/api/v1/admin/sessions/:id/write-off", "unpaid_session_to_write_off"],
+  // Staff let out only a shopper inside the store.
+  ["/api/v1/admin/sessions/:id/let-out", "session_to_let_out"],
   ["/api/v1/admin/sessions/", "paid_session"],
   ["/api/v1/admin/audit/", "audit"],
 ];
@@ -134,6 +138,13 @@ const VALID_BODIES: Record<string, () => unknown> = {
   "POST /api/v1/receipts/:id/dispute": () => ({ message: "Fel pris" }),
   "POST /api/v1/cameras/systems": () => ({ name: "System", host: "127.0.0.1", port: 1, store_id: real.store }),
   "PUT /api/v1/cameras/systems/:id": () => ({ name: "System" }),
+  "POST /api/v1/cameras/systems/test": () => ({
+    connection_type: "onvif",
+    host: "127.0.0.1",
+    port: 1,
+    store_id: real.store,
+    system_id: real.system,
+  }),
   "POST /api/v1/cameras/cameras": () => ({ name: "Kamera", camera_system_id: real.system }),
   "PUT /api/v1/cameras/cameras/:id": () => ({ name: "Kamera" }),
   "POST /api/v1/cart/scan": () => ({ session_id: real.session_id, barcode: real.code }),
@@ -299,8 +310,9 @@ real.snapshot = (
     sql`insert into camera_snapshots (camera_id, content_type, image) values (${real.camera}, 'image/jpeg', '\\xffd8ffd9'::bytea) returning id`,
   )
 )[0]!.id;
-// No timed health round in the middle of a probe: rounds run only when a camera change kicks one.
+// No timed health round in the middle of a probe: one now, then none for an hour (a camera change probes only what changed).
 await made(await api.put("/api/v1/settings/camera/health_check_interval", { value: 3600 }));
+ctx.app.cameraHealth.kick();
 await ctx.app.cameraHealth.idle();
 const shopper = await signInShopper(ctx.app);
 const headers: Record<string, string> = {
@@ -349,6 +361,17 @@ async function unpaidVisit(name: string): Promise<string> {
 }
 real.unpaid_session = await unpaidVisit("Obetald Olle");
 real.unpaid_session_to_write_off = await unpaidVisit("Obetald Ossian");
+/** Another shopper inside the store, for staff to let out. */
+{
+  const inside = await signInShopper(ctx.app, "Inne Ingrid");
+  const call = (method: InjectOptions["method"], url: string, payload: object) =>
+    ctx.app.inject({ method, url, headers: { authorization: `Bearer ${inside.accessToken}` }, payload });
+  await made(await call("PUT", "/api/v1/payment-method", { payment_method: "pm_card_visa" }));
+  real.session_to_let_out = (
+    await made(await call("POST", "/api/v1/sessions/entry", { store_id: real.store! }))
+  ).session_id;
+  await putVisitIn(ctx.app.db, real.session_to_let_out!, "in_store");
+}
 await visit(1);
 real.undisputed_order = (
   await made(await asShopper("POST", "/api/v1/checkout", { user_id: shopper.customerId }))
@@ -414,7 +437,7 @@ describe("bad input on every route: no 5xx, errors as {detail, code}, nothing ha
           found.push(`[${probe.label}]: the answer broke off: ${res.message}`);
           continue;
         }
-        // A camera change kicks a health round that records the devices' state: let it finish here, not in the next probe.
+        // A camera change probes what changed and records the devices' state: let it finish here, not in the next probe.
         await ctx.app.cameraHealth.idle();
         if (res.statusCode < 300) accepted++;
         const wrong = problem(op, res);

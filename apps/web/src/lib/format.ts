@@ -1,6 +1,5 @@
 const sekWhole = new Intl.NumberFormat("sv-SE", { style: "currency", currency: "SEK", maximumFractionDigits: 0 });
 const krAmount = new Intl.NumberFormat("sv-SE", { maximumFractionDigits: 2 });
-const dateFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric" });
 
 /** Dashboard money: Swedish crowns, no decimals ("12 345 kr"). */
 export function formatSek(amount: number): string {
@@ -17,12 +16,6 @@ export function formatWhole(value: number): string {
 /** Module prices: "499 kr/month". */
 export function formatKrPerMonth(amount: number): string {
   return `${krAmount.format(amount)} kr/month`;
-}
-
-/** "21 Nov 2025"; an unparseable value is shown as it came. */
-export function formatDate(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : dateFormat.format(date);
 }
 
 /** Module keys such as "face_recognition" shown as "face recognition". */

@@ -3,6 +3,8 @@
  * spec quotes are copied word for word, including its two English ones
  * ('Quick Dev Login', 'Store ID saknas').
  */
+import { cardBrandName } from "@glide/contracts/shopper";
+
 export const sv = {
   brand: "Glide",
   common: {
@@ -33,6 +35,10 @@ export const sv = {
     demo: "Test Demo (Hoppa över QR)",
     signOut: "Logga ut",
     signedOut: "Du är utloggad.",
+    visitLabel: "Ditt pågående besök",
+    visitIn: (store: string) => `Du handlar i ${store}`,
+    visitCart: (count: number) => `${count} st i kundvagnen`,
+    resume: "Fortsätt handla",
   },
   login: {
     title: "Logga in",
@@ -72,6 +78,9 @@ export const sv = {
     restart: "Börja om",
     login: "Logga in igen",
     testDoor: "Test: Öppna Dörr",
+    creating: "Hämtar din QR-kod…",
+    cardTitle: "Lägg till ett betalkort",
+    needsCard: "Lägg till ett betalkort innan du går in, så betalas köpet automatiskt när du går ut.",
     errors: {
       door: "Kunde inte öppna dörr",
       doorNetwork: "Fel vid dörröppning",
@@ -95,6 +104,16 @@ export const sv = {
     start: "Starta Scanning",
     prompt: "Rikta kameran mot produktens streckkod",
     emptyHint: "Scanna produkter för att lägga till dem",
+    typeTitle: "Skriv in streckkoden",
+    typeLabel: "Streckkod",
+    typeHint: "Fungerar inte kameran? Skriv siffrorna under streckkoden (8, 12, 13 eller 14 siffror).",
+    typeSubmit: "Lägg till",
+    typeErrors: {
+      empty: "Skriv streckkodens siffror.",
+      digits: "Streckkoden ska bara innehålla siffror.",
+      length: "Streckkoden ska ha 8, 12, 13 eller 14 siffror.",
+      check: "Kontrollsiffran stämmer inte. Kontrollera streckkoden.",
+    },
   },
   scanner: {
     label: "Kamerabild för scanning",
@@ -130,7 +149,7 @@ export const sv = {
   card: {
     title: "Betalkort",
     intro: "Kortet dras automatiskt när du går ut ur butiken. Vi sparar bara kortets typ och de fyra sista siffrorna.",
-    current: (brand: string, last4: string) => `${brand} •••• ${last4}`,
+    current: (brand: string, last4: string) => `${cardBrandName(brand)} •••• ${last4}`,
     none: "Inget kort sparat",
     add: "Lägg till kort",
     replace: "Byt kort",
@@ -172,7 +191,10 @@ export const sv = {
     open: "Visa kvittot",
     refunded: "Återbetalt",
     refundPending: "Återbetalning på väg",
-    net: "Att betala efter återbetalning",
+    paid: "Betalt",
+    refundedTotal: "Återbetalt",
+    net: "Netto",
+    refundsLabel: "Återbetalningar",
     disputeTitle: "Stämmer inte kvittot?",
     disputeLabel: "Beskriv vad som är fel",
     disputeSend: "Skicka",
@@ -204,7 +226,7 @@ export const sv = {
     receiptNumber: (n: number) => `Kvitto nr ${n}`,
     total: "Totalt",
     vat: (rate: number) => `Varav moms ${rate} %`,
-    card: (brand: string, last4: string) => `Betalt med ${brand} •••• ${last4}`,
+    card: (brand: string, last4: string) => `Betalt med ${cardBrandName(brand)} •••• ${last4}`,
     emailed: "Kvitto skickat till din e-post",
     emptyTitle: "Välkommen åter!",
     emptyText: "Kundvagnen var tom, så ingenting har dragits.",
@@ -213,6 +235,14 @@ export const sv = {
     errorText: "Kontakta personal för hjälp",
     declined: "Betalningen nekades. Byt kort och scanna en ny QR-kod.",
     pending: "Betalningen behandlas…",
+    cardTitle: "Lägg till ett betalkort",
+    needsCard:
+      "Du har inget betalkort sparat, så köpet kunde inte betalas. Lägg till ett kort och scanna sedan en ny QR-kod vid utgången.",
+    noVisitTitle: "Inget pågående besök",
+    noVisit: "Du har inget pågående besök.",
+    signedOutTitle: "Du är inte inloggad",
+    signedOut: "Logga in med BankID för att gå ut och betala.",
+    signIn: "Logga in",
   },
   notFound: {
     code: "404",

@@ -11,10 +11,15 @@ declare module "fastify" {
 
 export const ADMIN_COOKIE = "glide_admin_session";
 
+/** The admin whose live session the request's cookie holds, or null (no cookie, or an ended session). */
+export async function currentAdmin(request: FastifyRequest): Promise<AdminActor | null> {
+  const token = request.cookies[ADMIN_COOKIE];
+  return token ? await resolveSession(request.server.db, token) : null;
+}
+
 /** preHandler for every console route: the caller must hold a live admin session. */
 export async function requireAdmin(request: FastifyRequest): Promise<void> {
-  const token = request.cookies[ADMIN_COOKIE];
-  const actor = token ? await resolveSession(request.server.db, token) : null;
+  const actor = await currentAdmin(request);
   if (!actor) throw unauthorized("Sign in required", "unauthorized");
   request.admin = actor;
 }

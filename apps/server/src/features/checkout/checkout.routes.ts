@@ -39,7 +39,12 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
   // A charge that got no answer is settled by asking again with the same key: never a second charge.
   schedulePeriodic(app, "settle unanswered charges", SETTLE_INTERVAL_MS, async () => {
     if (!app.payments) return;
-    const settled = await settleUnsettled({ db: app.db, payments: chargeWith(app.payments), announce });
+    const settled = await settleUnsettled({
+      db: app.db,
+      payments: chargeWith(app.payments),
+      announce,
+      mailReceipts: app.receiptMails.sends,
+    });
     if (settled > 0) {
       app.log.info({ settled }, "settled charges the provider had not answered");
       app.receiptMails.kick();
@@ -65,6 +70,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
         const answer = await checkout({
           db: app.db,
           payments: chargeWith(paymentsOf(app)),
+          mailReceipts: app.receiptMails.sends,
           customerId,
           userId: request.body.user_id,
           announce,

@@ -28,6 +28,8 @@ export type ChargeVisitOptions = {
   payments: ChargePort;
   now?: () => Date;
   announce?: AnnounceSession;
+  /** Queue the receipt e-mail of a paid order: true where a mail server is set up (app.receiptMails.sends). */
+  mailReceipts?: boolean;
   /** Called once the charge this request made went through, before the answer (the spot-check draw). */
   afterPaid?: (visit: { sessionId: string; storeId: string }) => Promise<void>;
 };
@@ -59,7 +61,11 @@ export async function chargeVisit(
     const { order, visit, resumed } = next;
     await announce({ store_id: visit.store_id, session_id: visit.id, kind: "checkout" });
     const outcome = await opts.payments.charge(chargeRequestOf(order, visit));
-    const change = await recordCharge(opts.db, { order, sessionId: visit.id, outcome, resumed }, now());
+    const change = await recordCharge(
+      opts.db,
+      { order, sessionId: visit.id, outcome, resumed, mailReceipt: opts.mailReceipts ?? false },
+      now(),
+    );
     if (change) await announce(change);
     if (outcome.kind === "declined") throw declined();
     if (outcome.kind === "unavailable") throw unavailable();

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
-import { checkoutResponseSchema, gtinCheckDigit, type Receipt } from "@glide/contracts";
+import { checkoutResponseSchema, gtinCheckDigit, type Receipt, receiptSchema } from "@glide/contracts";
 import { sql } from "drizzle-orm";
 import Fastify, { type InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,9 +38,9 @@ type Reply = Awaited<ReturnType<TestContext["app"]["inject"]>>;
 type Shopper = { id: string; call: (opts: Omit<InjectOptions, "headers">) => Promise<Reply> };
 
 /** A signed-in shopper with a visa card on file, and the e-mail given through the API when `email` is set. */
-async function shopper(email: string | null): Promise<Shopper> {
+async function shopper(email: string | null, on: TestContext = ctx): Promise<Shopper> {
   const tag = randomBytes(6).toString("hex");
-  const [customer] = await ctx.app.db
+  const [customer] = await on.app.db
     .insert(customers)
     .values({
       personalNumberHash: `rm-${tag}`,
@@ -49,10 +49,10 @@ async function shopper(email: string | null): Promise<Shopper> {
       birthDate: "1985-03-03",
     })
     .returning();
-  const { access_token } = await issueTokens(ctx.app.db, ctx.app.shopperKeys.jwt, customer!);
+  const { access_token } = await issueTokens(on.app.db, on.app.shopperKeys.jwt, customer!);
   const who: Shopper = {
     id: customer!.id,
-    call: (opts) => ctx.app.inject({ ...opts, headers: { authorization: `Bearer ${access_token}` } } as InjectOptions),
+    call: (opts) => on.app.inject({ ...opts, headers: { authorization: `Bearer ${access_token}` } } as InjectOptions),
   };
   const card = await who.call({
     method: "PUT",
@@ -68,10 +68,10 @@ async function shopper(email: string | null): Promise<Shopper> {
 }
 
 /** Through the door with two milk (12 %) and one soap (25 %), then pay. */
-async function buy(who: Shopper): Promise<Receipt> {
-  const entry = await who.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
+async function buy(who: Shopper, on: { ctx: TestContext; store: string } = { ctx, store }): Promise<Receipt> {
+  const entry = await who.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: on.store } });
   const visit = entry.json().session_id as string;
-  await ctx.app.db.execute(
+  await on.ctx.app.db.execute(
     sql`update shopping_sessions set door_opened_at = now(), entry_used_at = now(), state = 'in_store' where id = ${visit}`,
   );
   for (const barcode of [milk, milk, soap]) {
@@ -81,6 +81,13 @@ async function buy(who: Shopper): Promise<Receipt> {
   const paid = await who.call({ method: "POST", url: "/api/v1/checkout", payload: { user_id: who.id } });
   expect(paid.statusCode, paid.body).toBe(200);
   return checkoutResponseSchema.parse(paid.json()).receipt!;
+}
+
+/** The receipt as the shopper's receipt page reads it later. */
+async function receiptPage(who: Shopper, id: string): Promise<Receipt> {
+  const res = await who.call({ method: "GET", url: `/api/v1/receipts/${id}` });
+  expect(res.statusCode, res.body).toBe(200);
+  return receiptSchema.parse(res.json());
 }
 
 type OutboxRow = { state: string; attempts: number; last_error: string | null; to_address: string; due_in_ms: number };
@@ -215,6 +222,33 @@ describe("the receipt e-mail", () => {
     expect(await outbox(none.id)).toEqual([]);
     expect(await outbox(afterRemoval.id)).toEqual([]);
     expect(sink.messages.length).toBe(before);
+  });
+
+  it("the receipt says it was e-mailed when a mail was queued for it; not without an address, nor once given up", async () => {
+    const sam = await shopper("told@example.se");
+    const mailed = await buy(sam);
+    expect(mailed.emailed).toBe(true);
+    expect((await receiptPage(sam, mailed.id)).emailed).toBe(true);
+    await ctx.app.receiptMails.idle();
+    expect((await receiptPage(sam, mailed.id)).emailed).toBe(true);
+
+    const quiet = await shopper(null);
+    const unmailed = await buy(quiet);
+    expect(unmailed.emailed).toBe(false);
+    expect((await receiptPage(quiet, unmailed.id)).emailed).toBe(false);
+
+    // A mail the server refused for good never reached the shopper: the receipt stops saying it did.
+    sink.refuseWith(554);
+    const refusedTo = await shopper("refused@example.se");
+    let refused: Receipt;
+    try {
+      refused = await buy(refusedTo);
+      await ctx.app.receiptMails.idle();
+    } finally {
+      sink.refuseWith(null);
+    }
+    expect(await outbox(refused.id)).toMatchObject([{ state: "failed" }]);
+    expect((await receiptPage(refusedTo, refused.id)).emailed).toBe(false);
   });
 
   it("a slow SMTP server does not hold up the checkout: it answers while the mail is still in flight", async () => {
@@ -366,6 +400,32 @@ describe("the receipt e-mail", () => {
 });
 
 describe("without SMTP_URL", () => {
+  it("queues no receipt mail, and the receipt does not say it was e-mailed, even with an address on file", async () => {
+    const bare = await createTestContext({ STRIPE_SECRET_KEY: pay.simulator.secretKey, STRIPE_API_BASE: pay.apiBase });
+    try {
+      const staff = as(bare.app, (await signIn(bare.app)).cookie);
+      const shop = (await staff.post("/api/v1/stores/", { name: "Utan post" })).json().id as string;
+      for (const [sku, name, price, vat_rate, barcode] of [
+        ["rm-milk", "Mjölk", 17.9, 12, milk],
+        ["rm-soap", "Tvål", 34.5, 25, soap],
+      ] as const) {
+        const res = await staff.post("/api/v1/products/", { sku, name, price, vat_rate, barcode });
+        expect(res.statusCode, res.body).toBe(201);
+      }
+      const sam = await shopper("no-server@example.se", bare);
+      const receipt = await buy(sam, { ctx: bare, store: shop });
+      expect(receipt.emailed).toBe(false);
+      expect((await receiptPage(sam, receipt.id)).emailed).toBe(false);
+      const rows = await queryRows<{ n: number }>(
+        bare.app.db,
+        sql`select count(*)::int as n from receipt_mails where order_id = ${receipt.id}`,
+      );
+      expect(rows[0]?.n).toBe(0);
+    } finally {
+      await bare.close();
+    }
+  });
+
   it("sends nothing, and says so once in the log", async () => {
     const lines: string[] = [];
     const stream = new Writable({

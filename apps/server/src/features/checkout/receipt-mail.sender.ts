@@ -10,7 +10,10 @@ import { receiptMail } from "./receipt-mail.ts";
 declare module "fastify" {
   interface FastifyInstance {
     /** The receipt mail sender: kicked after a checkout, and run on a timer. */
-    receiptMails: PeriodicJob;
+    receiptMails: PeriodicJob & {
+      /** A mail server is set up (SMTP_URL): a paid order's receipt mail is queued for it. */
+      sends: boolean;
+    };
   }
 }
 
@@ -118,14 +121,15 @@ async function sendOne(
 /**
  * Runs the sender on its own timer and decorates the app with it, so a
  * checkout can kick it without waiting. Without a mailer (no SMTP_URL) no
- * mail is sent, and the log says so once; queued rows wait until one is set.
+ * mail is sent, and the log says so once; no receipt mail is queued then (the
+ * phone must not say one was sent), and rows queued before wait for one.
  */
 export function startReceiptMails(app: FastifyInstance, mailer: Mailer | null): void {
   if (!mailer) app.log.info("SMTP_URL is not set: receipt e-mails are not sent");
   const job = schedulePeriodic(app, "receipt mail", RECEIPT_MAIL_INTERVAL_MS, async () => {
     if (mailer) await sendDueReceiptMails({ db: app.db, mailer, log: app.log });
   });
-  app.decorate("receiptMails", job);
+  app.decorate("receiptMails", { ...job, sends: mailer !== null });
   app.addHook("onClose", async () => {
     await job.idle();
     mailer?.close();

@@ -27,6 +27,8 @@ const receipt = (over: Partial<Receipt> = {}): Receipt => ({
   payment: { brand: "visa", last4: "4242" },
   refunds: [],
   refunded: 0,
+  refunded_vat: [],
+  emailed: true,
   dispute: null,
   ...over,
 });

@@ -1,4 +1,4 @@
-import type { Receipt } from "@glide/contracts";
+import { cardBrandName, type Receipt } from "@glide/contracts";
 
 /** Receipts show Swedish time, whatever the server's own zone. */
 export const RECEIPT_TIME_ZONE = "Europe/Stockholm";
@@ -16,18 +16,10 @@ export const dateTime = new Intl.DateTimeFormat("sv-SE", {
   second: "2-digit",
 });
 
-const BRANDS: Record<string, string> = {
-  visa: "Visa",
-  mastercard: "Mastercard",
-  amex: "American Express",
-  maestro: "Maestro",
-};
-
 /** "35,80 kr" (kronor); another currency by its code. */
 export const money = (kronor: number, currency: string) =>
   `${amount.format(kronor)} ${currency.toUpperCase() === "SEK" ? "kr" : currency.toUpperCase()}`;
 const rateOf = (fraction: number) => `${percent.format(fraction * 100)} %`;
-const brandOf = (brand: string) => BRANDS[brand.toLowerCase()] ?? brand.charAt(0).toUpperCase() + brand.slice(1);
 /** Header text is one line: a line break in a name must never start a header of its own. */
 const oneLine = (text: string) => text.replace(/[\r\n\t]+/g, " ").trim();
 
@@ -67,7 +59,7 @@ function contents(receipt: Receipt) {
     lines,
     total: money(receipt.total, currency),
     vat,
-    card: receipt.payment ? `${brandOf(receipt.payment.brand)} **** ${receipt.payment.last4}` : null,
+    card: receipt.payment ? `${cardBrandName(receipt.payment.brand)} **** ${receipt.payment.last4}` : null,
   };
 }
 

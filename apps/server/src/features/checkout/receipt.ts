@@ -2,7 +2,7 @@ import type { CheckoutResponse, Receipt } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { conflict } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
-import { receiptAfterwards } from "../refunds/receipt-refunds.ts";
+import { receiptAfterwards, refundedVat } from "../refunds/receipt-refunds.ts";
 import { vatPerRate } from "./vat.ts";
 
 /** A paid order as its receipt: what the shopper's phone, the receipt mail and the console show. */
@@ -18,6 +18,7 @@ type ReceiptOrderRow = {
   currency: string;
   card_brand: string | null;
   card_last4: string | null;
+  emailed: boolean;
 };
 
 type ReceiptLineRow = {
@@ -33,7 +34,9 @@ export async function readReceipt(db: Db | Tx, orderId: string): Promise<Receipt
   const [order] = await queryRows<ReceiptOrderRow>(
     db,
     sql`select id, receipt_number, store_name, store_legal_name, store_organization_number, store_address,
-          paid_at, total_ore, currency, card_brand, card_last4
+          paid_at, total_ore, currency, card_brand, card_last4,
+          exists (select 1 from receipt_mails m
+                  where m.order_id = orders.id and m.kind = 'receipt' and m.state <> 'failed') as emailed
         from orders where id = ${orderId} and state = 'paid'`,
   );
   if (!order) return null;
@@ -70,6 +73,8 @@ export async function readReceipt(db: Db | Tx, orderId: string): Promise<Receipt
     currency: order.currency,
     payment: order.card_brand && order.card_last4 ? { brand: order.card_brand, last4: order.card_last4 } : null,
     ...(await receiptAfterwards(db, [order.id])).get(order.id)!,
+    refunded_vat: await refundedVat(db, order.id),
+    emailed: order.emailed,
   };
 }
 

@@ -50,7 +50,8 @@ export const exitRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireShopper,
       schema: {
         tags,
-        summary: "Where the visit stands at the exit (shopping, pending, declined, paid, empty) and the receipt",
+        summary:
+          "Where the visit stands at the exit (shopping, pending, declined, paid, empty), the receipt, and whether a card must be added first",
         response: {
           200: z.object({
             state: z.enum(["shopping", "pending", "declined", "paid", "empty"]),
@@ -59,6 +60,12 @@ export const exitRoutes: FastifyPluginAsyncZod = async (app) => {
               .string()
               .optional()
               .describe("Swedish, for the phone; only when the visit was picked for a staff check at the exit"),
+            needs_card: z
+              .literal(true)
+              .optional()
+              .describe(
+                "Only when the gate refused the exit code for want of a card and there is still none on file: the phone leads to the card page",
+              ),
           }),
           ...errors,
         },
@@ -103,6 +110,7 @@ export const exitRoutes: FastifyPluginAsyncZod = async (app) => {
         db: app.db,
         key,
         payments: chargeWith(paymentsOf(app)),
+        mailReceipts: app.receiptMails.sends,
         gateStoreId: gate.store_id,
         token: request.body.token,
         openGate: ({ storeId, sessionId }) => app.door.open({ storeId, sessionId }),

@@ -9,7 +9,7 @@ import { type AnnounceSession, announceNothing, recordSessionEvent } from "../se
 import { flagAtExit, spotCheckNotice } from "../spot-checks/spot-checks.service.ts";
 import { OWING_STATES } from "../visits/visit-state.ts";
 import { type LatestVisit, latestVisit } from "../visits/visits.ts";
-import { signExitToken, verifyExitToken } from "./exit-token.ts";
+import { type ExitClaims, signExitToken, verifyExitToken } from "./exit-token.ts";
 
 /**
  * The exit QR code for the shopper's visit in the store: the open one (or
@@ -36,10 +36,12 @@ export type GateAnswer = {
  * many gates or phones ask), and the gate opens. A declined card, or any
  * visit with goods that cannot be paid, keeps it shut: nothing leaves unpaid.
  */
-export async function scanAtGate(opts: {
+type GateOptions = {
   db: Db;
   key: Buffer;
   payments: ChargePort;
+  /** Queue the receipt e-mail of what the gate charges (a mail server is set up). */
+  mailReceipts?: boolean;
   gateStoreId: string;
   token: string;
   openGate: (visit: { storeId: string; sessionId: string }) => Promise<void>;
@@ -48,7 +50,9 @@ export async function scanAtGate(opts: {
   /** The store's store/spot_check_share, read before any transaction; none: no spot checks. */
   spotCheckShare?: number;
   log?: Pick<FastifyBaseLogger, "warn">;
-}): Promise<GateAnswer> {
+};
+
+export async function scanAtGate(opts: GateOptions): Promise<GateAnswer> {
   const announce = opts.announce ?? announceNothing;
   const checked = verifyExitToken(opts.key, opts.token, opts.now);
   if (!checked.ok) {
@@ -56,12 +60,55 @@ export async function scanAtGate(opts: {
     throw new AppError(400, "invalid_exit_code", "Not an exit code of this system");
   }
   const { claims } = checked;
-  if (claims.storeId !== opts.gateStoreId) throw forbidden("The exit code is for another store", "wrong_store");
   const [visit] = await queryRows<{ id: string; store_id: string; customer_id: string }>(
     opts.db,
     sql`select id, store_id, customer_id from shopping_sessions where id = ${claims.sessionId}`,
   );
-  if (!visit) throw notFound("The visit no longer exists", "unknown_session");
+  if (!visit) {
+    if (claims.storeId !== opts.gateStoreId) throw forbidden("The exit code is for another store", "wrong_store");
+    throw notFound("The visit no longer exists", "unknown_session");
+  }
+  try {
+    return await passGate(opts, claims, visit, announce);
+  } catch (err) {
+    // A refusal of a real code is on the visit's timeline, with its code, so staff see why the gate stayed shut.
+    if (err instanceof AppError) await recordRefusal(opts, visit, err.code, announce);
+    throw err;
+  }
+}
+
+/** The gate's refusal on the visit's timeline; the gate still answers it if it cannot be written. */
+async function recordRefusal(
+  opts: Pick<GateOptions, "db" | "log">,
+  visit: { id: string; store_id: string },
+  code: string,
+  announce: AnnounceSession,
+): Promise<void> {
+  try {
+    await opts.db.transaction(async (tx) => {
+      await recordSessionEvent(tx, {
+        sessionId: visit.id,
+        storeId: visit.store_id,
+        kind: "exit_refused",
+        source: "exit_gate",
+        detail: { code },
+      });
+    });
+  } catch (err) {
+    opts.log?.warn({ err: safeError(err), code }, "could not record the exit gate's refusal");
+    return;
+  }
+  await announce({ store_id: visit.store_id, session_id: visit.id, kind: "exit_refused" });
+}
+
+/** The checks and the payment once the code is known to be a real one of a visit that exists. */
+async function passGate(
+  opts: GateOptions,
+  claims: ExitClaims,
+  visit: { id: string; store_id: string; customer_id: string },
+  announce: AnnounceSession,
+): Promise<GateAnswer> {
+  if (claims.storeId !== opts.gateStoreId) throw forbidden("The exit code is for another store", "wrong_store");
   const latest = await latestVisit(opts.db, visit.customer_id);
   if (latest?.id !== visit.id) throw conflict("The exit code is for an earlier visit", "stale_exit_code");
   try {
@@ -84,6 +131,7 @@ export async function scanAtGate(opts: {
     const paid = await checkout({
       db: opts.db,
       payments: opts.payments,
+      mailReceipts: opts.mailReceipts,
       customerId: visit.customer_id,
       userId: visit.customer_id,
       announce,
@@ -123,15 +171,30 @@ export type ExitStatus = {
   receipt: Receipt | null;
   /** A line for the phone, only when there is one: the visit was picked for a staff check. */
   notice?: string;
+  /** Only when true: the gate refused the exit code for want of a card, and there is still none on file. */
+  needs_card?: true;
 };
 
 /** What the exit page shows while it waits at the gate. */
 export async function exitStatus(db: Db, customerId: string): Promise<ExitStatus> {
   const visit = await latestVisit(db, customerId);
   if (!visit) throw notFound("Du har inget pågående besök.", "no_visit");
-  const status = await visitStatus(db, visit);
+  const status: ExitStatus = await visitStatus(db, visit);
   const notice = await spotCheckNotice(db, visit.id);
-  return notice ? { ...status, notice } : status;
+  if (notice) status.notice = notice;
+  if (OWING_STATES.includes(visit.state) && (await refusedForCard(db, visit.id, customerId))) status.needs_card = true;
+  return status;
+}
+
+/** The gate refused this visit's exit code because no card was on file, and none has been added since. */
+async function refusedForCard(db: Db, sessionId: string, customerId: string): Promise<boolean> {
+  const [row] = await queryRows<{ refused: boolean }>(
+    db,
+    sql`select exists (select 1 from session_events e where e.session_id = ${sessionId} and e.kind = 'exit_refused'
+                         and e.detail->>'code' = 'no_payment_method')
+           and (select payment_method_id is null from customers where id = ${customerId}) as refused`,
+  );
+  return row?.refused === true;
 }
 
 /** Where the visit stands, from its state: paid, ended (empty or written off), being charged, declined, or not paid yet. */

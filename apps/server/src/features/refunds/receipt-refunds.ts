@@ -1,6 +1,7 @@
 import type { Receipt } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
+import { vatPerRate } from "../checkout/vat.ts";
 
 export type ReceiptAfterwards = Pick<Receipt, "refunds" | "refunded" | "dispute">;
 
@@ -76,4 +77,35 @@ export async function receiptAfterwards(db: Db | Tx, orderIds: string[]): Promis
     };
   }
   return found;
+}
+
+/**
+ * What one order's refunds (succeeded or under way) gave back per VAT rate.
+ * Each refund is a credit of its own, so its VAT is rounded once per rate
+ * within it, then the refunds are added up: the receipt's VAT minus this is
+ * exact to the öre against what the books say was given back.
+ */
+export async function refundedVat(db: Db | Tx, orderId: string): Promise<Receipt["refunded_vat"]> {
+  const rows = await queryRows<{ refund_id: string; vat_rate_bp: number; amount_ore: number }>(
+    db,
+    sql`select rl.refund_id, l.vat_rate_bp, rl.amount_ore
+        from refund_lines rl join refunds r on r.id = rl.refund_id join order_lines l on l.id = rl.order_line_id
+        where r.order_id = ${orderId} and r.state <> 'failed' and rl.amount_ore > 0`,
+  );
+  const byRefund = Map.groupBy(rows, (row) => row.refund_id);
+  const total = new Map<number, { grossOre: number; vatOre: number }>();
+  for (const lines of byRefund.values()) {
+    for (const rate of vatPerRate(lines.map((line) => ({ totalOre: line.amount_ore, vatRateBp: line.vat_rate_bp })))) {
+      const sum = total.get(rate.vatRateBp) ?? { grossOre: 0, vatOre: 0 };
+      total.set(rate.vatRateBp, { grossOre: sum.grossOre + rate.grossOre, vatOre: sum.vatOre + rate.vatOre });
+    }
+  }
+  return [...total.entries()]
+    .sort(([a], [b]) => b - a)
+    .map(([rateBp, sum]) => ({
+      rate: rateBp / 10_000,
+      amount: fromOre(sum.vatOre),
+      net: fromOre(sum.grossOre - sum.vatOre),
+      gross: fromOre(sum.grossOre),
+    }));
 }

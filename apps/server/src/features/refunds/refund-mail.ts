@@ -3,6 +3,8 @@ import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
 import { dateTime, escapeHtml, money } from "../checkout/receipt-mail.ts";
 
+const percent = new Intl.NumberFormat("sv-SE", { maximumFractionDigits: 2 });
+
 /**
  * In the transaction that marks a refund succeeded: a Swedish notice is
  * queued in the receipt mail outbox (kind refund) when the shopper has given
@@ -45,6 +47,10 @@ export async function refundMail(
     label: `${line.quantity} x ${line.name}`,
     amount: money(fromOre(line.amount_ore), currency),
   }));
+  // The order was paid: what was given back so far, and its VAT per rate, leave the net it cost.
+  const refundedVat = receipt.refunded_vat.map(
+    (rate) => `Varav moms ${percent.format(rate.rate * 100)} %: ${money(rate.amount, currency)}`,
+  );
   const card = receipt.payment ? ` till kortet som slutar på ${receipt.payment.last4}` : "";
   const when = dateTime.format(new Date(refund.completed_at ?? Date.now()));
   const text = [
@@ -57,7 +63,8 @@ export async function refundMail(
     "",
     `Betalt: ${money(receipt.total, currency)}`,
     `Återbetalt hittills: ${money(receipt.refunded, currency)}`,
-    `Att betala efter återbetalning: ${net}`,
+    ...refundedVat,
+    `Netto efter återbetalning: ${net}`,
     "",
     "Pengarna syns på kontot inom några bankdagar.",
     "",
@@ -72,7 +79,7 @@ export async function refundMail(
 <ul>
 ${rows.map((row) => `<li>${e(row.label)}: ${e(row.amount)}</li>`).join("\n")}
 </ul>
-<p>Betalt: ${e(money(receipt.total, currency))}<br>Återbetalt hittills: ${e(money(receipt.refunded, currency))}<br>Att betala efter återbetalning: ${e(net)}</p>
+<p>Betalt: ${e(money(receipt.total, currency))}<br>Återbetalt hittills: ${e(money(receipt.refunded, currency))}<br>${refundedVat.map((line) => `${e(line)}<br>`).join("")}Netto efter återbetalning: ${e(net)}</p>
 <p>Pengarna syns på kontot inom några bankdagar.</p>
 </body>
 </html>

@@ -131,6 +131,47 @@ describe("POST /api/v1/admin/orders/:id/refunds", () => {
     ]);
   });
 
+  it("tells the receipt what was given back per VAT rate, each refund rounded on its own, to the öre", async () => {
+    // 3 × 59,90 kr at 25 % and 34,50 kr at 12 %: 214,20 kr, VAT 35,94 kr and 3,70 kr (3,696 rounded).
+    const { who, orderId, coffeeLine, breadLine } = await coffeeAndBread(3);
+    const read = async () =>
+      receiptSchema.parse((await who.call({ method: "GET", url: `/api/v1/receipts/${orderId}` })).json());
+    const before = await read();
+    expect(before.refunded_vat).toEqual([]);
+    expect(before.vat).toEqual([
+      { rate: 0.25, amount: 35.94, net: 143.76, gross: 179.7 },
+      { rate: 0.12, amount: 3.7, net: 30.8, gross: 34.5 },
+    ]);
+
+    const both = await refund(orderId, {
+      lines: [
+        { line_id: coffeeLine.id, quantity: 1 },
+        { line_id: breadLine.id, quantity: 1 },
+      ],
+    });
+    expect(both.json()).toMatchObject({ state: "succeeded", amount: 94.4 });
+    const coffeeOnly = await refund(orderId, { lines: [{ line_id: coffeeLine.id, quantity: 1 }] });
+    expect(coffeeOnly.json()).toMatchObject({ state: "succeeded", amount: 59.9 });
+
+    const after = await read();
+    expect(after.refunded).toBe(154.3);
+    // 59,90 kr at 25 % is 11,98 kr VAT in each refund; 34,50 kr at 12 % is 3,70 kr.
+    expect(after.refunded_vat).toEqual([
+      { rate: 0.25, amount: 23.96, net: 95.84, gross: 119.8 },
+      { rate: 0.12, amount: 3.7, net: 30.8, gross: 34.5 },
+    ]);
+    // What the shopper paid in the end: one coffee, 59,90 kr, with 11,98 kr VAT and none at 12 %.
+    expect(after.total - after.refunded).toBeCloseTo(59.9, 10);
+    expect(after.vat.map((rate, i) => Math.round((rate.amount - after.refunded_vat[i]!.amount) * 100))).toEqual([
+      1198, 0,
+    ]);
+    // The list of receipts says the same.
+    expect((await who.call({ method: "GET", url: "/api/v1/receipts" })).json()[0]).toMatchObject({
+      id: orderId,
+      refunded: 154.3,
+    });
+  });
+
   it("gives back exactly what is left, and refuses one unit more", async () => {
     const { orderId, coffeeLine } = await coffeeAndBread();
     const two = await refund(orderId, { lines: [{ line_id: coffeeLine.id, quantity: 2 }] });
@@ -302,7 +343,11 @@ describe("POST /api/v1/admin/orders/:id/refunds", () => {
     expect(notice!.envelopeTo).toEqual(["rut@example.se"]);
     expect(notice!.subject).toMatch(/^Återbetalning från Återbutiken, kvitto nr \d+$/);
     expect(notice!.text).toContain("Vi har betalat tillbaka 119,80 kr till kortet som slutar på 4242.");
-    expect(notice!.text).toContain("Att betala efter återbetalning: 0,00 kr");
+    expect(notice!.text).toContain("Betalt: 119,80 kr");
+    expect(notice!.text).toContain("Återbetalt hittills: 119,80 kr");
+    expect(notice!.text).toContain("Varav moms 25 %: 23,96 kr");
+    expect(notice!.text).toContain("Netto efter återbetalning: 0,00 kr");
+    expect(notice!.text).not.toContain("Att betala");
     expect(notice!.html).toContain("119,80 kr");
   });
 });

@@ -39,14 +39,20 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: entryResponseSchema, ...errors },
       },
     },
-    (request) =>
-      createEntrySession({
+    async (request) => {
+      // Read before createEntrySession opens any transaction (PGlite has one connection). Without a payment
+      // provider nothing is charged at the exit, so no store can ask for a card.
+      const requireCard =
+        app.payments !== null && (await app.settings.effective(request.body.store_id)).store.require_card_at_door;
+      return createEntrySession({
         db: app.db,
         customerId: shopperOf(request),
         storeId: request.body.store_id,
         ttlSeconds: app.config.entryTokenTtlSeconds,
+        requireCard,
         announce,
-      }),
+      });
+    },
   );
 
   app.delete(

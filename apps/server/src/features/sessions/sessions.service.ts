@@ -28,13 +28,17 @@ const kronor = (amount: number) =>
  * per store; the door never opens a second). Otherwise it starts a new
  * visit, and the shopper's earlier unused codes stop working in every store:
  * the phone shows one code at a time, so an older one can only be a
- * screenshot or a forgotten tab.
+ * screenshot or a forgotten tab. Where the store asks for a card on file
+ * (store/require_card_at_door), a shopper without one gets no code: they
+ * would get in and could not pay their way out.
  */
 export async function createEntrySession(opts: {
   db: Db;
   customerId: string;
   storeId: string;
   ttlSeconds: number;
+  /** The store's store/require_card_at_door, where a payment provider is configured. */
+  requireCard?: boolean;
   announce?: AnnounceSession;
 }): Promise<EntrySession> {
   const [store] = await opts.db.select({ isActive: stores.isActive }).from(stores).where(eq(stores.id, opts.storeId));
@@ -47,6 +51,18 @@ export async function createEntrySession(opts: {
         "Betala det i appen innan du går in igen, eller kontakta butiken.",
       "unpaid_visit",
     );
+  if (opts.requireCard) {
+    const [card] = await queryRows<{ has_card: boolean }>(
+      opts.db,
+      sql`select payment_method_id is not null as has_card from customers where id = ${opts.customerId}`,
+    );
+    // An unknown customer (deleted while the token still verified) is told to sign in, below.
+    if (card && !card.has_card)
+      throw conflict(
+        "Lägg till ett betalkort innan du går in, så betalas köpet automatiskt när du går ut.",
+        "no_payment_method",
+      );
+  }
   const token = randomToken(24);
   const expiresAt = new Date(Date.now() + opts.ttlSeconds * 1000);
   try {

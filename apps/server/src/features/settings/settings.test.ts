@@ -240,6 +240,14 @@ const CASES: Record<string, { good: unknown[]; bad: [unknown, string][] }> = {
       [null, "value"],
     ],
   },
+  "store/require_card_at_door": {
+    good: [false, true],
+    bad: [
+      ["false", "value"],
+      [0, "value"],
+      [null, "value"],
+    ],
+  },
   "ai/confidence_threshold": {
     good: [0, 0.55, 1],
     bad: [

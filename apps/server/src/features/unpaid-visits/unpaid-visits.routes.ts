@@ -4,6 +4,7 @@ import { actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import { chargeWith, paymentsOf } from "../checkout/charge.ts";
 import { getSession } from "../sessions/admin-sessions.service.ts";
 import { sessionAnnouncer } from "../sessions/session-events.ts";
+import { letOut } from "./let-out.ts";
 import { chargeUnpaid, writeOffUnpaid } from "./unpaid-visits.service.ts";
 
 const errors = {
@@ -37,6 +38,7 @@ export const unpaidVisitRoutes: FastifyPluginAsyncZod = async (app) => {
       await chargeUnpaid({
         db: app.db,
         payments: () => chargeWith(paymentsOf(app)),
+        mailReceipts: app.receiptMails.sends,
         actor,
         id: request.params.id,
         announce: sessionAnnouncer(app.bus, request.log),
@@ -65,6 +67,31 @@ export const unpaidVisitRoutes: FastifyPluginAsyncZod = async (app) => {
         actor,
         id: request.params.id,
         reason: request.body.reason,
+        announce: sessionAnnouncer(app.bus, request.log),
+      });
+      reply.header("cache-control", "no-store");
+      return getSession({ db: app.db, actor, id: request.params.id });
+    },
+  );
+
+  app.post(
+    "/api/v1/admin/sessions/:id/let-out",
+    {
+      schema: {
+        tags,
+        summary:
+          "Open the exit gate for a shopper inside who cannot pay: the visit is left unpaid (nothing owed: ended) for staff to charge or write off; audited",
+        params: sessionIdParamsSchema,
+        response: { 200: sessionDetailSchema, ...errors, 502: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      await letOut({
+        db: app.db,
+        door: app.door,
+        actor,
+        id: request.params.id,
         announce: sessionAnnouncer(app.bus, request.log),
       });
       reply.header("cache-control", "no-store");

@@ -32,8 +32,11 @@ const body = (res: Reply) => [res.statusCode, res.json().code, res.json().detail
 
 /** A shopper who left with two cartons of milk (2 × 17.90 kr) and no payment. */
 async function leftUnpaid(opts: { card?: string | null } = {}): Promise<{ who: TestShopper; visit: string }> {
-  const who = await shopper(ctx.app, opts);
+  // The door asks for a card on file: a shopper without one removed theirs after going in.
+  const who = await shopper(ctx.app, opts.card === null ? {} : opts);
   const visit = await shop(ctx.app, who, store, [[milk.barcode, 2]]);
+  if (opts.card === null)
+    expect((await who.call({ method: "DELETE", url: "/api/v1/payment-method" })).statusCode).toBe(204);
   await putVisitIn(ctx.app.db, visit, "left_unpaid");
   return { who, visit };
 }

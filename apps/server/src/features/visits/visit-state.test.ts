@@ -21,6 +21,7 @@ const EVENTS: VisitEvent[] = [
   "no_answer",
   "idle",
   "write_off",
+  "let_out",
 ];
 
 /** With goods in the cart, the shopper still inside. */
@@ -37,6 +38,7 @@ const TABLE: Record<VisitState, Record<VisitEvent, Answer>> = {
     no_answer: "409 not_entered",
     idle: "entering",
     write_off: "409 not_left_unpaid",
+    let_out: "409 not_in_store",
   },
   in_store: {
     door: "in_store",
@@ -50,6 +52,7 @@ const TABLE: Record<VisitState, Record<VisitEvent, Answer>> = {
     no_answer: "409 not_charging",
     idle: "left_unpaid",
     write_off: "409 visit_open",
+    let_out: "left_unpaid",
   },
   charging: {
     door: "409 payment_in_progress",
@@ -63,6 +66,7 @@ const TABLE: Record<VisitState, Record<VisitEvent, Answer>> = {
     no_answer: "charging",
     idle: "charging",
     write_off: "409 payment_in_progress",
+    let_out: "409 payment_in_progress",
   },
   paid: {
     door: "409 token_used",
@@ -76,6 +80,7 @@ const TABLE: Record<VisitState, Record<VisitEvent, Answer>> = {
     no_answer: "409 not_charging",
     idle: "paid",
     write_off: "409 not_left_unpaid",
+    let_out: "409 not_in_store",
   },
   ended_empty: {
     door: "409 token_used",
@@ -89,6 +94,7 @@ const TABLE: Record<VisitState, Record<VisitEvent, Answer>> = {
     no_answer: "409 not_charging",
     idle: "ended_empty",
     write_off: "409 not_left_unpaid",
+    let_out: "409 not_in_store",
   },
   left_unpaid: {
     door: "409 token_used",
@@ -102,6 +108,7 @@ const TABLE: Record<VisitState, Record<VisitEvent, Answer>> = {
     no_answer: "409 not_charging",
     idle: "left_unpaid",
     write_off: "written_off",
+    let_out: "409 not_in_store",
   },
   written_off: {
     door: "409 token_used",
@@ -115,6 +122,7 @@ const TABLE: Record<VisitState, Record<VisitEvent, Answer>> = {
     no_answer: "409 not_charging",
     idle: "written_off",
     write_off: "409 not_left_unpaid",
+    let_out: "409 not_in_store",
   },
   cancelled: {
     door: "403 invalid_token",
@@ -128,6 +136,7 @@ const TABLE: Record<VisitState, Record<VisitEvent, Answer>> = {
     no_answer: "409 not_entered",
     idle: "cancelled",
     write_off: "409 not_left_unpaid",
+    let_out: "409 not_in_store",
   },
 };
 
@@ -153,6 +162,8 @@ describe("the visit's state machine", () => {
     expect(answer("in_store", "idle", empty)).toBe("ended_empty");
     expect(answer("left_unpaid", "checkout", empty)).toBe("ended_empty");
     expect(answer("left_unpaid", "staff_charge", empty)).toBe("ended_empty");
+    // Let out with nothing in the cart: nothing is owed, so the visit simply ends.
+    expect(answer("in_store", "let_out", { hasGoods: false, gone: true })).toBe("ended_empty");
   });
 
   it("sends a declined charge back to the shop only while its shopper is there", () => {
@@ -180,6 +191,8 @@ describe("the visit's state machine", () => {
     expect(words("in_store", "write_off")).toBe("The shopper is still in the store: the visit is paid at the exit");
     expect(words("paid", "staff_charge")).toBe("Only a visit left unpaid can be charged or written off by staff");
     expect(words("charging", "write_off")).toBe("A charge of this visit is under way");
+    expect(words("charging", "let_out")).toBe("A charge of this visit is under way");
+    expect(words("paid", "let_out")).toBe("Only a shopper inside the store can be let out");
     expect(words("paid", "door")).toBe("QR-koden är redan använd.");
     expect(words("cancelled", "door")).toBe("Ogiltig QR-kod.");
     expect(words("in_store", "paid")).toBe("No charge of this visit is under way");

@@ -31,7 +31,9 @@ export type VisitEvent =
   /** The abandoned-visit sweep found the visit quiet for the store's abandon_after_minutes. */
   | "idle"
   /** Staff write the goods of a visit left unpaid off, with a reason. */
-  | "write_off";
+  | "write_off"
+  /** Staff open the exit gate for a shopper inside who cannot pay (no card, a card declined): let out unpaid. */
+  | "let_out";
 
 /** What the visit holds and whether its shopper is known to be gone (the gate opened, or the sweep closed it). */
 export type VisitFacts = { hasGoods: boolean; gone: boolean };
@@ -58,6 +60,8 @@ const codeUsed = () => refuse(409, "token_used", "QR-koden är redan använd.");
 const codeInvalid = () => refuse(403, "invalid_token", "Ogiltig QR-kod.");
 const notUnpaid = () =>
   refuse(409, "not_left_unpaid", "Only a visit left unpaid can be charged or written off by staff");
+/** Staff can let out only a shopper who is inside the store. */
+const notInside = () => refuse(409, "not_in_store", "Only a shopper inside the store can be let out");
 /** A provider's answer for a visit no charge is under way for (a late answer the state machine ignores). */
 const notCharging = () => refuse(409, "not_charging", "No charge of this visit is under way");
 
@@ -78,6 +82,8 @@ export function transition(state: VisitState, event: VisitEvent, facts: VisitFac
         case "staff_charge":
         case "write_off":
           return notUnpaid();
+        case "let_out":
+          return notInside();
         default:
           return notEntered();
       }
@@ -92,6 +98,9 @@ export function transition(state: VisitState, event: VisitEvent, facts: VisitFac
         case "checkout":
           return facts.hasGoods ? { ok: true, to: "charging", charge: true } : to("ended_empty");
         case "idle":
+          return to(facts.hasGoods ? "left_unpaid" : "ended_empty");
+        // The gate opens for a shopper who cannot pay: goods are owed (staff charge or write off), an empty cart ends.
+        case "let_out":
           return to(facts.hasGoods ? "left_unpaid" : "ended_empty");
         case "staff_charge":
         case "write_off":
@@ -121,6 +130,7 @@ export function transition(state: VisitState, event: VisitEvent, facts: VisitFac
         case "cancel":
           return codeUsed();
         case "write_off":
+        case "let_out":
           return refuse(409, "payment_in_progress", "A charge of this visit is under way");
       }
       return notCharging();
@@ -140,6 +150,8 @@ export function transition(state: VisitState, event: VisitEvent, facts: VisitFac
         case "cart_change":
         case "entry_again":
           return leftUnpaid();
+        case "let_out":
+          return notInside();
         default:
           return notCharging();
       }
@@ -160,6 +172,8 @@ export function transition(state: VisitState, event: VisitEvent, facts: VisitFac
         case "cart_change":
         case "entry_again":
           return ended();
+        case "let_out":
+          return notInside();
         default:
           return notCharging();
       }
@@ -173,6 +187,8 @@ export function transition(state: VisitState, event: VisitEvent, facts: VisitFac
         case "staff_charge":
         case "write_off":
           return notUnpaid();
+        case "let_out":
+          return notInside();
         default:
           return notEntered();
       }

@@ -1,8 +1,8 @@
-import { errorSchema, unpaidVisitSchema } from "@glide/contracts";
+import { errorSchema, openVisitSchema, unpaidVisitSchema } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
-import { unpaidVisits } from "./visits.ts";
+import { openVisit, unpaidVisits } from "./visits.ts";
 
 export const visitRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -19,6 +19,23 @@ export const visitRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       reply.header("cache-control", "no-store");
       return unpaidVisits(app.db, shopperOf(request));
+    },
+  );
+
+  app.get(
+    "/api/v1/visits/open",
+    {
+      preHandler: requireShopper,
+      schema: {
+        tags: ["shopping sessions"],
+        summary:
+          "The shopper's visit inside a store now (the one through the door last), with its cart's total and units; null when there is none",
+        response: { 200: openVisitSchema.nullable(), 401: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return openVisit(app.db, shopperOf(request));
     },
   );
 };

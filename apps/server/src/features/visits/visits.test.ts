@@ -299,6 +299,47 @@ describe("the cart frozen while it is charged", () => {
   });
 });
 
+describe("the way back to a visit in progress (issue 22)", () => {
+  const open = async (who: TestShopper) => {
+    const res = await who.call({ method: "GET", url: "/api/v1/visits/open" });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+
+  it("answers the visit inside a store with its cart's total and units, and null before and after it", async () => {
+    const li = await shopper(ctx.app);
+    expect(await open(li)).toBeNull();
+    // An entry code alone is no visit yet.
+    await entryCode(li, storeA);
+    expect(await open(li)).toBeNull();
+    const visit = await enter(li);
+    expect(await open(li)).toEqual({
+      session_id: visit,
+      store_id: storeA,
+      store_name: "Butik A",
+      total: 0,
+      item_count: 0,
+    });
+    await scanned(li, visit, 2);
+    await scanned(li, visit, 1, oats.barcode);
+    expect(await open(li)).toMatchObject({ session_id: visit, total: 80.7, item_count: 3 });
+    expect((await checkout(li)).statusCode).toBe(200);
+    expect(await open(li)).toBeNull();
+  });
+
+  it("answers the visit that went through a door last, only the shopper's own, and none left unpaid", async () => {
+    const mo = await shopper(ctx.app);
+    const inA = await enter(mo, storeA);
+    const inB = await enter(mo, storeB);
+    expect((await open(mo)).session_id).toBe(inB);
+    const other = await shopper(ctx.app);
+    expect(await open(other)).toBeNull();
+    await ctx.app.db.execute(sql`update shopping_sessions set state = 'left_unpaid' where id = ${inB}`);
+    expect((await open(mo)).session_id).toBe(inA);
+    expect((await ctx.app.inject({ method: "GET", url: "/api/v1/visits/open" })).statusCode).toBe(401);
+  });
+});
+
 describe.skipIf(!TEST_DATABASE_URL)("two instances on one PostgreSQL", () => {
   let other: FastifyInstance;
   let database: Database;

@@ -1,4 +1,4 @@
-import type { UnpaidVisit, VisitState } from "@glide/contracts";
+import type { OpenVisit, UnpaidVisit, VisitState } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
 import { OWING_STATES } from "./visit-state.ts";
@@ -73,4 +73,38 @@ export async function unpaidVisits(db: Db | Tx, customerId: string): Promise<Unp
     total: fromOre(Number(row.total_ore)),
     left_at: new Date(row.left_at).toISOString(),
   }));
+}
+
+/**
+ * The shopper's visit inside a store now, for the way back to it: open (in
+ * the store, or being paid), the one that went through the door last.
+ */
+export async function openVisit(db: Db | Tx, customerId: string): Promise<OpenVisit | null> {
+  const [row] = await queryRows<{
+    id: string;
+    store_id: string;
+    store_name: string;
+    total_ore: number | string;
+    item_count: number | string;
+  }>(
+    db,
+    sql`select s.id, s.store_id, st.name as store_name,
+          coalesce(sum(i.quantity::bigint * i.unit_price_ore), 0)::bigint as total_ore,
+          coalesce(sum(i.quantity), 0)::bigint as item_count
+        from shopping_sessions s
+        join stores st on st.id = s.store_id
+        left join cart_items i on i.session_id = s.id
+        where s.customer_id = ${customerId} and s.state in ('in_store', 'charging') and s.door_opened_at is not null
+        group by s.id, st.name
+        order by s.door_opened_at desc, s.id desc
+        limit 1`,
+  );
+  if (!row) return null;
+  return {
+    session_id: row.id,
+    store_id: row.store_id,
+    store_name: row.store_name,
+    total: fromOre(Number(row.total_ore)),
+    item_count: Number(row.item_count),
+  };
 }

@@ -3,6 +3,7 @@ import { useId } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatKronor, formatWhole, pluralize } from "../../lib/format.ts";
 import { CardContent, CardDescription, CardHeader, CardTitle } from "../../ui/card.tsx";
+import { useDateFormat } from "../shell/use-date-format.ts";
 import { CsvLink } from "./csv-link.tsx";
 
 const COLOURS = ["#2563eb", "#16a34a"];
@@ -47,22 +48,23 @@ function daysBetween(from: string, to: string): string[] {
  */
 export function RevenueChart(props: { revenue: AnalyticsRevenue; from: string; to: string; csv: string }) {
   const { days, stores } = props.revenue;
+  const dates = useDateFormat();
   const byDay = new Map(days.map((d) => [d.day, d.revenue]));
-  const data = daysBetween(props.from, props.to).map((day) => ({ day: day.slice(5), revenue: byDay.get(day) ?? 0 }));
+  const data = daysBetween(props.from, props.to).map((day) => ({ day, revenue: byDay.get(day) ?? 0 }));
   const total = days.reduce((sum, d) => sum + d.revenue, 0);
   const best = days.reduce<(typeof days)[number] | null>((top, d) => (top && top.revenue >= d.revenue ? top : d), null);
   const storeCount = `${stores.length} ${stores.length === 1 ? "store" : "stores"}`;
   const summary = best
-    ? `${formatKronor(total)} from ${storeCount}; best day ${best.day} (${formatKronor(best.revenue)}).`
+    ? `${formatKronor(total)} from ${storeCount}; best day ${dates.day(best.day)} (${formatKronor(best.revenue)}).`
     : "No sales in this range.";
   return (
     <ChartCard title="Revenue per day" summary={summary} csv={props.csv}>
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} margin={{ left: 8, right: 8 }}>
           <CartesianGrid strokeDasharray="3 3" />
-          <XAxis dataKey="day" fontSize={12} />
+          <XAxis dataKey="day" fontSize={12} tickFormatter={(day: string) => dates.shortDay(day)} />
           <YAxis fontSize={12} width={72} tickFormatter={(v: number) => formatWhole(v)} />
-          <Tooltip formatter={(v) => formatKronor(Number(v))} />
+          <Tooltip formatter={(v) => formatKronor(Number(v))} labelFormatter={(day) => dates.day(String(day))} />
           <Bar dataKey="revenue" name="Revenue" fill={COLOURS[0]} />
         </BarChart>
       </ResponsiveContainer>
@@ -72,20 +74,18 @@ export function RevenueChart(props: { revenue: AnalyticsRevenue; from: string; t
 
 /** Entries and purchases per hour of day, side by side. */
 export function HoursChart({ rows, csv }: { rows: AnalyticsHour[]; csv: string }) {
+  const dates = useDateFormat();
   const busiest = rows.reduce<AnalyticsHour | null>((top, r) => (top && top.entries >= r.entries ? top : r), null);
   const entries = rows.reduce((sum, r) => sum + r.entries, 0);
   const purchases = rows.reduce((sum, r) => sum + r.purchases, 0);
   const summary =
     entries + purchases === 0
       ? "No visits in this range."
-      : `${pluralize(entries, "entry", "entries")} and ${pluralize(purchases, "purchase", "purchases")}; busiest hour ${String(busiest?.hour).padStart(2, "0")}:00 (${pluralize(busiest?.entries ?? 0, "entry", "entries")}).`;
+      : `${pluralize(entries, "entry", "entries")} and ${pluralize(purchases, "purchase", "purchases")}; busiest hour ${dates.hour(busiest?.hour ?? 0)} (${pluralize(busiest?.entries ?? 0, "entry", "entries")}).`;
   return (
     <ChartCard title="Sessions per hour of day" summary={summary} csv={csv}>
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart
-          data={rows.map((r) => ({ ...r, label: String(r.hour).padStart(2, "0") }))}
-          margin={{ left: 8, right: 8 }}
-        >
+        <BarChart data={rows.map((r) => ({ ...r, label: dates.hour(r.hour) }))} margin={{ left: 8, right: 8 }}>
           <CartesianGrid strokeDasharray="3 3" />
           <XAxis dataKey="label" fontSize={12} />
           <YAxis fontSize={12} allowDecimals={false} width={48} tickFormatter={(v: number) => formatWhole(v)} />

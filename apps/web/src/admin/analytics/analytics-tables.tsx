@@ -10,6 +10,7 @@ import { type ReactNode, useId } from "react";
 import { formatKronor } from "../../lib/format.ts";
 import { CardContent, CardHeader, CardTitle } from "../../ui/card.tsx";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../ui/table.tsx";
+import { useDateFormat } from "../shell/use-date-format.ts";
 import { CsvLink } from "./csv-link.tsx";
 
 const number = new Intl.NumberFormat("sv-SE");
@@ -106,6 +107,7 @@ export function TopCategoriesTable({ rows, csv }: { rows: AnalyticsTopCategory[]
 }
 
 export function RefundsTable({ rows, csv }: { rows: AnalyticsRefundDay[]; csv: CsvOf }) {
+  const dates = useDateFormat();
   return (
     <TableCard
       title="Refunds per day"
@@ -114,7 +116,7 @@ export function RefundsTable({ rows, csv }: { rows: AnalyticsRefundDay[]; csv: C
       empty="No refunds in this range."
       rowKey={(r) => r.day}
       columns={[
-        { title: "Day", cell: (r) => r.day },
+        { title: "Day", cell: (r) => dates.day(r.day) },
         { title: "Refunds", cell: (r) => number.format(r.refunds), numeric: true },
         { title: "Amount", cell: (r) => formatKronor(r.amount), numeric: true },
       ]}

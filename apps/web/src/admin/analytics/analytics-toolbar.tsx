@@ -1,14 +1,13 @@
-import { Select } from "../../ui/select.tsx";
-import { DateRangeFields, StoreFilter } from "../shell/filter-controls.tsx";
+import { DateRangeFields, FilterSelect, StoreFilter } from "../shell/filter-controls.tsx";
 import { type AnalyticsParams, PRESETS, type Preset } from "./use-analytics.ts";
 
 /** Range preset, custom days and store; every change goes to the URL. */
 export function AnalyticsToolbar({ params }: { params: AnalyticsParams }) {
   return (
     <div className="flex flex-wrap items-end gap-2">
-      <Select
+      <FilterSelect
         aria-label="Date range"
-        className="min-w-0 flex-1 sm:w-44 sm:flex-none"
+        className="sm:w-44"
         value={params.preset}
         onChange={(event) => params.setPreset(event.target.value as Preset)}
       >
@@ -17,7 +16,7 @@ export function AnalyticsToolbar({ params }: { params: AnalyticsParams }) {
             {p.label}
           </option>
         ))}
-      </Select>
+      </FilterSelect>
       <StoreFilter value={params.storeId} onChange={params.setStoreId} />
       {/* A custom range always has both ends: clearing a day leaves the range as it was. */}
       <DateRangeFields

@@ -4,7 +4,8 @@ import { errorMessage } from "../../lib/api.ts";
 import { ErrorAlert } from "../../ui/alert.tsx";
 import { Dialog, DialogBody, DialogContent } from "../../ui/dialog.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
-import { formatActor, formatAuditTime, formatAuditValue } from "./audit-format.ts";
+import { useDateFormat } from "../shell/use-date-format.ts";
+import { formatActor, formatAuditValue } from "./audit-format.ts";
 import { useAuditEntry } from "./use-audit.ts";
 
 interface AuditEntryDialogProps {
@@ -37,8 +38,10 @@ export function AuditEntryDialog({ id, summary, onClose }: AuditEntryDialogProps
 }
 
 function EntryDetails({ entry }: { entry: AuditEntry }) {
+  const dates = useDateFormat();
   const facts = [
-    ["Time", formatAuditTime(entry.occurred_at)],
+    // To the second here: the entry is the record, and two changes may share a minute.
+    ["Time", dates.dateTime(entry.occurred_at, { seconds: true })],
     ["Who", formatActor(entry.actor_email)],
     ["Action", entry.action],
     ["Entity", entry.entity_id ? `${entry.entity_type} ${entry.entity_id}` : entry.entity_type],

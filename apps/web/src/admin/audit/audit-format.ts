@@ -1,20 +1,5 @@
 import { AUDIT_ACTION_GROUPS } from "@glide/contracts";
 
-const timeFormat = new Intl.DateTimeFormat(undefined, {
-  year: "numeric",
-  month: "short",
-  day: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-});
-
-/** When a change was made, in the admin's own time zone and locale: "23 Nov 2026, 17:35:08". */
-export function formatAuditTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : timeFormat.format(date);
-}
-
 /** "cli" is the admin command line; anything else is an admin's e-mail. */
 export function formatActor(email: string): string {
   return email === "cli" ? "Command line" : email === "system" ? "System" : email;

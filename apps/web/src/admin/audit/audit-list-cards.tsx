@@ -1,6 +1,7 @@
 import type { AuditListItem } from "@glide/contracts";
 import { ListCards } from "../shell/list-views.tsx";
-import { formatActor, formatAuditTime } from "./audit-format.ts";
+import { useDateFormat } from "../shell/use-date-format.ts";
+import { formatActor } from "./audit-format.ts";
 
 interface AuditListCardsProps {
   entries: AuditListItem[];
@@ -10,6 +11,7 @@ interface AuditListCardsProps {
 
 /** The log on a phone: the table's four columns do not fit, so each change is a card that opens the entry. */
 export function AuditListCards({ entries, onOpen, busy }: AuditListCardsProps) {
+  const dates = useDateFormat();
   return (
     <ListCards
       label="Audit log"
@@ -25,7 +27,7 @@ export function AuditListCards({ entries, onOpen, busy }: AuditListCardsProps) {
           >
             <span className="font-medium break-words">{entry.summary}</span>
             <span className="truncate text-sm text-muted-foreground">
-              <time dateTime={entry.occurred_at}>{formatAuditTime(entry.occurred_at)}</time>
+              <time dateTime={entry.occurred_at}>{dates.dateTime(entry.occurred_at)}</time>
               {` · ${formatActor(entry.actor_email)}`}
             </span>
             <span className="truncate font-mono text-xs text-muted-foreground">{entry.action}</span>

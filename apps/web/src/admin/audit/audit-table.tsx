@@ -1,7 +1,8 @@
 import type { AuditListItem } from "@glide/contracts";
 import { TableCell, TableHead, TableRow } from "../../ui/table.tsx";
 import { ListTable } from "../shell/list-views.tsx";
-import { formatActor, formatAuditTime } from "./audit-format.ts";
+import { useDateFormat } from "../shell/use-date-format.ts";
+import { formatActor } from "./audit-format.ts";
 
 interface AuditTableProps {
   entries: AuditListItem[];
@@ -11,6 +12,7 @@ interface AuditTableProps {
 
 /** The log on a wide screen: one row per change; the summary is the button that opens the entry. */
 export function AuditTable({ entries, onOpen, busy }: AuditTableProps) {
+  const dates = useDateFormat();
   return (
     <ListTable
       label="Audit log"
@@ -29,7 +31,7 @@ export function AuditTable({ entries, onOpen, busy }: AuditTableProps) {
         // The whole row opens the entry for a mouse; the summary button does it for keyboard and screen readers.
         <TableRow key={entry.id} className="cursor-pointer" onClick={() => onOpen(entry)}>
           <TableCell className="whitespace-nowrap tabular-nums">
-            <time dateTime={entry.occurred_at}>{formatAuditTime(entry.occurred_at)}</time>
+            <time dateTime={entry.occurred_at}>{dates.dateTime(entry.occurred_at)}</time>
           </TableCell>
           <TableCell className="max-w-56 truncate" title={entry.actor_email}>
             {formatActor(entry.actor_email)}

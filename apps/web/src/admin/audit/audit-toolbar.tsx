@@ -1,5 +1,4 @@
-import { Select } from "../../ui/select.tsx";
-import { ClearFilters, DateRangeFields, MatchCount, SearchField } from "../shell/filter-controls.tsx";
+import { ClearFilters, DateRangeFields, FilterSelect, MatchCount, SearchField } from "../shell/filter-controls.tsx";
 import { ACTION_CHOICES } from "./audit-format.ts";
 import type { useAuditParams } from "./use-audit-params.ts";
 
@@ -20,9 +19,9 @@ export function AuditToolbar({ params, total }: AuditToolbarProps) {
         value={params.search}
         onChange={params.setSearch}
       />
-      <Select
+      <FilterSelect
         aria-label="Action"
-        className="min-w-0 flex-1 sm:w-48 sm:flex-none"
+        className="sm:w-48"
         value={params.action}
         onChange={(event) => params.setAction(event.target.value)}
       >
@@ -36,7 +35,7 @@ export function AuditToolbar({ params, total }: AuditToolbarProps) {
         {params.action && !ACTION_CHOICES.some((c) => c.value === params.action) ? (
           <option value={params.action}>{params.action}</option>
         ) : null}
-      </Select>
+      </FilterSelect>
       <DateRangeFields from={params.from} to={params.to} onFromChange={params.setFrom} onToChange={params.setTo} />
       <ClearFilters active={Boolean(filtered)} onClear={params.clearFilters} />
       <MatchCount total={total} one="change" many="changes" />

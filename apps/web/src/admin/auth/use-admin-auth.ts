@@ -7,11 +7,14 @@ export const adminKeys = {
   me: () => [...adminKeys.all, "me"] as const,
 };
 
-/** The signed-in admin; a 401 here sends the visitor to /login (see lib/query-client.ts). */
+/** The server answers 204 (no body) when nobody is signed in. */
+const meSchema = adminMeSchema.optional();
+
+/** The signed-in admin, or null when nobody is signed in (the admin layout then sends the visitor to /login). */
 export function useMe() {
-  return useQuery({
+  return useQuery<AdminMe | null>({
     queryKey: adminKeys.me(),
-    queryFn: ({ signal }) => api.get("/api/v1/admin/me", adminMeSchema, { signal }),
+    queryFn: async ({ signal }) => (await api.get("/api/v1/admin/me", meSchema, { signal })) ?? null,
     staleTime: 5 * 60_000,
   });
 }

@@ -5,15 +5,9 @@ import { ErrorAlert } from "../../ui/alert.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter } from "../../ui/dialog.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
+import { useDateFormat } from "../shell/use-date-format.ts";
 import { StatusBadge, StatusIcon } from "./camera-status.tsx";
 import { useCameraHistory } from "./use-cameras.ts";
-
-const whenFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium" });
-
-function when(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : whenFormat.format(date);
-}
 
 interface CameraHistoryDialogProps {
   /** The camera whose history to show; closed when null. */
@@ -43,6 +37,7 @@ export function CameraHistoryDialog({ camera, onClose }: CameraHistoryDialogProp
 
 function HistoryList({ camera }: { camera: Camera }) {
   const history = useCameraHistory(camera.id, true);
+  const dates = useDateFormat();
   const changes = history.data ?? [];
   let body: ReactNode;
   if (history.isPending) body = <Spinner label="Loading history" />;
@@ -59,7 +54,7 @@ function HistoryList({ camera }: { camera: Camera }) {
               <div className="flex flex-wrap items-center gap-2">
                 <StatusBadge status={change.status} />
                 <time dateTime={change.changed_at} className="text-sm tabular-nums text-muted-foreground">
-                  {when(change.changed_at)}
+                  {dates.dateTime(change.changed_at, { seconds: true })}
                 </time>
               </div>
               {change.message ? <p className="text-sm break-words">{change.message}</p> : null}

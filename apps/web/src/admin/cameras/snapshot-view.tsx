@@ -2,23 +2,18 @@ import type { Camera } from "@glide/contracts";
 import { ImageOff } from "lucide-react";
 import { apiUrl, errorMessage } from "../../lib/api.ts";
 import { Spinner } from "../../ui/spinner.tsx";
+import { useDateFormat } from "../shell/use-date-format.ts";
 import { SNAPSHOT_REFRESH_MS, useLiveSnapshot } from "./use-cameras.ts";
-
-const timeFormat = new Intl.DateTimeFormat("en-GB", { timeStyle: "medium" });
 
 /** The server's snapshot address is a path on our own origin; the configured API base goes in front. */
 export function snapshotSrc(url: string): string {
   return /^https?:\/\//i.test(url) ? url : apiUrl(url);
 }
 
-function takenAt(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : timeFormat.format(date);
-}
-
 /** The camera's picture, renewed every few seconds while the preview is open. */
 export function SnapshotView({ camera }: { camera: Camera }) {
   const snapshot = useLiveSnapshot(camera.id, true);
+  const dates = useDateFormat();
   if (snapshot.isPending) return <Spinner label="Loading picture" />;
   if (!snapshot.data) {
     return (
@@ -38,7 +33,7 @@ export function SnapshotView({ camera }: { camera: Camera }) {
         className="max-h-[70svh] w-full rounded-md border bg-black object-contain"
       />
       <figcaption className="text-xs text-muted-foreground">
-        Taken {takenAt(snapshot.data.taken_at)} · renewed every {SNAPSHOT_REFRESH_MS / 1000} s
+        Taken {dates.time(snapshot.data.taken_at, { seconds: true })} · renewed every {SNAPSHOT_REFRESH_MS / 1000} s
         {snapshot.isError ? " · the last renewal failed" : ""}
       </figcaption>
     </figure>

@@ -3,13 +3,13 @@ import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { errorMessage } from "../../lib/api.ts";
-import { formatDate } from "../../lib/format.ts";
 import { Badge } from "../../ui/badge.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Dialog, DialogBody, DialogContent, DialogFooter, FormMessage } from "../../ui/dialog.tsx";
 import { Field } from "../../ui/field.tsx";
 import { Select } from "../../ui/select.tsx";
 import { Textarea } from "../../ui/textarea.tsx";
+import { useDateFormat } from "../shell/use-date-format.ts";
 import { RefundDialog } from "./refund-dialog.tsx";
 import { DISPUTES_PAGE, useDisputes, useResolveDispute } from "./use-refunds.ts";
 
@@ -33,6 +33,7 @@ export default function DisputesView() {
   const [answering, setAnswering] = useState<{ dispute: Dispute; state: "resolved" | "rejected" } | null>(null);
   const [refunding, setRefunding] = useState<string | null>(null);
   const total = disputes.data?.total ?? 0;
+  const dates = useDateFormat();
 
   return (
     <section aria-labelledby="disputes-title" className="grid gap-4">
@@ -66,7 +67,8 @@ export default function DisputesView() {
               <Badge variant={dispute.state === "open" ? "default" : "secondary"}>{dispute.state}</Badge>
               <span className="font-semibold">Receipt {dispute.receipt_number ?? "—"}</span>
               <span className="text-sm text-muted-foreground">
-                {dispute.store_name} · {dispute.customer_name ?? "Unknown shopper"} · {formatDate(dispute.created_at)}
+                {dispute.store_name} · {dispute.customer_name ?? "Unknown shopper"} ·{" "}
+                {dates.dateTime(dispute.created_at)}
               </span>
             </div>
             <blockquote className="border-l-2 pl-3 whitespace-pre-wrap">{dispute.message}</blockquote>

@@ -2,6 +2,7 @@ import { lineRefundOre, type Refund, type RefundableLine } from "@glide/contract
 import { useState } from "react";
 import { toast } from "sonner";
 import { ApiError } from "../../lib/api.ts";
+import { pluralize } from "../../lib/format.ts";
 import { Button } from "../../ui/button.tsx";
 import { Checkbox } from "../../ui/checkbox.tsx";
 import { Dialog, DialogBody, DialogContent, DialogFooter, FormMessage } from "../../ui/dialog.tsx";
@@ -21,6 +22,18 @@ export type RefundDialogProps = {
 const kr = (ore: number) =>
   `${(ore / 100).toLocaleString("sv-SE", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} kr`;
 const leftOf = (line: RefundableLine) => line.quantity - line.refunded_quantity;
+
+/**
+ * The units typed for a line, or what is wrong with them. Nothing is clamped:
+ * 5 where 1 is left is refused at the field, not quietly refunded as 1.
+ */
+function unitsOf(text: string, left: number): { count: number; problem?: string } {
+  if (text.trim() === "") return { count: 0 };
+  const count = Number(text);
+  if (!Number.isInteger(count) || count < 0) return { count: 0, problem: `Enter a whole number from 0 to ${left}` };
+  if (count > left) return { count: 0, problem: `At most ${left} left to refund` };
+  return { count };
+}
 
 /**
  * Refund units of an order's lines, or the whole order. The amount shown is
@@ -49,22 +62,27 @@ function RefundForm({ orderId, onDone, onClose }: { orderId: string; onDone?: ()
   const order = useOrderRefunds(orderId, true);
   const create = useCreateRefund(orderId);
   const [key] = useState(() => crypto.randomUUID());
-  const [units, setUnits] = useState<Record<string, number>>({});
+  /** What was typed per line, kept as typed so that a number over the limit stays in view with its message. */
+  const [units, setUnits] = useState<Record<string, string>>({});
   const [whole, setWhole] = useState(false);
   const [reason, setReason] = useState("");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const lines = order.data?.lines ?? [];
 
+  const typed = new Map(lines.map((line) => [line.id, unitsOf(units[line.id] ?? "", leftOf(line))]));
   const chosen = whole
     ? lines.map((line) => [line, leftOf(line)] as const)
-    : lines.map((line) => [line, units[line.id] ?? 0] as const);
+    : lines.map((line) => [line, typed.get(line.id)?.count ?? 0] as const);
   const amountOre = chosen.reduce((sum, [line, count]) => sum + (count > 0 ? lineRefundOre(line, count) : 0), 0);
+  const overLimit = !whole && [...typed.values()].some((units) => units.problem);
+  // Nothing to refund, or a line over its limit: the button says so by being off, the fields say why.
+  const canRefund = amountOre > 0 && !overLimit;
 
   const submit = () => {
+    if (!canRefund) return;
     const next: Record<string, string> = {};
     if (!reason.trim()) next.reason = "A reason is required";
-    if (amountOre <= 0) next.lines = "Choose what to refund";
     setErrors(next);
     setMessage(null);
     if (Object.keys(next).length > 0) return;
@@ -114,32 +132,41 @@ function RefundForm({ orderId, onDone, onClose }: { orderId: string; onDone?: ()
         {order.isPending ? <p>Loading…</p> : null}
         {order.isError ? <p role="alert">The order could not be loaded.</p> : null}
         <ul className="grid gap-2" aria-label="Lines">
-          {lines.map((line) => (
-            <li key={line.id} className="grid gap-1">
-              <Field label={`${line.name} (${leftOf(line)} of ${line.quantity} left)`} error={errors[line.id]}>
-                {(id, control) => (
-                  <Input
-                    id={id}
-                    {...control}
-                    type="number"
-                    inputMode="numeric"
-                    min={0}
-                    max={leftOf(line)}
-                    disabled={whole || leftOf(line) === 0}
-                    value={whole ? leftOf(line) : (units[line.id] ?? 0)}
-                    onChange={(event) =>
-                      setUnits((all) => ({
-                        ...all,
-                        [line.id]: Math.max(0, Math.min(leftOf(line), Math.trunc(Number(event.target.value) || 0))),
-                      }))
-                    }
-                  />
-                )}
-              </Field>
-            </li>
-          ))}
+          {lines.map((line) => {
+            const left = leftOf(line);
+            const problem = whole ? undefined : typed.get(line.id)?.problem;
+            return (
+              <li key={line.id} className="grid gap-1">
+                <Field
+                  label={`${line.name} (${left} of ${line.quantity} left)`}
+                  error={errors[line.id] ?? problem}
+                  hint={problem || left === 0 ? undefined : `Up to ${pluralize(left, "unit", "units")}`}
+                >
+                  {(id, control) => (
+                    <Input
+                      id={id}
+                      {...control}
+                      type="number"
+                      inputMode="numeric"
+                      min={0}
+                      max={left}
+                      step={1}
+                      placeholder="0"
+                      disabled={whole || left === 0}
+                      value={whole ? left : (units[line.id] ?? "")}
+                      onChange={(event) => {
+                        const text = event.target.value;
+                        setUnits((all) => ({ ...all, [line.id]: text }));
+                        // A server's word about this line no longer holds for a new number.
+                        setErrors(({ [line.id]: _old, ...rest }) => rest);
+                      }}
+                    />
+                  )}
+                </Field>
+              </li>
+            );
+          })}
         </ul>
-        {errors.lines ? <p className="text-sm text-destructive">{errors.lines}</p> : null}
         <div className="flex items-center gap-2">
           <Checkbox id={`${key}-whole`} checked={whole} onCheckedChange={(value) => setWhole(value === true)} />
           <label htmlFor={`${key}-whole`}>Refund whole order</label>
@@ -149,16 +176,21 @@ function RefundForm({ orderId, onDone, onClose }: { orderId: string; onDone?: ()
             <Textarea id={id} {...control} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
           )}
         </Field>
-        <p className="font-semibold" aria-live="polite">
-          To refund: <span className="tabular-nums">{kr(amountOre)}</span>
-        </p>
+        <div className="grid gap-1" aria-live="polite">
+          <p className="font-semibold">
+            To refund: <span className="tabular-nums">{kr(amountOre)}</span>
+          </p>
+          {amountOre === 0 && !overLimit ? (
+            <p className="text-sm text-muted-foreground">Enter how many units to refund, or refund the whole order.</p>
+          ) : null}
+        </div>
       </DialogBody>
       <FormMessage message={message} />
       <DialogFooter>
         <Button variant="outline" onClick={onClose}>
           Cancel
         </Button>
-        <Button onClick={submit} disabled={create.isPending || !order.data}>
+        <Button onClick={submit} disabled={create.isPending || !order.data || !canRefund}>
           {create.isPending ? "Refunding…" : `Refund ${kr(amountOre)}`}
         </Button>
       </DialogFooter>

@@ -6,8 +6,10 @@ import { ErrorAlert } from "../../ui/alert.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Dialog, DialogBody, DialogContent } from "../../ui/dialog.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
+import { useDateFormat } from "../shell/use-date-format.ts";
+import { LetOutAction } from "./let-out-action.tsx";
 import { RefundDialog } from "./refund-dialog.tsx";
-import { formatSessionTime, PAYMENT_LABELS, STATUS_LABELS } from "./session-format.ts";
+import { PAYMENT_LABELS, STATUS_LABELS } from "./session-format.ts";
 import { SessionLines } from "./session-lines.tsx";
 import { SessionStatusBadge } from "./session-table.tsx";
 import { SessionTimeline } from "./session-timeline.tsx";
@@ -48,12 +50,13 @@ export function SessionDetailDialog({ id, onClose }: SessionDetailDialogProps) {
 function SessionDetails({ session }: { session: SessionDetail }) {
   const [refunding, setRefunding] = useState(false);
   const invalidate = useSessionInvalidation();
+  const dates = useDateFormat();
   const order = session.order;
   const refundable = order?.state === "paid" && order.refunded < order.total;
   const facts: [string, string][] = [
-    ["Entered", formatSessionTime(session.entered_at)],
-    ["Exited", formatSessionTime(session.exited_at)],
-    ["Last activity", formatSessionTime(session.last_activity_at)],
+    ["Entered", dates.dateTime(session.entered_at)],
+    ["Exited", dates.dateTime(session.exited_at)],
+    ["Last activity", dates.dateTime(session.last_activity_at)],
     ["Payment", PAYMENT_LABELS[session.payment_state]],
     ["Total", formatKronor(session.total)],
   ];
@@ -83,6 +86,7 @@ function SessionDetails({ session }: { session: SessionDetail }) {
           </Button>
         ) : null}
       </div>
+      <LetOutAction key={`let-out-${session.id}`} session={session} />
       <UnpaidActions key={session.id} session={session} />
       <SessionTimeline events={session.timeline} />
       <SessionLines session={session} />

@@ -44,33 +44,26 @@ export const SOURCE_LABELS: Record<SessionEventSource, string> = {
   system: "System",
 };
 
-const time = new Intl.DateTimeFormat("en-GB", {
-  day: "numeric",
-  month: "short",
-  hour: "2-digit",
-  minute: "2-digit",
-});
-const clock = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-
-/** "23 Nov, 17:42"; an empty value is a dash. */
-export function formatSessionTime(value: string | null): string {
-  if (!value) return "—";
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : time.format(date);
-}
-
-/** "17:42:05" for the timeline, where the day is the visit's own. */
-export function formatClock(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : clock.format(date);
-}
-
 type TimelineEvent = SessionDetail["timeline"][number];
 const text = (value: unknown) => (typeof value === "string" || typeof value === "number" ? String(value) : "");
 const money = (value: unknown) => (typeof value === "number" ? formatKronor(value) : "");
 
 /** Why a refund was made, when it was not a refund asked for in the console. */
 const REFUND_ORIGIN: Record<string, string> = { spot_check: " at a spot check", dispute: " for a dispute" };
+
+/**
+ * Why the exit gate kept a real exit code out, by the code the gate answered
+ * (the visit's `exit_refused` event); a code not named here is shown as it is.
+ */
+export const EXIT_REFUSALS: Record<string, string> = {
+  no_payment_method: "no card on file",
+  payment_declined: "payment declined by the bank",
+  payments_not_configured: "payments are not set up",
+  payment_in_progress: "a payment is still under way",
+  exit_code_used: "exit code already used",
+  stale_exit_code: "exit code of an earlier visit",
+  wrong_store: "exit code for another store",
+};
 
 /** What happened, in a line a person reads: "Added Apelsinjuice (7310000006011)". */
 export function describeEvent(event: TimelineEvent): string {
@@ -90,6 +83,12 @@ export function describeEvent(event: TimelineEvent): string {
       return `Removed ${text(d.product)}${typeof d.quantity === "number" && d.quantity > 1 ? ` (${d.quantity})` : ""}`;
     case "exit_qr":
       return "Exit QR code read at the gate";
+    case "exit_refused":
+      return `Exit gate refused: ${EXIT_REFUSALS[text(d.code)] ?? (text(d.code).replaceAll("_", " ") || "no reason given")}`;
+    case "let_out": {
+      const who = `Let out unpaid by ${event.staff_email ?? "staff"}`;
+      return d.left_unpaid === true ? `${who}: ${money(d.amount)} left unpaid` : `${who}, with an empty cart`;
+    }
     case "face_check":
       return d.status === "ok" ? "Face check passed" : `Face check not passed (${text(d.reason).replaceAll("_", " ")})`;
     case "checkout":

@@ -1,7 +1,7 @@
 import type { SessionDetail } from "@glide/contracts";
 import type { ReactNode } from "react";
 import { formatKronor } from "../../lib/format.ts";
-import { formatSessionTime } from "./session-format.ts";
+import { useDateFormat } from "../shell/use-date-format.ts";
 
 const SPOT_CHECK_LABELS: Record<string, string> = {
   pending: "Waiting for staff",
@@ -23,6 +23,7 @@ function Section({ id, title, children }: { id: string; title: string; children:
 
 /** The receipt's lines with what was refunded of each once charged; the cart before that. */
 export function SessionLines({ session }: { session: SessionDetail }) {
+  const dates = useDateFormat();
   const order = session.order && session.order.state !== "declined" ? session.order : null;
   return (
     <>
@@ -92,7 +93,7 @@ export function SessionLines({ session }: { session: SessionDetail }) {
             {session.refunds.map((refund) => (
               <li key={refund.id} className="flex flex-wrap justify-between gap-2">
                 <span>
-                  {formatSessionTime(refund.created_at)} · {refund.reason}
+                  {dates.dateTime(refund.created_at)} · {refund.reason}
                   {refund.staff_email ? <span className="text-muted-foreground"> · {refund.staff_email}</span> : null}
                 </span>
                 <span className="tabular-nums">

@@ -3,7 +3,8 @@ import { formatKronor, pluralize } from "../../lib/format.ts";
 import { Badge } from "../../ui/badge.tsx";
 import { TableCell, TableHead, TableRow } from "../../ui/table.tsx";
 import { ListCards, ListTable } from "../shell/list-views.tsx";
-import { formatSessionTime, PAYMENT_LABELS, STATUS_LABELS, STATUS_VARIANTS } from "./session-format.ts";
+import { useDateFormat } from "../shell/use-date-format.ts";
+import { PAYMENT_LABELS, STATUS_LABELS, STATUS_VARIANTS } from "./session-format.ts";
 
 interface SessionListProps {
   sessions: SessionRow[];
@@ -23,6 +24,7 @@ export function SessionStatusBadge({ status }: { status: SessionRow["status"] })
 
 /** The visits on a wide screen; the shopper's name is the button that opens the visit. */
 export function SessionTable({ sessions, onOpen, busy, empty }: SessionListProps) {
+  const dates = useDateFormat();
   return (
     <ListTable
       label="Sessions"
@@ -63,9 +65,9 @@ export function SessionTable({ sessions, onOpen, busy, empty }: SessionListProps
           </TableCell>
           <TableCell className="max-w-40 truncate">{s.store.name}</TableCell>
           <TableCell className="whitespace-nowrap tabular-nums">
-            <time dateTime={s.entered_at}>{formatSessionTime(s.entered_at)}</time>
+            <time dateTime={s.entered_at}>{dates.dateTime(s.entered_at)}</time>
           </TableCell>
-          <TableCell className="whitespace-nowrap tabular-nums">{formatSessionTime(s.exited_at)}</TableCell>
+          <TableCell className="whitespace-nowrap tabular-nums">{dates.dateTime(s.exited_at)}</TableCell>
           <TableCell className="text-right tabular-nums" data-label="lines">
             {s.lines}
           </TableCell>
@@ -82,6 +84,7 @@ export function SessionTable({ sessions, onOpen, busy, empty }: SessionListProps
 
 /** The visits on a phone: each one a card that opens it. */
 export function SessionListCards({ sessions, onOpen, busy, empty }: SessionListProps) {
+  const dates = useDateFormat();
   return (
     <ListCards
       label="Sessions"
@@ -100,11 +103,11 @@ export function SessionListCards({ sessions, onOpen, busy, empty }: SessionListP
               <SessionStatusBadge status={s.status} />
             </span>
             <span className="truncate text-sm text-muted-foreground">
-              {s.store.name} · <time dateTime={s.entered_at}>{formatSessionTime(s.entered_at)}</time>
+              {s.store.name} · <time dateTime={s.entered_at}>{dates.dateTime(s.entered_at)}</time>
               {s.exited_at ? (
                 <>
                   {" → "}
-                  <time dateTime={s.exited_at}>{formatSessionTime(s.exited_at)}</time>
+                  <time dateTime={s.exited_at}>{dates.dateTime(s.exited_at)}</time>
                 </>
               ) : null}
             </span>

@@ -1,8 +1,10 @@
 import type { SessionDetail } from "@glide/contracts";
-import { describeEvent, formatClock, SOURCE_LABELS } from "./session-format.ts";
+import { useDateFormat } from "../shell/use-date-format.ts";
+import { describeEvent, SOURCE_LABELS } from "./session-format.ts";
 
 /** What happened in the visit, oldest first: the time, what, and who or what did it. */
 export function SessionTimeline({ events }: { events: SessionDetail["timeline"] }) {
+  const dates = useDateFormat();
   return (
     <section aria-labelledby="session-timeline-heading" className="grid gap-2">
       <h3 id="session-timeline-heading" className="font-semibold">
@@ -15,7 +17,8 @@ export function SessionTimeline({ events }: { events: SessionDetail["timeline"] 
           {events.map((event) => (
             <li key={event.id} data-kind={event.kind} className="grid grid-cols-[auto_1fr_auto] items-baseline gap-3">
               <time dateTime={event.at} className="text-muted-foreground tabular-nums">
-                {formatClock(event.at)}
+                {/* The day is the visit's own; seconds, because a visit's events come seconds apart. */}
+                {dates.time(event.at, { seconds: true })}
               </time>
               <span className="min-w-0 break-words">{describeEvent(event)}</span>
               <span className="text-right text-xs text-muted-foreground">

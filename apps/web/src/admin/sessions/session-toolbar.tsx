@@ -1,6 +1,12 @@
 import { SESSION_STATUSES } from "@glide/contracts";
-import { Select } from "../../ui/select.tsx";
-import { ClearFilters, DateRangeFields, MatchCount, SearchField, StoreFilter } from "../shell/filter-controls.tsx";
+import {
+  ClearFilters,
+  DateRangeFields,
+  FilterSelect,
+  MatchCount,
+  SearchField,
+  StoreFilter,
+} from "../shell/filter-controls.tsx";
 import { STATUS_LABELS } from "./session-format.ts";
 import type { SessionParams } from "./use-session-params.ts";
 
@@ -24,9 +30,9 @@ export function SessionToolbar({ params, total, capped }: SessionToolbarProps) {
         onChange={params.setSearch}
       />
       <StoreFilter value={params.storeId} onChange={params.setStoreId} />
-      <Select
+      <FilterSelect
         aria-label="Status"
-        className="min-w-0 flex-1 basis-40 sm:w-40 sm:flex-none sm:basis-auto"
+        className="sm:w-40"
         value={params.status}
         onChange={(event) => params.setStatus(event.target.value)}
       >
@@ -36,7 +42,7 @@ export function SessionToolbar({ params, total, capped }: SessionToolbarProps) {
             {STATUS_LABELS[status]}
           </option>
         ))}
-      </Select>
+      </FilterSelect>
       <DateRangeFields
         from={params.from}
         to={params.to}

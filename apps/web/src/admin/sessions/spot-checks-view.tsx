@@ -3,10 +3,10 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "sonner";
 import { errorMessage } from "../../lib/api.ts";
-import { formatDate } from "../../lib/format.ts";
 import { Badge } from "../../ui/badge.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Input } from "../../ui/input.tsx";
+import { useDateFormat } from "../shell/use-date-format.ts";
 import { ProductPicker } from "./product-picker.tsx";
 import { refundKeys, useDecideSpotCheck, useSpotChecks } from "./use-refunds.ts";
 import { useSessionsLive } from "./use-sessions-live.ts";
@@ -22,6 +22,7 @@ export default function SpotChecksView() {
   });
   const pending = useSpotChecks("pending");
   const decided = useSpotChecks("decided");
+  const dates = useDateFormat();
   return (
     <section aria-labelledby="spot-checks-title" className="grid gap-4">
       <div className="flex items-center gap-2">
@@ -43,7 +44,7 @@ export default function SpotChecksView() {
           <li key={check.id} className="flex flex-wrap items-center gap-2 rounded-md border p-3 text-sm">
             <Badge variant="secondary">{check.outcome?.replace("_", " ")}</Badge>
             <span>
-              Receipt {check.receipt_number ?? "—"} · {check.store_name} · {formatDate(check.flagged_at)}
+              Receipt {check.receipt_number ?? "—"} · {check.store_name} · {dates.dateTime(check.flagged_at)}
             </span>
             {check.charge ? (
               <span>
@@ -66,6 +67,7 @@ function PendingCheck({ check }: { check: SpotCheck }) {
   const [removed, setRemoved] = useState<Record<string, number>>({});
   const [added, setAdded] = useState<Added[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const dates = useDateFormat();
 
   const send = (body: Parameters<typeof decide.mutate>[0]) =>
     decide.mutate(body, {
@@ -82,7 +84,7 @@ function PendingCheck({ check }: { check: SpotCheck }) {
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-semibold">Receipt {check.receipt_number ?? "—"}</span>
         <span className="text-sm text-muted-foreground">
-          {check.store_name} · {check.customer_name ?? "Unknown shopper"} · flagged {formatDate(check.flagged_at)}
+          {check.store_name} · {check.customer_name ?? "Unknown shopper"} · flagged {dates.dateTime(check.flagged_at)}
         </span>
       </div>
       <ul className="grid gap-1 text-sm">

@@ -113,3 +113,18 @@ export function useWriteOffUnpaid(id: string) {
     ...settles(queryClient, id),
   });
 }
+
+/**
+ * Staff open the exit gate for a shopper inside who cannot pay: the visit is
+ * left unpaid (or ends, with an empty cart) and the answer is the visit as it
+ * now is. A refusal (no longer inside, a charge under way, a gate that did
+ * not open) may mean the visit moved, so it is read again.
+ */
+export function useLetOut(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation<SessionDetail, Error, void>({
+    mutationFn: () =>
+      api.post(`/api/v1/admin/sessions/${encodeURIComponent(id)}/let-out`, undefined, sessionDetailSchema),
+    ...settles(queryClient, id),
+  });
+}

@@ -1,9 +1,9 @@
 import type { Setting } from "@glide/contracts";
 import { Lock, Pencil, Store } from "lucide-react";
 import { useId } from "react";
-import { formatDate } from "../../lib/format.ts";
 import { Badge } from "../../ui/badge.tsx";
 import { Button } from "../../ui/button.tsx";
+import { useDateFormat } from "../shell/use-date-format.ts";
 import { InlineValue } from "./inline-value.tsx";
 import { inlineControlOf } from "./setting-editors.ts";
 import { formatEntries } from "./setting-format.ts";
@@ -39,6 +39,7 @@ function ValueLines({ setting }: { setting: Setting }) {
 export function SettingRow(props: SettingRowProps) {
   const { setting, canEditGlobal, draft, onDraftChange, onEdit, onOverride } = props;
   const titleId = useId();
+  const dates = useDateFormat();
   const inline =
     setting.is_editable && canEditGlobal ? inlineControlOf(setting.category, setting.key, setting.value) : null;
 
@@ -53,7 +54,7 @@ export function SettingRow(props: SettingRowProps) {
         </h2>
         {setting.description ? <p className="text-sm text-muted-foreground">{setting.description}</p> : null}
         {setting.updated_at ? (
-          <p className="text-xs text-muted-foreground">{`Updated ${formatDate(setting.updated_at)}`}</p>
+          <p className="text-xs text-muted-foreground">{`Updated ${dates.dateTime(setting.updated_at)}`}</p>
         ) : null}
       </div>
 

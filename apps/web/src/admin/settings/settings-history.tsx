@@ -9,16 +9,11 @@ import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter } from "..
 import { Label } from "../../ui/label.tsx";
 import { Select } from "../../ui/select.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
+import { useDateFormat } from "../shell/use-date-format.ts";
 import { formatValueInline } from "./setting-format.ts";
 import { useSettingHistory } from "./use-settings.ts";
 
 const ALL = "all";
-const whenFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
-
-function when(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : whenFormat.format(date);
-}
 
 interface SettingsHistoryDialogProps {
   open: boolean;
@@ -105,6 +100,7 @@ function ChangeItem({ change }: { change: SettingChange }) {
   const { category, key } = change;
   const removed = change.store_id !== null && change.new_value === null;
   const added = change.store_id !== null && change.old_value === null;
+  const dates = useDateFormat();
   return (
     <li className="grid gap-1.5 rounded-md border p-3 text-sm">
       <div className="flex flex-wrap items-center gap-2">
@@ -124,7 +120,7 @@ function ChangeItem({ change }: { change: SettingChange }) {
         </span>
       </p>
       <p className="text-xs text-muted-foreground">
-        <time dateTime={change.changed_at}>{when(change.changed_at)}</time>
+        <time dateTime={change.changed_at}>{dates.dateTime(change.changed_at)}</time>
         {` by ${change.changed_by ?? "an unknown admin"}`}
       </p>
     </li>

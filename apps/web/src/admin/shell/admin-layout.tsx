@@ -1,6 +1,5 @@
 import { Suspense } from "react";
-import { Outlet } from "react-router";
-import { isUnauthorized } from "../../lib/api.ts";
+import { Navigate, Outlet, useLocation } from "react-router";
 import { ErrorAlert } from "../../ui/alert.tsx";
 import { Button } from "../../ui/button.tsx";
 import { SidebarProvider, SidebarTrigger } from "../../ui/sidebar.tsx";
@@ -12,9 +11,11 @@ import { AppSidebar } from "./app-sidebar.tsx";
 /** Every console route: waits for the signed-in admin, then shows the sidebar shell. */
 export default function AdminLayout() {
   const me = useMe();
+  const { pathname, search, hash } = useLocation();
 
-  // A 401 is redirected to /login by the query client; show the spinner until that happens.
-  if (me.isPending || isUnauthorized(me.error)) return <FullPageSpinner />;
+  if (me.isPending) return <FullPageSpinner />;
+  // Nobody signed in (the server's 204): to the login page, which brings the visitor back here afterwards.
+  if (me.data === null) return <Navigate to="/login" replace state={{ from: { pathname, search, hash } }} />;
 
   if (me.isError) {
     return (

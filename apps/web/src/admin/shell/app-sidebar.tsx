@@ -73,6 +73,8 @@ function AccountFooter({ collapsed }: { collapsed: boolean }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const dark = theme === "dark";
+  // The button says what pressing it does, in its words and its icon alike (as the shopper app's does).
+  const themeAction = dark ? "Switch to light theme" : "Switch to dark theme";
 
   const signOut = () => {
     // Leave even if the call fails: the visitor asked to be signed out.
@@ -102,15 +104,10 @@ function AccountFooter({ collapsed }: { collapsed: boolean }) {
           </NavLink>
         </Tooltip>
       ) : null}
-      <Tooltip content="Dark theme" side="right" disabled={!collapsed}>
-        <button
-          type="button"
-          aria-pressed={dark}
-          className={sidebarItemClass}
-          onClick={() => setTheme(dark ? "light" : "dark")}
-        >
+      <Tooltip content={themeAction} side="right" disabled={!collapsed}>
+        <button type="button" className={sidebarItemClass} onClick={() => setTheme(dark ? "light" : "dark")}>
           {dark ? <Sun aria-hidden="true" /> : <Moon aria-hidden="true" />}
-          <span className={sidebarLabelClass}>Dark theme</span>
+          <span className={sidebarLabelClass}>{themeAction}</span>
         </button>
       </Tooltip>
       <Tooltip content="Sign out" side="right" disabled={!collapsed}>

@@ -1,5 +1,6 @@
+import clsx from "clsx";
 import { Search } from "lucide-react";
-import { useId } from "react";
+import { type ComponentProps, useId } from "react";
 import { pluralize } from "../../lib/format.ts";
 import { Button } from "../../ui/button.tsx";
 import { Input } from "../../ui/input.tsx";
@@ -7,7 +8,17 @@ import { Label } from "../../ui/label.tsx";
 import { Select } from "../../ui/select.tsx";
 import { useStores } from "../stores/use-stores.ts";
 
-/** The parts that the console's list toolbars share, so every list filters the same way. */
+/**
+ * The parts that the console's list toolbars share, so every list filters the same way.
+ * Below the `sm` breakpoint (a phone) each filter takes a full line of its own, stacked
+ * as the products screen stacks its cards; from `sm` up they sit side by side at their
+ * own widths.
+ */
+
+/** A filter's select: full width on a phone; `className` gives its width from `sm` up (e.g. "sm:w-48"). */
+export function FilterSelect({ className, ...props }: ComponentProps<typeof Select>) {
+  return <Select className={clsx("w-full min-w-0 sm:flex-none", className)} {...props} />;
+}
 
 interface SearchFieldProps {
   /** The accessible name, e.g. "Search sessions". */
@@ -41,10 +52,9 @@ export function SearchField({ label, placeholder, value, onChange }: SearchField
 export function StoreFilter({ value, onChange }: { value: string; onChange: (storeId: string) => void }) {
   const stores = useStores("");
   return (
-    <Select
+    <FilterSelect
       aria-label="Store"
-      // On a phone at least 10rem, so it takes a line with the next filter rather than being squeezed to nothing.
-      className="min-w-0 flex-1 basis-40 sm:w-48 sm:flex-none sm:basis-auto"
+      className="sm:w-48"
       value={value}
       onChange={(event) => onChange(event.target.value)}
     >
@@ -54,7 +64,7 @@ export function StoreFilter({ value, onChange }: { value: string; onChange: (sto
           {store.name}
         </option>
       ))}
-    </Select>
+    </FilterSelect>
   );
 }
 
@@ -68,14 +78,17 @@ interface DateRangeFieldsProps {
   toLabel?: string;
 }
 
-/** Two labelled day inputs; each one bounds the other so the range cannot run backwards. */
+/**
+ * Two labelled day inputs; each one bounds the other so the range cannot run backwards.
+ * On a phone the pair is one full line, halved; from `sm` up each keeps its own width.
+ */
 export function DateRangeFields(props: DateRangeFieldsProps) {
   const { from, to, onFromChange, onToChange, fromLabel = "From", toLabel = "To" } = props;
   return (
-    <>
+    <div className="grid w-full grid-cols-2 gap-2 sm:flex sm:w-auto">
       <DayField label={fromLabel} value={from} max={to} onChange={onFromChange} />
       <DayField label={toLabel} value={to} min={from} onChange={onToChange} />
-    </>
+    </div>
   );
 }
 
@@ -90,14 +103,14 @@ interface DayFieldProps {
 function DayField({ label, value, min, max, onChange }: DayFieldProps) {
   const id = useId();
   return (
-    <div className="grid gap-1">
+    <div className="grid min-w-0 gap-1">
       <Label htmlFor={id} className="text-xs font-normal text-muted-foreground">
         {label}
       </Label>
       <Input
         id={id}
         type="date"
-        className="w-40"
+        className="min-w-0 sm:w-40"
         value={value}
         min={min || undefined}
         max={max || undefined}

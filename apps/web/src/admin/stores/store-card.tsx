@@ -1,11 +1,11 @@
 import type { Store } from "@glide/contracts";
 import { Calendar, Globe, Mail, MapPin, Pencil, Phone, Puzzle, Trash } from "lucide-react";
 import { useId } from "react";
-import { formatDate } from "../../lib/format.ts";
 import { Badge } from "../../ui/badge.tsx";
 import { Button } from "../../ui/button.tsx";
 import { CardContent, CardFooter } from "../../ui/card.tsx";
 import { Checkbox } from "../../ui/checkbox.tsx";
+import { useDateFormat } from "../shell/use-date-format.ts";
 
 interface StoreCardProps {
   store: Store;
@@ -33,6 +33,7 @@ function safeHref(website: string): string | undefined {
 export function StoreCard(props: StoreCardProps) {
   const { store, canManage, selected, onSelectedChange, onEdit, onModules, onDelete } = props;
   const titleId = useId();
+  const dates = useDateFormat();
   const href = store.website ? safeHref(store.website) : undefined;
 
   return (
@@ -111,7 +112,7 @@ export function StoreCard(props: StoreCardProps) {
           </p>
           <p className="flex items-center gap-2">
             <Calendar aria-hidden="true" className="size-3.5" />
-            Created {formatDate(store.created_at)}
+            Created {dates.date(store.created_at)}
           </p>
         </div>
       </CardContent>

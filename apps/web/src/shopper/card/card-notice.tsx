@@ -4,9 +4,13 @@ import { Link } from "react-router";
 import { isAbort, shopperApi } from "../lib/client.ts";
 import { log } from "../lib/log.ts";
 import { sv } from "../sv.ts";
+import { cardPageFor } from "./return-path.ts";
 
-/** Says so when the signed-in shopper has no card on file, with the way to add one; nothing otherwise. */
-export function CardNotice({ text }: { text: string }) {
+/**
+ * Says so when the signed-in shopper has no card on file, with the way to add
+ * one and back to `returnTo` (the page it is on); nothing otherwise.
+ */
+export function CardNotice({ text, returnTo }: { text: string; returnTo: string }) {
   const [missing, setMissing] = useState(false);
   useEffect(() => {
     const controller = new AbortController();
@@ -24,7 +28,7 @@ export function CardNotice({ text }: { text: string }) {
       <CreditCard aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
       <div className="flex flex-col gap-1 text-left">
         <p className="font-medium">{text}</p>
-        <Link to="/customer/betalkort" className="font-semibold underline underline-offset-4">
+        <Link to={cardPageFor(returnTo)} className="font-semibold underline underline-offset-4">
           {sv.card.toCard}
         </Link>
       </div>

@@ -11,21 +11,26 @@ import { tokenStore } from "../lib/storage.ts";
 import { sv } from "../sv.ts";
 import { FaceConsent } from "./face-consent.tsx";
 import { ReceiptEmail } from "./receipt-email.tsx";
+import { cardPageFor, safeReturnPath } from "./return-path.ts";
 
 type Card = { brand: string; last4: string } | null;
-
-/** Where the card page sends the shopper back to: this page, under the address they use. */
-const returnAddress = () => `${window.location.origin}/customer/betalkort`;
 
 /**
  * /customer/betalkort: the card that is charged at the exit. "Lägg till kort"
  * leads to the payment provider's card page, which returns here with
- * ?payment_method=pm_…; the card is then saved on the server.
+ * ?payment_method=pm_…; the card is then saved on the server. `?return=` is
+ * where the shopper came from (the exit, the entry code): it goes to the
+ * provider's page and back in the address this page gives it, and
+ * "Tillbaka" leads there (else to the start page), never back into the
+ * provider's form.
  */
 export default function CardPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const returned = params.get("payment_method");
+  const returnTo = safeReturnPath(params.get("return"));
+  /** This page as the shopper should come back to it, without the provider's answer. */
+  const here = returnTo ? cardPageFor(returnTo) : "/customer/betalkort";
   const [card, setCard] = useState<Card | undefined>(undefined);
   const [cardPage, setCardPage] = useState<string | null>(null);
   const [message, setMessage] = useState<{ tone: "success" | "error"; text: string } | null>(null);
@@ -45,7 +50,7 @@ export default function CardPage() {
           // Back from the card page: save what it made, then drop it from the address.
           setCard((await shopperApi.saveCard(returned)).card);
           setMessage({ tone: "success", text: sv.card.saved });
-          void navigate("/customer/betalkort", { replace: true });
+          void navigate(here, { replace: true });
         } else {
           setCard((await shopperApi.card(controller.signal)).card);
         }
@@ -57,7 +62,7 @@ export default function CardPage() {
       }
     })();
     return () => controller.abort();
-  }, [signedIn, returned, navigate]);
+  }, [signedIn, returned, navigate, here]);
 
   if (!signedIn) {
     return (
@@ -85,8 +90,14 @@ export default function CardPage() {
     }
   };
 
+  const back = `${window.location.origin}${here}`;
+  const backLink = (
+    <Link to={returnTo ?? "/customer"} className={buttonClass(returnTo && card ? "primary" : "ghost")}>
+      {sv.card.back}
+    </Link>
+  );
   const addHref = cardPage
-    ? `${cardPage}${cardPage.includes("?") ? "&" : "?"}return_url=${encodeURIComponent(returnAddress())}&cancel_url=${encodeURIComponent(returnAddress())}`
+    ? `${cardPage}${cardPage.includes("?") ? "&" : "?"}return_url=${encodeURIComponent(back)}&cancel_url=${encodeURIComponent(back)}`
     : null;
 
   return (
@@ -112,11 +123,11 @@ export default function CardPage() {
           {sv.card.remove}
         </button>
       )}
+      {/* Sent here from the exit or the entry code: the way back is what the shopper came for, right under the card. */}
+      {returnTo && backLink}
       <ReceiptEmail />
       <FaceConsent />
-      <button type="button" onClick={() => void navigate(-1)} className={buttonClass("ghost")}>
-        {sv.card.back}
-      </button>
+      {!returnTo && backLink}
     </PageShell>
   );
 }

@@ -59,7 +59,8 @@ export function CartLines({ items, pending, layout, onQuantity, onRemove }: Prop
             <div className="flex items-center gap-3">
               <ProductThumb src={item.product.image_url} />
               <div className="min-w-0 flex-1">
-                <p className="truncate text-base font-semibold">{name}</p>
+                {/* Two lines, so "Bregott Normalsaltat 300 g" and "… 600 g" can be told apart on a phone. */}
+                <p className="line-clamp-2 break-words text-base font-semibold">{name}</p>
                 <p className="text-sm text-muted-foreground">
                   {layout === "shop"
                     ? `${item.quantity} st × ${formatKr(item.unit_price)}`
@@ -67,7 +68,9 @@ export function CartLines({ items, pending, layout, onQuantity, onRemove }: Prop
                   {item.weight_grams !== null && ` · ${formatKg(item.weight_grams)}`}
                 </p>
               </div>
-              <p className="shrink-0 text-base font-bold tabular-nums">{formatKr(item.total_price)}</p>
+              <p data-amount className="shrink-0 whitespace-nowrap text-base font-bold tabular-nums">
+                {formatKr(item.total_price)}
+              </p>
             </div>
             <div className="flex items-center gap-2">
               <button

@@ -65,19 +65,21 @@ export function CartSheet({
               {items.map((item) => (
                 <li key={item.id} className="flex items-center justify-between gap-3 py-3">
                   <div className="min-w-0">
-                    <p className="truncate font-semibold">{item.product.name}</p>
+                    <p className="line-clamp-2 break-words font-semibold">{item.product.name}</p>
                     <p className="text-sm text-muted-foreground">
                       {formatKr(item.unit_price)} · {sv.cart.quantity(item.quantity)}
                     </p>
                   </div>
-                  <p className="shrink-0 font-bold tabular-nums">{formatKr(item.total_price)}</p>
+                  <p data-amount className="shrink-0 whitespace-nowrap font-bold tabular-nums">
+                    {formatKr(item.total_price)}
+                  </p>
                 </li>
               ))}
             </ul>
           )}
           <div className="flex items-center justify-between border-t pt-4 text-lg font-bold">
             <span>{sv.cart.total}</span>
-            <span className="tabular-nums">{formatKr(total)}</span>
+            <span className="whitespace-nowrap tabular-nums">{formatKr(total)}</span>
           </div>
           <Link to="/customer/exit" className={buttonClass("primary")}>
             {sv.cart.pay}

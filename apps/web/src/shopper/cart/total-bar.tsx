@@ -10,7 +10,7 @@ export function TotalBar({ total }: { total: number }) {
       <div className="mx-auto flex w-full max-w-md items-center gap-4 px-4 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))]">
         <div className="shrink-0">
           <p className="text-sm text-muted-foreground">{sv.cart.total}</p>
-          <p className="text-2xl font-extrabold tabular-nums" data-testid="cart-total">
+          <p className="whitespace-nowrap text-2xl font-extrabold tabular-nums" data-testid="cart-total">
             {formatAmount(total)} kr
           </p>
         </div>

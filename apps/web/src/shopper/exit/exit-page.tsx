@@ -8,11 +8,12 @@ import { buttonClass } from "../components/button.ts";
 import { PageShell } from "../components/page-shell.tsx";
 import { QrImage } from "../components/qr-image.tsx";
 import { Spinner } from "../components/spinner.tsx";
-import { isAbort, messageOf, shopperApi } from "../lib/client.ts";
+import { isAbort, messageOf, ShopperApiError, shopperApi } from "../lib/client.ts";
 import { log } from "../lib/log.ts";
 import { forgetVisit, tokenStore } from "../lib/storage.ts";
 import { ReceiptCard } from "../receipts/receipt-card.tsx";
 import { sv } from "../sv.ts";
+import { NeedsCardView, Notice, NoVisitView, SignedOutView } from "./exit-views.tsx";
 
 /** How long after the payment the page looks once more for a spot-check notice. */
 const NOTICE_RECHECK_MS = 1000;
@@ -22,7 +23,25 @@ type View =
   | { kind: "qr" }
   | { kind: "paying" }
   | { kind: "success"; receipt: Receipt | null }
-  | { kind: "error"; detail: string | null };
+  | { kind: "error"; detail: string | null }
+  /** Nothing could be paid for want of a card: the way to add one and back. */
+  | { kind: "card"; text: string }
+  | { kind: "none"; text: string }
+  | { kind: "signedOut" };
+
+/** The answers that are not a failure to be sorted out with staff, but a way on for the shopper; else null. */
+function wayOn(error: unknown): View | null {
+  if (!(error instanceof ShopperApiError)) return null;
+  if (error.code === "no_payment_method") return { kind: "card", text: error.detail ?? sv.exit.needsCard };
+  if (error.code === "no_visit") return { kind: "none", text: error.detail ?? sv.exit.noVisit };
+  if (error.status === 401) return { kind: "signedOut" };
+  return null;
+}
+
+/** How long after its payment the exit page still shows a visit's receipt, rather than "no visit". */
+const RECENTLY_PAID_MS = 10 * 60_000;
+const paidJustNow = (receipt: Receipt | null) =>
+  receipt !== null && Date.now() - Date.parse(receipt.paid_at) < RECENTLY_PAID_MS;
 
 /** A new exit code a little before the last one runs out (they last two minutes). */
 const TOKEN_REFRESH_MS = 100_000;
@@ -49,7 +68,7 @@ export default function ExitPage() {
 
   const pay = useCallback(async () => {
     if (!userId.current) {
-      setView({ kind: "error", detail: null });
+      setView({ kind: "signedOut" });
       return;
     }
     setView({ kind: "paying" });
@@ -57,29 +76,55 @@ export default function ExitPage() {
       succeed(await shopperApi.checkout(userId.current));
     } catch (error) {
       log.warn("Checkout failed", error);
-      setView({ kind: "error", detail: messageOf(error, "") || null });
+      setView(wayOn(error) ?? { kind: "error", detail: messageOf(error, "") || null });
     }
   }, [succeed]);
 
-  // Verifying: the face check; anything but ok falls back to the QR code (spec §4).
+  // Verifying: first whether there is a visit to leave at all (signed in, inside a store), then the face
+  // check; anything but ok falls back to the QR code (spec §4).
   useEffect(() => {
     const controller = new AbortController();
     const id = userId.current;
-    if (!id) {
-      setView({ kind: "error", detail: null });
+    if (!id || !tokenStore.access()) {
+      setView({ kind: "signedOut" });
       return;
     }
-    shopperApi.faceVerify(id, controller.signal).then(
-      (answer) => {
+    (async () => {
+      // Paid a moment ago (the gate was quicker than the page, or the page was opened again): the receipt, and
+      // a spot check's notice if there is one, rather than "no visit".
+      try {
+        const status = await shopperApi.exitStatus(controller.signal);
+        if (status.state === "paid" && paidJustNow(status.receipt)) {
+          setCheck(status.notice ?? null);
+          succeed(status);
+          return;
+        }
+      } catch (error) {
+        if (isAbort(error)) return;
+        // Whatever it was, the exit code below meets it again and says what it means.
+      }
+      try {
+        setCode((await shopperApi.exitToken(controller.signal)).token);
+      } catch (error) {
+        if (isAbort(error)) return;
+        const way = wayOn(error);
+        if (way) {
+          setView(way);
+          return;
+        }
+        // Anything else (the network): on as before, the QR view asks for a code again.
+        log.warn("Could not get an exit code", error);
+      }
+      try {
+        const answer = await shopperApi.faceVerify(id, controller.signal);
         if (answer.status === "ok") void pay();
         else setView({ kind: "qr" });
-      },
-      (error: unknown) => {
+      } catch (error) {
         if (!isAbort(error)) setView({ kind: "qr" });
-      },
-    );
+      }
+    })();
     return () => controller.abort();
-  }, [pay]);
+  }, [pay, succeed]);
 
   // The QR view: a fresh exit code, and the visit's state, until the gate has been passed.
   useEffect(() => {
@@ -97,6 +142,8 @@ export default function ExitPage() {
         (status) => {
           setCheck(status.notice ?? null);
           if (status.state === "paid" || status.state === "empty") succeed(status);
+          // The gate refused the code for want of a card: this QR code cannot open it until one is added.
+          else if (status.needs_card) setView({ kind: "card", text: sv.exit.needsCard });
           else if (status.state === "declined") setNote(sv.exit.declined);
           else if (status.state === "pending") setNote(sv.exit.pending);
         },
@@ -115,15 +162,7 @@ export default function ExitPage() {
     };
   }, [view.kind, succeed]);
 
-  // Success: say where the receipt was e-mailed, if anywhere; back to the start after 5 s.
-  const [emailed, setEmailed] = useState(false);
-  useEffect(() => {
-    if (view.kind !== "success" || !view.receipt) return;
-    shopperApi.profile().then(
-      (profile) => setEmailed(profile.email !== null),
-      () => setEmailed(false),
-    );
-  }, [view]);
+  // Success: back to the start after 5 s. The receipt itself says whether it was e-mailed (receipt.emailed).
   useEffect(() => {
     if (view.kind !== "success") return;
     const timer = setTimeout(
@@ -158,6 +197,9 @@ export default function ExitPage() {
     );
   }
   if (view.kind === "paying") return <Spinner label={sv.exit.paying} className="min-h-svh" />;
+  if (view.kind === "card") return <NeedsCardView text={view.text} />;
+  if (view.kind === "none") return <NoVisitView text={view.text} />;
+  if (view.kind === "signedOut") return <SignedOutView />;
   if (view.kind === "qr") {
     return (
       <PageShell>
@@ -165,7 +207,7 @@ export default function ExitPage() {
           <h1 className="text-2xl font-bold">{sv.exit.qrTitle}</h1>
           {code ? <QrImage value={code} label={sv.exit.qrLabel} /> : <Spinner label={sv.common.loading} />}
           <p className="text-lg">{sv.exit.qrHint}</p>
-          <CardNotice text={sv.card.missingAtExit} />
+          <CardNotice text={sv.card.missingAtExit} returnTo="/customer/exit" />
           {note && <Notice text={note} />}
           {check && <Notice text={check} />}
           <button type="button" onClick={() => void pay()} className={buttonClass("ghost")}>
@@ -184,7 +226,6 @@ export default function ExitPage() {
           <p className="text-muted-foreground">{view.receipt ? sv.exit.successText : sv.exit.emptyText}</p>
           {check && <Notice text={check} />}
           {view.receipt && <ReceiptCard receipt={view.receipt} />}
-          {emailed && <p className="text-sm">{sv.exit.emailed}</p>}
           <p role="status" className="text-sm text-muted-foreground">
             {sv.exit.returning}
           </p>
@@ -199,20 +240,11 @@ export default function ExitPage() {
         <h1 className="text-2xl font-bold">{sv.exit.errorTitle}</h1>
         <p className="text-muted-foreground">{sv.exit.errorText}</p>
         {view.detail && <p className="font-medium">{view.detail}</p>}
-        <CardNotice text={sv.card.missingAtExit} />
+        <CardNotice text={sv.card.missingAtExit} returnTo="/customer/exit" />
         <button type="button" onClick={() => window.location.reload()} className={buttonClass("primary")}>
           {sv.common.tryAgain}
         </button>
       </div>
     </PageShell>
-  );
-}
-
-/** A line the shopper must not miss at the gate: the payment's progress, or a staff check. */
-function Notice({ text }: { text: string }) {
-  return (
-    <p role="status" className="rounded-xl bg-warning-muted px-4 py-3 font-medium text-warning">
-      {text}
-    </p>
   );
 }

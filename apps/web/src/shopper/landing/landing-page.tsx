@@ -9,6 +9,7 @@ import { log } from "../lib/log.ts";
 import { entryStore, tokenStore } from "../lib/storage.ts";
 import { sv } from "../sv.ts";
 import { UnpaidNotice } from "../unpaid/unpaid-notice.tsx";
+import { OpenVisitCard } from "./open-visit.tsx";
 import { type StoreLookup, storeAddress, usePublicStore } from "./use-public-store.ts";
 
 function StoreCard({ lookup }: { lookup: StoreLookup }) {
@@ -78,6 +79,8 @@ export function LandingPage() {
       </section>
 
       <UnpaidNotice signedIn={session.signedIn} />
+
+      <OpenVisitCard signedIn={session.signedIn} />
 
       <StoreCard lookup={lookup} />
 

@@ -4,6 +4,7 @@ import type {
   CheckoutResponse,
   CollectResponse,
   EntrySession,
+  OpenVisit,
   PublicConfig,
   PublicStore,
   Receipt,
@@ -217,19 +218,24 @@ export const shopperApi = {
     json<CheckoutResponse>("POST", "/api/v1/checkout", { body: { user_id: userId }, auth: true }),
   /** Visits the shopper left with goods and no payment; POST /api/v1/checkout pays them all. */
   unpaidVisits: (signal?: AbortSignal) => json<UnpaidVisit[]>("GET", "/api/v1/visits/unpaid", { auth: true, signal }),
+  /** The shopper's visit inside a store now, for "Fortsätt handla"; null when there is none. */
+  openVisit: (signal?: AbortSignal) => json<OpenVisit | null>("GET", "/api/v1/visits/open", { auth: true, signal }),
   exitToken: (signal?: AbortSignal) =>
     json<{ token: string; session_id: string; expires_at: string }>("GET", "/api/v1/exit/token", {
       auth: true,
       signal,
     }),
   exitStatus: (signal?: AbortSignal) =>
-    json<{ state: ExitState; receipt: Receipt | null; notice?: string }>("GET", "/api/v1/exit/status", {
+    json<ExitStatus>("GET", "/api/v1/exit/status", {
       auth: true,
       signal,
     }),
 };
 
 export type ExitState = "shopping" | "pending" | "declined" | "paid" | "empty";
+
+/** needs_card: the gate refused the exit code for want of a card, and there is still none on file. */
+export type ExitStatus = { state: ExitState; receipt: Receipt | null; notice?: string; needs_card?: true };
 
 export interface ScanAnswer {
   product: CartItem["product"];

@@ -79,6 +79,17 @@ export const entryStore = {
     if (!session_id || !session_token || !store_id || !Number.isFinite(deadline) || deadline <= 0) return null;
     return { session_id, session_token, store_id, deadline };
   },
+  /** "Fortsätt handla" on another tab or after a reload: the visit the server says is open becomes this phone's. */
+  resume(visit: { session_id: string; store_id: string }): void {
+    if (read(KEYS.sessionId) !== visit.session_id) write(KEYS.sessionToken, null);
+    write(KEYS.sessionId, visit.session_id);
+    write(KEYS.storeId, visit.store_id);
+  },
+  /** No code yet for this store (the door asks for a card first): the entry QR page asks for one itself. */
+  awaitCode(storeId: string): void {
+    for (const key of [KEYS.sessionId, KEYS.sessionToken, ENTRY_DEADLINE_KEY]) write(key, null);
+    write(KEYS.storeId, storeId);
+  },
   save(entry: StoredEntry): void {
     write(KEYS.sessionId, entry.session_id);
     write(KEYS.sessionToken, entry.session_token);

@@ -78,6 +78,12 @@ export function LoginPage() {
       entryStore.save({ ...entry, deadline: localDeadline(entry.expires_at, serverDate) });
       setStep("complete");
     } catch (failure) {
+      if (failure instanceof ShopperApiError && failure.code === "no_payment_method") {
+        // Signed in, but the door asks for a card first: the entry QR page says so and asks again after.
+        entryStore.awaitCode(store.id);
+        void navigate("/customer/qr-entry");
+        return;
+      }
       setStep("bankid");
       if (failure instanceof ShopperApiError && failure.code === "unpaid_visit")
         setUnpaid(failure.detail ?? sv.unpaid.intro);

@@ -9,11 +9,13 @@ import { useCart } from "../cart/use-cart.ts";
 import { PageShell } from "../components/page-shell.tsx";
 import { entryStore } from "../lib/storage.ts";
 import { sv } from "../sv.ts";
+import { TypedBarcodeForm } from "./typed-barcode-form.tsx";
 
 /**
  * /customer/manual-scan (spec §2 Manual scan): scanning with a 250×250 box,
- * the cart with its buttons, the total bar once something is in it. The
- * same server cart as the shopping page.
+ * a field to type the barcode where the camera cannot read it, the cart with
+ * its buttons, the total bar once something is in it. The same server cart
+ * as the shopping page.
  */
 export default function ManualScanPage() {
   const [sessionId] = useState(() => entryStore.sessionId());
@@ -30,8 +32,10 @@ export default function ManualScanPage() {
       className={empty ? undefined : "pb-36"}
       actions={<CartButton count={cart.count} onOpen={() => setSheetOpen(true)} />}
     >
-      <section aria-label={sv.manual.start} className="rounded-2xl border bg-card p-4">
+      <section aria-label={sv.manual.start} className="flex flex-col gap-4 rounded-2xl border bg-card p-4">
         <ScanPanel cart={cart} box="fixed" startLabel={sv.manual.start} prompt={sv.manual.prompt} />
+        {/* When the camera fails or a code will not read: the same scan, typed. */}
+        <TypedBarcodeForm cart={cart} />
       </section>
       <CartSection cart={cart} layout="manual" emptyHint={sv.manual.emptyHint} />
       {!empty && <TotalBar total={cart.total} />}

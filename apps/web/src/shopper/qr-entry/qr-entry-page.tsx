@@ -1,21 +1,55 @@
 import { encodeEntryQr, SHOPPER_TIMING } from "@glide/contracts/shopper";
-import { DoorOpen, Timer } from "lucide-react";
+import { CreditCard, DoorOpen, Timer } from "lucide-react";
 import { useEffect, useState } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { CardNotice } from "../card/card-notice.tsx";
+import { cardPageFor } from "../card/return-path.ts";
 import { buttonClass } from "../components/button.ts";
 import { Message } from "../components/message.tsx";
 import { PageShell } from "../components/page-shell.tsx";
 import { QrImage } from "../components/qr-image.tsx";
-import { ShopperApiError, shopperApi } from "../lib/client.ts";
-import { formatMinutesSeconds } from "../lib/clock.ts";
-import { entryStore, type StoredEntry } from "../lib/storage.ts";
+import { Spinner } from "../components/spinner.tsx";
+import { messageOf, ShopperApiError, shopperApi } from "../lib/client.ts";
+import { formatMinutesSeconds, localDeadline } from "../lib/clock.ts";
+import { entryStore, type StoredEntry, tokenStore } from "../lib/storage.ts";
 import { useDevTools } from "../lib/use-dev-tools.ts";
 import { usePoll } from "../lib/use-poll.ts";
 import { sv } from "../sv.ts";
 import { useSecondsLeft } from "./use-seconds-left.ts";
 
-type View = "waiting" | "success" | "error" | "timeout";
+type View = "waiting" | "success" | "error" | "timeout" | "creating" | "card" | "refused";
+
+const HERE = "/customer/qr-entry";
+
+/**
+ * A signed-in shopper with a store but no code yet: the door asked for a card
+ * first (the login page sent them here), or they are back from adding one.
+ * The code is asked for here; the server's refusal is kept to be shown.
+ */
+function useCodeForStore(storeId: string | null, onCode: (entry: StoredEntry) => void) {
+  const [refusal, setRefusal] = useState<{ card: boolean; text: string } | null>(null);
+  useEffect(() => {
+    if (!storeId) return;
+    let live = true;
+    shopperApi.createEntry(storeId).then(
+      ({ entry, serverDate }) => {
+        if (!live) return;
+        const stored = { ...entry, deadline: localDeadline(entry.expires_at, serverDate) };
+        entryStore.save(stored);
+        onCode(stored);
+      },
+      (failure: unknown) => {
+        if (!live) return;
+        const card = failure instanceof ShopperApiError && failure.code === "no_payment_method";
+        setRefusal({ card, text: messageOf(failure, card ? sv.entry.needsCard : sv.login.errors.session) });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [storeId, onCode]);
+  return refusal;
+}
 
 /** Why the test button could not open the door, in Swedish. */
 function doorFailure(error: unknown): string {
@@ -59,14 +93,19 @@ function TestDoorButton({ entry, onOpened }: { entry: StoredEntry; onOpened: () 
 /** /customer/qr-entry: the QR code the door scanner reads, valid until the server's expires_at (spec §2 Entry QR). */
 export function QrEntryPage() {
   const navigate = useNavigate();
-  const [entry] = useState(() => entryStore.read());
+  const [entry, setEntry] = useState(() => entryStore.read());
+  const [codeFor] = useState(() => (entry || !tokenStore.access() ? null : entryStore.storeId()));
+  const refusal = useCodeForStore(codeFor, setEntry);
   const [opened, setOpened] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const secondsLeft = useSecondsLeft(entry?.deadline ?? null);
 
   let view: View = "waiting";
-  if (!entry) view = "error";
-  else if (opened) view = "success";
+  if (!entry) {
+    if (!codeFor) view = "error";
+    else if (!refusal) view = "creating";
+    else view = refusal.card ? "card" : "refused";
+  } else if (opened) view = "success";
   else if (secondsLeft <= 0) view = "timeout";
 
   usePoll(
@@ -116,7 +155,7 @@ export function QrEntryPage() {
       {view === "waiting" && entry && (
         <>
           <div className="flex flex-col items-center gap-4">
-            <CardNotice text={sv.card.missing} />
+            <CardNotice text={sv.card.missing} returnTo={HERE} />
             <QrImage value={encodeEntryQr(entry)} label={sv.entry.qrLabel} />
             <p className="flex items-center gap-2 text-lg">
               <Timer aria-hidden="true" className="size-5 text-muted-foreground" />
@@ -152,6 +191,38 @@ export function QrEntryPage() {
           <Message tone="error">{sv.entry.expired}</Message>
           <button type="button" className={buttonClass("primary")} disabled={leaving} onClick={() => void startOver()}>
             {sv.entry.restart}
+          </button>
+        </div>
+      )}
+
+      {view === "creating" && <Spinner label={sv.entry.creating} />}
+
+      {view === "card" && refusal && (
+        <section aria-labelledby="card-title" className="flex flex-col gap-4">
+          <h2 id="card-title" className="flex items-center gap-2 text-xl font-bold">
+            <CreditCard aria-hidden="true" className="size-6 shrink-0 text-primary" />
+            {sv.entry.cardTitle}
+          </h2>
+          <p className="text-lg">{refusal.text}</p>
+          <Link to={cardPageFor(HERE)} className={buttonClass("primary")}>
+            {sv.card.toCard}
+          </Link>
+          <button
+            type="button"
+            className={buttonClass("secondary")}
+            disabled={leaving}
+            onClick={() => void startOver()}
+          >
+            {sv.common.cancel}
+          </button>
+        </section>
+      )}
+
+      {view === "refused" && refusal && (
+        <div className="flex flex-col gap-4">
+          <Message tone="error">{refusal.text}</Message>
+          <button type="button" className={buttonClass("primary")} disabled={leaving} onClick={() => void startOver()}>
+            {sv.common.backToStart}
           </button>
         </div>
       )}

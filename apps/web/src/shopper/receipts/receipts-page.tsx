@@ -65,7 +65,7 @@ export default function ReceiptsPage() {
                     {new Date(item.paid_at).toLocaleString("sv-SE")} · {sv.exit.receiptNumber(item.number)}
                   </span>
                 </span>
-                <span className="font-bold tabular-nums">{formatKr(item.total)}</span>
+                <span className="shrink-0 whitespace-nowrap font-bold tabular-nums">{formatKr(item.total)}</span>
               </Link>
             </li>
           ))}

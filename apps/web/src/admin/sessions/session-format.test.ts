@@ -1,0 +1,44 @@
+import type { SessionEvent } from "@glide/contracts";
+import { describe, expect, it } from "vitest";
+import { describeEvent } from "./session-format.ts";
+
+const event = (
+  kind: string,
+  detail: Record<string, unknown> | null,
+  staff_email: string | null = null,
+): SessionEvent => ({
+  id: 1,
+  kind,
+  source: staff_email ? "staff" : "exit_gate",
+  staff_email,
+  detail,
+  at: "2026-11-26T10:00:00Z",
+});
+
+describe("the timeline says why the exit gate stayed shut, and who let the shopper out", () => {
+  it.each([
+    ["no_payment_method", "Exit gate refused: no card on file"],
+    ["payment_declined", "Exit gate refused: payment declined by the bank"],
+    ["exit_code_used", "Exit gate refused: exit code already used"],
+    ["stale_exit_code", "Exit gate refused: exit code of an earlier visit"],
+    ["wrong_store", "Exit gate refused: exit code for another store"],
+    ["payments_not_configured", "Exit gate refused: payments are not set up"],
+    // A code the console does not know yet is still readable.
+    ["cart_too_large", "Exit gate refused: cart too large"],
+  ])("%s", (code, words) => {
+    expect(describeEvent(event("exit_refused", { code }))).toBe(words);
+  });
+
+  it("a refusal without a code", () => {
+    expect(describeEvent(event("exit_refused", null))).toBe("Exit gate refused: no reason given");
+  });
+
+  it("let out with goods: what is left unpaid; with an empty cart: nothing owed", () => {
+    expect(describeEvent(event("let_out", { amount: 19.9, left_unpaid: true }, "anna@example.se"))).toMatch(
+      /^Let out unpaid by anna@example\.se: 19,90\s*kr left unpaid$/,
+    );
+    expect(describeEvent(event("let_out", { amount: 0, left_unpaid: false }, "anna@example.se"))).toBe(
+      "Let out unpaid by anna@example.se, with an empty cart",
+    );
+  });
+});
