@@ -135,6 +135,10 @@ function processesOf(start: Start): Map<number, string> {
       commands.filter((c) => c.includes(what)),
       `${what} in ${commands.join("\n")}`,
     ).toHaveLength(1);
+  // The payment simulator keeps its objects beside the database, so a restart can still refund the payments.
+  expect(commands.find((c) => c.includes("tools/payment-simulator/main.ts"))).toContain(
+    `--state-file ${path.join(dir, "payment-simulator.json")}`,
+  );
   return below;
 }
 

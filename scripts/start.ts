@@ -9,7 +9,8 @@
  * phone used (a loopback name would mean the phone itself). Unless
  * STRIPE_SECRET_KEY is set, the payment simulator runs too, and the server
  * is given its address and key (STRIPE_API_BASE, STRIPE_SECRET_KEY); its card
- * page also listens on HOST. The camera simulator runs too, and the demo
+ * page also listens on HOST, and it keeps its customers, cards and payments
+ * in DATA_DIR (payment-simulator.json) from one start to the next. The camera simulator runs too, and the demo
  * store's cameras are on it.
  *
  * The server and the simulators each run in a process of their own, and
@@ -168,10 +169,14 @@ async function startBankIdSimulator(): Promise<void> {
 /** The payment simulator, the same way: its own process, its settings read from what it prints. */
 async function startPaymentSimulator(): Promise<void> {
   const port = process.env.PAYMENT_SIMULATOR_PORT;
+  // Beside the database: the payments the server has recorded are still there after a restart, so they can be refunded.
+  const stateFile = path.resolve(process.env.DATA_DIR ?? "./data", "payment-simulator.json");
   const child = simulator("tools/payment-simulator/main.ts", [
     ...(port ? ["--port", port] : []),
     "--host",
     process.env.HOST ?? "127.0.0.1",
+    "--state-file",
+    stateFile,
   ]);
   const settings = await new Promise<Record<string, string>>((resolve, reject) => {
     let out = "";

@@ -11,7 +11,14 @@ import { ApiError } from "./errors.ts";
 type Answer = { status: number; body: unknown };
 type Entry =
   | { state: "running"; fingerprint: string }
-  | { state: "done"; fingerprint: string; answer: Answer; requestId: string };
+  | { state: "done"; fingerprint: string; answer: Answer; requestId: string; at: number };
+type Counts = Omit<KeyStats, "in_progress">;
+
+/** The kept answers and the counts, for the state file (state-file.ts); running requests are left out. */
+export type IdempotencySnapshot = {
+  entries: [string, Extract<Entry, { state: "done" }>][];
+  counts: [string, Counts][];
+};
 
 export type KeyStats = {
   /** Requests that ran (at most one is kept). */
@@ -25,10 +32,12 @@ export type KeyStats = {
 };
 
 const MAX_KEY_LENGTH = 255;
+/** Stripe forgets a key after 24 hours; a restarted simulator does too (in one run it keeps them all). */
+const KEPT_MS = 24 * 3600_000;
 
-export function createIdempotency() {
+export function createIdempotency(now: () => number = Date.now) {
   const entries = new Map<string, Entry>();
-  const counts = new Map<string, Omit<KeyStats, "in_progress">>();
+  const counts = new Map<string, Counts>();
   const count = (key: string) => {
     const c = counts.get(key) ?? { executions: 0, replays: 0, conflicts: 0, mismatches: 0 };
     counts.set(key, c);
@@ -37,6 +46,15 @@ export function createIdempotency() {
   const error = (e: ApiError): Answer => ({ status: e.status, body: { error: e.body } });
 
   return {
+    snapshot(): IdempotencySnapshot {
+      const done = [...entries].filter((e): e is [string, Extract<Entry, { state: "done" }>] => e[1].state === "done");
+      return { entries: done, counts: [...counts] };
+    },
+    restore(s: IdempotencySnapshot) {
+      for (const [key, entry] of s.entries) if (entry.at > now() - KEPT_MS) entries.set(key, entry);
+      for (const [key, c] of s.counts) counts.set(key, c);
+    },
+
     stats(key: string): KeyStats {
       const c = counts.get(key) ?? { executions: 0, replays: 0, conflicts: 0, mismatches: 0 };
       return { ...c, in_progress: entries.get(key)?.state === "running" };
@@ -92,14 +110,14 @@ export function createIdempotency() {
       count(key).executions++;
       try {
         const answer = await execute();
-        entries.set(key, { state: "done", fingerprint, answer, requestId });
+        entries.set(key, { state: "done", fingerprint, answer, requestId, at: now() });
         return { ...answer, replayedFrom: null };
       } catch (err) {
         const e =
           err instanceof ApiError
             ? err
             : new ApiError(500, { type: "api_error", message: (err as Error).message }, false);
-        if (e.saved) entries.set(key, { state: "done", fingerprint, answer: error(e), requestId });
+        if (e.saved) entries.set(key, { state: "done", fingerprint, answer: error(e), requestId, at: now() });
         else entries.delete(key);
         return { ...error(e), replayedFrom: null };
       }

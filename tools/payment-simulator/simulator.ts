@@ -25,6 +25,7 @@ import {
   retrieveRefund,
 } from "./payments-api.ts";
 import { cancelSetupIntent, confirmSetupIntent, createSetupIntent, retrieveSetupIntent } from "./setup-intents-api.ts";
+import { loadState, statePersister } from "./state-file.ts";
 
 /**
  * A simulator of the part of Stripe's HTTP API the payment provider uses:
@@ -66,14 +67,21 @@ export type PaymentSimulatorOptions = {
   /** The one secret key the API accepts; made up (sk_test_…) when not given. */
   secretKey?: string;
   now?: () => number;
+  /**
+   * A JSON file the objects are kept in across restarts (state-file.ts):
+   * read at the start when it exists, written after changes.
+   */
+  stateFile?: string;
 };
 
 export function createPaymentSimulator(opts: PaymentSimulatorOptions = {}) {
   const secretKey = opts.secretKey ?? randomSecretKey();
   const now = opts.now ?? Date.now;
   const store = createStore(now);
-  const idempotency = createIdempotency();
+  const idempotency = createIdempotency(now);
   const state: { faults: Faults } = { faults: { ...NO_FAULTS } };
+  if (opts.stateFile) loadState(opts.stateFile, store, idempotency);
+  const persist = opts.stateFile ? statePersister(opts.stateFile, store, idempotency) : null;
 
   const loopback = (req: IncomingMessage) => {
     const a = req.socket.remoteAddress ?? "";
@@ -212,6 +220,8 @@ export function createPaymentSimulator(opts: PaymentSimulatorOptions = {}) {
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? "/", "http://localhost");
+    // A POST or DELETE may change objects (a GET only reads); the control side's faults are not kept, but are rare.
+    if (req.method !== "GET" && req.method !== "HEAD" && persist) res.once("close", persist.changed);
     if (url.pathname === "/card") return cardPage(req, res, url);
     if (!loopback(req)) return send(res, 403, { error: "the API and the control side answer loopback callers only" });
     if (url.pathname.startsWith("/v1/")) return handleApi(req, res, url);
@@ -253,12 +263,18 @@ export function createPaymentSimulator(opts: PaymentSimulatorOptions = {}) {
         controlUrl: `http://127.0.0.1:${port}/control`,
       };
     },
+    /** Stops listening; what is not written to the state file yet is written now. */
     close() {
       return new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => {
+          persist?.flush();
+          resolve();
+        });
       });
     },
+    /** Writes the state file now, if there is one and it is behind (a process that exits without close()). */
+    flush: () => persist?.flush(),
   };
 }
 

@@ -12,7 +12,8 @@ export async function bootstrap(app: FastifyInstance): Promise<{ email: string; 
   if ((await countAdmins(db)) > 0) return null;
   if (config.demoData) {
     const c = config.demoCameraSystem;
-    await seedDemoData(db, c ? { ...c, passwordSealed: app.cameraSealer.seal(c.password) } : null);
+    // With the payment provider (the simulator under npm start), the seeded payments are real ones there.
+    await seedDemoData(db, c ? { ...c, passwordSealed: app.cameraSealer.seal(c.password) } : null, app.payments);
   }
   const generated = config.adminPassword ? undefined : randomBytes(12).toString("base64url");
   await createAdmin({

@@ -5,6 +5,7 @@ import {
   dashboardStatsSchema,
   gtinCheckDigit,
   parseBarcode,
+  refundResultSchema,
   type SessionRow,
   sessionDetailSchema,
   sessionRowSchema,
@@ -258,6 +259,93 @@ describe("the demo's seeded history", () => {
     const { paid } = await theStory();
     expect(paid.some((r) => r.id === visit)).toBe(true);
   });
+
+  // Last: the refunds it makes would change the seeded visits the tests above compare with.
+  it("is paid at the payment provider: its shoppers, payments and refunds are the provider's, so staff can refund it", async () => {
+    const db = ctx.app.db;
+    type Listed<T> = { count: number; data: T[] };
+    const intents =
+      await pay.control<Listed<{ id: string; status: string; amount_received: number; customer: string }>>(
+        "/payment_intents",
+      );
+    const refundsThere = await pay.control<Listed<{ id: string; amount: number; payment_intent: string }>>("/refunds");
+    const customersThere = await pay.control<Listed<{ id: string; metadata: Record<string, string> }>>("/customers");
+    const intentById = new Map(intents.data.map((pi) => [pi.id, pi]));
+    const refundById = new Map(refundsThere.data.map((re) => [re.id, re]));
+
+    // Each seeded shopper is a customer there, under its shopper id, with the card the database shows.
+    const shoppers = await queryRows<{ id: string; payment_customer_id: string; card_last4: string }>(
+      db,
+      sql`select id, payment_customer_id, card_last4 from customers where personal_number_hash like 'demo-%'`,
+    );
+    expect(shoppers.length).toBe(36);
+    for (const s of shoppers) {
+      expect(customersThere.data.find((c) => c.id === s.payment_customer_id)?.metadata, s.id).toEqual({
+        shopper_id: s.id,
+      });
+      expect(["4242", "4444"]).toContain(s.card_last4);
+    }
+    // Each seeded order's payment was captured there in full, from its shopper's customer.
+    const seeded = await queryRows<{ id: string; payment_intent_id: string; total_ore: number; customer: string }>(
+      db,
+      sql`select o.id, o.payment_intent_id, o.total_ore, c.payment_customer_id as customer
+          from orders o join customers c on c.id = o.customer_id where c.personal_number_hash like 'demo-%'`,
+    );
+    expect(seeded.length).toBeGreaterThan(1000);
+    for (const o of seeded)
+      expect(intentById.get(o.payment_intent_id), o.id).toMatchObject({
+        status: "succeeded",
+        amount_received: o.total_ore,
+        customer: o.customer,
+      });
+    // Each seeded refund was made there, for its amount, on its order's payment.
+    const refunded = await queryRows<{ provider_refund_id: string; amount_ore: number; payment_intent_id: string }>(
+      db,
+      sql`select r.provider_refund_id, r.amount_ore, o.payment_intent_id from refunds r join orders o on o.id = r.order_id`,
+    );
+    expect(refunded.length).toBeGreaterThan(10);
+    for (const r of refunded)
+      expect(refundById.get(r.provider_refund_id), r.provider_refund_id).toEqual({
+        id: r.provider_refund_id,
+        amount: r.amount_ore,
+        payment_intent: r.payment_intent_id,
+        charge: expect.any(String),
+      });
+
+    // Staff refund a seeded order through the console's route: it succeeds at the provider.
+    const [order] = await queryRows<{ id: string; line_id: string; payment_intent_id: string; line_ore: number }>(
+      db,
+      sql`select o.id, l.id as line_id, o.payment_intent_id, l.unit_price_ore as line_ore
+          from orders o join order_lines l on l.order_id = o.id
+          where o.refunded_ore = 0 and o.store_id = ${store} order by o.receipt_number, l.position limit 1`,
+    );
+    const one = await admin.post(`/api/v1/admin/orders/${order!.id}/refunds`, {
+      idempotency_key: randomUUID(),
+      reason: "Damaged packaging",
+      lines: [{ line_id: order!.line_id, quantity: 1 }],
+    });
+    expect(one.statusCode, one.body).toBe(201);
+    expect(refundResultSchema.parse(one.json())).toMatchObject({ state: "succeeded", amount: order!.line_ore / 100 });
+    const there = await pay.control<Listed<{ amount: number }>>(`/refunds?payment_intent=${order!.payment_intent_id}`);
+    expect(there.data).toEqual([expect.objectContaining({ amount: order!.line_ore })]);
+    // And the rest of an order the seed refunded in part: the provider counts the seeded refund, so all of it goes.
+    const [partly] = await queryRows<{ id: string; payment_intent_id: string; left_ore: number }>(
+      db,
+      sql`select id, payment_intent_id, total_ore - refunded_ore as left_ore from orders
+          where refunded_ore > 0 and refunded_ore < total_ore order by receipt_number limit 1`,
+    );
+    const rest = await admin.post(`/api/v1/admin/orders/${partly!.id}/refunds`, {
+      idempotency_key: randomUUID(),
+      reason: "Customer returned the goods",
+      whole: true,
+    });
+    expect(rest.statusCode, rest.body).toBe(201);
+    expect(refundResultSchema.parse(rest.json())).toMatchObject({ state: "succeeded", amount: partly!.left_ore / 100 });
+    const charge = await pay.control<Listed<{ amount_captured: number; amount_refunded: number }>>(
+      `/charges?payment_intent=${partly!.payment_intent_id}`,
+    );
+    expect(charge.data).toEqual([expect.objectContaining({ amount_refunded: charge.data[0]!.amount_captured })]);
+  });
 });
 
 /** Every seeded paid visit (the demo's shoppers' personal numbers start with demo-). */
@@ -327,6 +415,65 @@ function outline(detail: ReturnType<typeof sessionDetailSchema.parse>) {
     refunds: detail.refunds.map(({ staff_email: _who, ...r }) => ({ ...fields(r), state: r.state, source: r.source })),
   };
 }
+
+describe("the demo's seed and the payment provider", () => {
+  it("without a provider stays as it was: the ids are made up, none is asked for, and refunds wait for one", async () => {
+    const bare = await createTestContext({ DEMO_DATA: "true" });
+    try {
+      expect(await bootstrap(bare.app)).not.toBeNull();
+      const [made] = await queryRows<{ orders: number; made_up: number; brands: string[] }>(
+        bare.app.db,
+        sql`select count(*)::int as orders, count(*) filter (where o.payment_intent_id ~ '^pi_[A-Za-z0-9]{24}$')::int as made_up,
+              array_agg(distinct c.card_brand order by c.card_brand) as brands
+            from orders o join customers c on c.id = o.customer_id`,
+      );
+      expect(made!.orders).toBeGreaterThan(1000);
+      expect(made!.made_up).toBe(made!.orders);
+      expect(made!.brands).toEqual(["amex", "mastercard", "visa"]);
+      const [order] = await queryRows<{ id: string }>(bare.app.db, sql`select id from orders limit 1`);
+      const staff = as(bare.app, (await signIn(bare.app)).cookie);
+      const refund = await staff.post(`/api/v1/admin/orders/${order!.id}/refunds`, {
+        idempotency_key: randomUUID(),
+        reason: "Damaged packaging",
+        whole: true,
+      });
+      expect([refund.statusCode, refund.json().code]).toEqual([503, "payments_not_configured"]);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it("with a provider that does not answer writes nothing, and the next start seeds it all", async () => {
+    const failing = await startPaymentHarness();
+    const next = await createTestContext({
+      DEMO_DATA: "true",
+      STRIPE_SECRET_KEY: failing.simulator.secretKey,
+      STRIPE_API_BASE: failing.apiBase,
+    });
+    const count = async () =>
+      (
+        await queryRows<{ n: number }>(
+          next.app.db,
+          sql`select (select count(*) from stores) + (select count(*) from products)
+        + (select count(*) from customers) + (select count(*) from orders) + (select count(*) from admin_users) as n`,
+        )
+      )[0]!.n;
+    try {
+      // The shoppers' customers and cards are made, then every payment fails: the seed stops half-way through.
+      await failing.control("/faults", { mode: "error", path: "/v1/payment_intents" });
+      await expect(bootstrap(next.app)).rejects.toThrow(/payment provider refused the payment of order/);
+      expect(Number(await count())).toBe(0);
+      await failing.control("/faults", {});
+      expect(await bootstrap(next.app)).not.toBeNull();
+      const [paid] = await queryRows<{ n: number }>(next.app.db, sql`select count(*)::int as n from orders`);
+      const there = await failing.control<{ count: number }>("/payment_intents");
+      expect(there.count).toBeGreaterThanOrEqual(paid!.n);
+    } finally {
+      await next.close();
+      await failing.close();
+    }
+  });
+});
 
 describe("the demo's products", () => {
   it("are sold in variants that make sense for them, each with its own valid barcode", () => {

@@ -1,8 +1,11 @@
+import { randomUUID } from "node:crypto";
 import type { Db, Tx } from "../db/client.ts";
 import { cameraSystems, cameras, settings, storeModules, stores } from "../db/schema/index.ts";
-import { seedDemoVisits } from "./demo-history.ts";
+import type { PaymentProvider } from "../platform/payments/provider.ts";
+import { planDemoHistory, seedDemoVisits } from "./demo-history.ts";
 import { seedDemoOrders } from "./demo-orders.ts";
-import { seedDemoProducts } from "./demo-products.ts";
+import { payDemoHistory } from "./demo-payments.ts";
+import { demoProducts, seedDemoProducts } from "./demo-products.ts";
 import type { HistoryStore } from "./demo-visits.ts";
 
 // Weights of each local hour (0–23) for a visit to start in; 0 while the store is closed.
@@ -132,29 +135,51 @@ export type DemoCameras = { host: string; port: number; username: string; passwo
 /** How many days before the first start the demo stores' history begins. */
 export const DEMO_HISTORY_DAYS = 60;
 
-export async function seedDemoData(db: Db, demoCameras: DemoCameras | null = null): Promise<void> {
+/**
+ * The demo stores, their range and their past. With a payment provider
+ * (`payments`), the past's shoppers, cards, payments and refunds are made
+ * at the provider first (demo-payments.ts), so their ids in the database are
+ * the provider's and a seeded order can be refunded; without one, the ids
+ * are made up. The ids of stores and products are made here rather than by
+ * the database, so the past is planned, and paid, before the transaction
+ * that writes it all opens.
+ */
+export async function seedDemoData(
+  db: Db,
+  demoCameras: DemoCameras | null = null,
+  payments: PaymentProvider | null = null,
+): Promise<void> {
+  const demoStores = DEMO_STORES.map((demo) => ({ ...demo, store: { ...demo.store, id: randomUUID() } }));
+  const withHistory = demoStores.filter((demo) => demo.history);
+  const historyStores: HistoryStore[] = withHistory.map(({ store, history }) => ({ id: store.id, ...history! }));
+  const shelf = demoProducts().map((product) => ({ ...product, id: randomUUID() }));
+  // Their past: visits through the same door, cart, exit and payment as today's, and a few refunds.
+  const past = planDemoHistory({ stores: historyStores, shelf, days: DEMO_HISTORY_DAYS, shoppers: 36 });
+  if (payments)
+    await payDemoHistory(
+      payments,
+      past,
+      withHistory.map(({ store }) => ({ id: store.id, name: store.name, currency: store.currency ?? "SEK" })),
+    );
   await db.transaction(async (tx) => {
-    const withHistory: HistoryStore[] = [];
-    for (const [i, { store, modules, history }] of DEMO_STORES.entries()) {
-      const [row] = await tx.insert(stores).values(store).returning({ id: stores.id });
+    for (const [i, { store, modules }] of demoStores.entries()) {
+      await tx.insert(stores).values(store);
       if (i === 0) {
         // The shopper app's "Test Demo" link (store_id=demo) opens this store.
         await tx.insert(settings).values({
           category: "store",
           key: "demo_store_id",
-          value: row!.id,
+          value: store.id,
           description: "The store the shopper app's demo link opens",
           isEditable: false,
         });
       }
-      await tx.insert(storeModules).values(modules.map((moduleId) => ({ storeId: row!.id, moduleId, enabled: true })));
-      if (i === 0 && demoCameras) await seedDemoCameras(tx, row!.id, demoCameras);
-      if (history) withHistory.push({ id: row!.id, ...history });
+      await tx.insert(storeModules).values(modules.map((moduleId) => ({ storeId: store.id, moduleId, enabled: true })));
+      if (i === 0 && demoCameras) await seedDemoCameras(tx, store.id, demoCameras);
     }
-    const shelf = await seedDemoProducts(tx);
-    // Their past: visits through the same door, cart, exit and payment as today's, and a few refunds.
-    const visits = await seedDemoVisits(tx, { stores: withHistory, shelf, days: DEMO_HISTORY_DAYS, shoppers: 36 });
-    await seedDemoOrders(tx, visits);
+    await seedDemoProducts(tx, shelf);
+    await seedDemoVisits(tx, past, { stores: historyStores, days: DEMO_HISTORY_DAYS });
+    await seedDemoOrders(tx, past.visits);
   });
 }
 

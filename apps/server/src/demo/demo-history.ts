@@ -45,15 +45,34 @@ const CARDS = [
 type Shelf = (DemoProduct & { id: string })[];
 export type HistoryOptions = { stores: HistoryStore[]; shelf: Shelf; days: number; shoppers: number };
 
+/** A demo shopper's row as a BankID sign-in and a saved card leave it (the card's ids are the provider's once paid). */
+export type SeedShopper = {
+  id: string;
+  name: string;
+  given_name: string;
+  surname: string;
+  birth_date: string;
+  payment_customer_id: string;
+  payment_method_id: string;
+  card_brand: string;
+  card_last4: string;
+};
+/** The demo's past, planned before anything is written: the shoppers, and their visits (demo-visits.ts). */
+export type DemoHistory = { shoppers: SeedShopper[]; visits: PlannedVisit[] };
+
 /** The rows a statement reads, as JSON: the seed's own values, never a request's. */
 export const rowsOf = (rows: unknown[]) => sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)`;
 /** A time of a visit: ms after its entry code was issued (demo_clock c's t0); null stays null. */
 export const at = (ms: SQL) => sql`c.t0 + ${ms} * interval '1 millisecond'`;
 
-/** The shoppers and their visits, written; returns the plan, whose orders demo-orders.ts writes next. */
-export async function seedDemoVisits(tx: Tx, opts: HistoryOptions): Promise<PlannedVisit[]> {
+/**
+ * The shoppers and their visits, planned; the ids of their cards and payments
+ * are made up here, and replaced by the provider's when there is one
+ * (demo-payments.ts).
+ */
+export function planDemoHistory(opts: HistoryOptions): DemoHistory {
   const random = randomSource(2026);
-  const shoppers = Array.from({ length: opts.shoppers }, (_, i) => {
+  const shoppers: SeedShopper[] = Array.from({ length: opts.shoppers }, (_, i) => {
     const [givenName, surname] = [
       GIVEN[i % GIVEN.length]!,
       FAMILY[(i * 5 + Math.floor(i / GIVEN.length)) % FAMILY.length]!,
@@ -71,6 +90,16 @@ export async function seedDemoVisits(tx: Tx, opts: HistoryOptions): Promise<Plan
       card_last4: String(random.int(0, 9999)).padStart(4, "0"),
     };
   });
+  const visits = planVisits({ stores: opts.stores, shoppers: shoppers.length, shelf: opts.shelf, days: opts.days });
+  return { shoppers, visits };
+}
+
+/** The shoppers and their visits, written as planned; demo-orders.ts writes their orders next. */
+export async function seedDemoVisits(
+  tx: Tx,
+  { shoppers, visits }: DemoHistory,
+  opts: { stores: HistoryStore[]; days: number },
+): Promise<void> {
   // Shoppers as a BankID sign-in makes them, with a card on file; their personal numbers are no one's (never a real hash).
   await tx.execute(sql`
     insert into customers (id, personal_number_hash, personal_number_sealed, name, given_name, surname, birth_date,
@@ -81,7 +110,6 @@ export async function seedDemoVisits(tx: Tx, opts: HistoryOptions): Promise<Plan
     from ${rowsOf(shoppers)} as s(id uuid, name text, given_name text, surname text, birth_date date,
       payment_customer_id text, payment_method_id text, card_brand text, card_last4 text)`);
 
-  const visits = planVisits({ stores: opts.stores, shoppers: shoppers.length, shelf: opts.shelf, days: opts.days });
   await tx.execute(sql`
     create temporary table demo_clock on commit drop as
     select v.id, v.store_id,
@@ -149,6 +177,7 @@ export async function seedDemoVisits(tx: Tx, opts: HistoryOptions): Promise<Plan
     from ${rowsOf(scans.map(({ visit, line, scan }) => ({ id: scan.id, session_id: visit.id, item_id: line.itemId, ms: scan.ms })))}
       as s(id uuid, session_id uuid, item_id uuid, ms bigint)
     join demo_clock c on c.id = s.session_id`);
+  const random = randomSource(2027);
   await tx.execute(sql`
     insert into exit_token_uses (nonce, session_id, used_at)
     select e.nonce, c.id, ${at(sql`e.ms`)}
@@ -157,7 +186,6 @@ export async function seedDemoVisits(tx: Tx, opts: HistoryOptions): Promise<Plan
     join demo_clock c on c.id = e.id`);
 
   await writeTimelines(tx, visits, scans);
-  return visits;
 }
 
 /** A refund's lines as its event and audit entry name them. */

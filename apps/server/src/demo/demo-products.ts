@@ -307,22 +307,13 @@ export function demoProducts(): DemoProduct[] {
   return out;
 }
 
-/** The range, inserted with each product's barcode; returns the products with their ids, in the range's order. */
-export async function seedDemoProducts(tx: Tx): Promise<(DemoProduct & { id: string })[]> {
-  const rows = demoProducts();
-  const ids: string[] = [];
-  for (let i = 0; i < rows.length; i += 200) {
-    const chunk = rows.slice(i, i + 200);
-    const inserted = await tx
-      .insert(products)
-      .values(chunk.map(({ barcode: _b, measure: _m, ...p }) => p))
-      .returning({ id: products.id });
+/** The range (demoProducts() with the ids the seed gave them), inserted with each product's barcode. */
+export async function seedDemoProducts(tx: Tx, shelf: (DemoProduct & { id: string })[]): Promise<void> {
+  for (let i = 0; i < shelf.length; i += 200) {
+    const chunk = shelf.slice(i, i + 200);
+    await tx.insert(products).values(chunk.map(({ barcode: _b, measure: _m, ...p }) => p));
     await tx
       .insert(productBarcodes)
-      .values(
-        chunk.map((p, j) => ({ gtin14: parseBarcode(p.barcode)!.gtin14, productId: inserted[j]!.id, isPrimary: true })),
-      );
-    ids.push(...inserted.map((row) => row.id));
+      .values(chunk.map((p) => ({ gtin14: parseBarcode(p.barcode)!.gtin14, productId: p.id, isPrimary: true })));
   }
-  return rows.map((row, i) => ({ ...row, id: ids[i]! }));
 }
