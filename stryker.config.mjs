@@ -90,6 +90,11 @@ const GROUPS = {
       feature("cart/cart-limits.test.ts"),
     ],
   },
+  // Issue 22: staff letting a shopper out unpaid, and the door's card check.
+  "let-out": {
+    mutate: [feature("unpaid-visits/let-out.ts")],
+    tests: [feature("unpaid-visits/let-out.test.ts")],
+  },
   checkout: {
     mutate: [
       feature("checkout/checkout.service.ts"),

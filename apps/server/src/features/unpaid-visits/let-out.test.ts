@@ -50,9 +50,16 @@ const visitRow = async (visit: string) =>
     )
   )[0]!;
 const audited = (visit: string) =>
-  queryRows<{ action: string; store_id: string; summary: string; before: unknown; after: unknown }>(
+  queryRows<{
+    action: string;
+    entity_type: string;
+    store_id: string;
+    summary: string;
+    before: unknown;
+    after: unknown;
+  }>(
     ctx.app.db,
-    sql`select action, store_id, summary, before, after from audit_log where entity_id = ${visit} order by id`,
+    sql`select action, entity_type, store_id, summary, before, after from audit_log where entity_id = ${visit} order by id`,
   );
 
 /** A shopper without a card, inside a store that lets such shoppers in, with two cartons of milk. */
@@ -198,6 +205,7 @@ describe("letting a shopper out unpaid", () => {
     expect(await audited(visit)).toEqual([
       {
         action: "session.let_out",
+        entity_type: "session",
         store_id: store,
         summary: `Visit ${visit.slice(0, 8)} in "Grindbutiken" let out through the exit gate unpaid (35.80 kr)`,
         before: { state: "in_store", total: 35.8 },
@@ -222,11 +230,25 @@ describe("letting a shopper out unpaid", () => {
   it("ends a visit with an empty cart: nothing is owed", async () => {
     const who = await shopper(ctx.app, { card: null });
     const visit = await shop(ctx.app, who, store, []);
+    const activity = async () =>
+      (
+        await queryRows<{ at: Date }>(
+          ctx.app.db,
+          sql`select last_activity_at as at from shopping_sessions where id = ${visit}`,
+        )
+      )[0]!.at;
+    const quietSince = await activity();
     const res = await letOut(platform, visit);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: "checked_out", total: 0 });
     const row = await visitRow(visit);
     expect([row.state, row.checked_out_at === null]).toEqual(["ended_empty", false]);
+    expect((await timeline(visit)).at(-1)).toMatchObject({
+      kind: "let_out",
+      detail: { amount: 0, left_unpaid: false },
+    });
+    // Staff's act is not the shopper's activity: the visit's last activity stays where the shopper left it.
+    expect(await activity()).toEqual(quietSince);
     expect((await who.call({ method: "GET", url: "/api/v1/visits/unpaid" })).json()).toEqual([]);
   });
 
@@ -256,7 +278,8 @@ describe("letting a shopper out unpaid", () => {
     ).json().session_id;
     // An entry code not yet through the door is not a visit staff can see.
     expect((await letOut(platform, code)).statusCode).toBe(404);
-    expect((await letOut(platform, "00000000-0000-4000-8000-000000000000")).statusCode).toBe(404);
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    expect(body(await letOut(platform, unknown))).toEqual([404, "not_found", `Session ${unknown} not found`]);
     expect((await letOut(as(ctx.app, null), visit)).statusCode).toBe(401);
   });
 
