@@ -158,7 +158,9 @@ test("an exit picked for a spot check: the phone says so, staff find it in Spot 
     .getByRole("list", { name: "Waiting for a check" })
     // The check's own item (its cart lines are items of a list inside it, without the receipt number).
     .getByRole("listitem")
-    .filter({ hasText: receiptNo(flagged.receiptNumber) });
+    // Receipt numbers start again in each store, and the other project's run has stores of its own.
+    .filter({ hasText: receiptNo(flagged.receiptNumber) })
+    .filter({ hasText: store.name });
   await expect(check).toContainText(`1 x ${soap.name}`);
   await expect(check).toContainText(store.name);
 
@@ -184,7 +186,8 @@ test("an exit picked for a spot check: the phone says so, staff find it in Spot 
   const decided = page
     .getByRole("list", { name: "Decided" })
     .getByRole("listitem")
-    .filter({ hasText: receiptNo(flagged.receiptNumber) });
+    .filter({ hasText: receiptNo(flagged.receiptNumber) })
+    .filter({ hasText: store.name });
   await expect(decided).toContainText("ok");
 
   // Recorded: the phone is no longer told to wait for staff.
