@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { BRANDS, type Brand } from "./brands.ts";
 import type { PtzCommand } from "./channels.ts";
-import type { CameraSimulatorSettings } from "./simulator.ts";
+import type { CameraSimulatorSettings } from "./settings.ts";
 import { FAULTS, type Fault } from "./state.ts";
 
 /**

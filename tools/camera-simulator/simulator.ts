@@ -7,6 +7,7 @@ import { Channel, type ChannelSpec, defaultChannels, type Position, type PtzComm
 import { createControlServer } from "./control.ts";
 import { type AuthScheme, createHttpAuth } from "./http-auth.ts";
 import { createRtspServer } from "./rtsp.ts";
+import type { CameraSimulatorSettings } from "./settings.ts";
 import type { Fault, SimState } from "./state.ts";
 import { createTokenChecker } from "./ws-security.ts";
 
@@ -39,21 +40,6 @@ export type CameraSimulatorOptions = {
   sdpHints?: boolean;
   /** How far WS-Security `Created` may be from the device clock. */
   tokenWindowMs?: number;
-};
-
-/** What can be changed while it runs. */
-export type CameraSimulatorSettings = {
-  fault?: Fault;
-  delayMs?: number;
-  /** ONVIF operations, RTSP methods or "GET" the slow fault delays; null (the default) for all. */
-  slowOnly?: string[] | null;
-  wrongClockMs?: number;
-  brand?: Brand;
-  user?: string;
-  password?: string;
-  httpAuth?: AuthScheme;
-  timeNeedsAuth?: boolean;
-  sdpHints?: boolean;
 };
 
 export async function startCameraSimulator(opts: CameraSimulatorOptions = {}) {

@@ -3,7 +3,7 @@ import { useId } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatKronor, formatWhole, pluralize } from "../../lib/format.ts";
 import { CardContent, CardDescription, CardHeader, CardTitle } from "../../ui/card.tsx";
-import { useDateFormat } from "../shell/use-date-format.ts";
+import { useDateFormat } from "../settings/use-date-format.ts";
 import { CsvLink } from "./csv-link.tsx";
 
 const COLOURS = ["#2563eb", "#16a34a"];

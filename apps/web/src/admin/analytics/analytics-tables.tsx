@@ -10,7 +10,7 @@ import { type ReactNode, useId } from "react";
 import { formatKronor } from "../../lib/format.ts";
 import { CardContent, CardHeader, CardTitle } from "../../ui/card.tsx";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../ui/table.tsx";
-import { useDateFormat } from "../shell/use-date-format.ts";
+import { useDateFormat } from "../settings/use-date-format.ts";
 import { CsvLink } from "./csv-link.tsx";
 
 const number = new Intl.NumberFormat("sv-SE");

@@ -4,7 +4,7 @@ import { errorMessage } from "../../lib/api.ts";
 import { ErrorAlert } from "../../ui/alert.tsx";
 import { Dialog, DialogBody, DialogContent } from "../../ui/dialog.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
-import { useDateFormat } from "../shell/use-date-format.ts";
+import { useDateFormat } from "../settings/use-date-format.ts";
 import { formatActor, formatAuditValue } from "./audit-format.ts";
 import { useAuditEntry } from "./use-audit.ts";
 

@@ -1,6 +1,6 @@
 import type { AuditListItem } from "@glide/contracts";
+import { useDateFormat } from "../settings/use-date-format.ts";
 import { ListCards } from "../shell/list-views.tsx";
-import { useDateFormat } from "../shell/use-date-format.ts";
 import { formatActor } from "./audit-format.ts";
 
 interface AuditListCardsProps {

@@ -1,7 +1,7 @@
 import type { AuditListItem } from "@glide/contracts";
 import { TableCell, TableHead, TableRow } from "../../ui/table.tsx";
+import { useDateFormat } from "../settings/use-date-format.ts";
 import { ListTable } from "../shell/list-views.tsx";
-import { useDateFormat } from "../shell/use-date-format.ts";
 import { formatActor } from "./audit-format.ts";
 
 interface AuditTableProps {

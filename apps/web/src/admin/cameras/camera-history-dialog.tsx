@@ -5,7 +5,7 @@ import { ErrorAlert } from "../../ui/alert.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter } from "../../ui/dialog.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
-import { useDateFormat } from "../shell/use-date-format.ts";
+import { useDateFormat } from "../settings/use-date-format.ts";
 import { StatusBadge, StatusIcon } from "./camera-status.tsx";
 import { useCameraHistory } from "./use-cameras.ts";
 

@@ -2,7 +2,7 @@ import type { Camera } from "@glide/contracts";
 import { ImageOff } from "lucide-react";
 import { apiUrl, errorMessage } from "../../lib/api.ts";
 import { Spinner } from "../../ui/spinner.tsx";
-import { useDateFormat } from "../shell/use-date-format.ts";
+import { useDateFormat } from "../settings/use-date-format.ts";
 import { SNAPSHOT_REFRESH_MS, useLiveSnapshot } from "./use-cameras.ts";
 
 /** The server's snapshot address is a path on our own origin; the configured API base goes in front. */

@@ -1,11 +1,11 @@
 import type { Product } from "@glide/contracts";
 import { Pencil, Trash } from "lucide-react";
 import { useId } from "react";
+import { formatKronor } from "../../lib/format.ts";
 import { Button } from "../../ui/button.tsx";
 import { Select } from "../../ui/select.tsx";
 import { ListCards } from "../shell/list-views.tsx";
 import { ProductBadges } from "./product-badges.tsx";
-import { formatProductPrice } from "./product-table.tsx";
 import type { ProductSort, SortField, SortOrder } from "./use-product-view-prefs.ts";
 
 interface ProductListCardsProps {
@@ -91,7 +91,7 @@ function ProductListCard(props: { product: Product; canManage: boolean; onEdit: 
         <h2 id={titleId} className="min-w-0 font-semibold leading-snug break-words">
           {product.name}
         </h2>
-        <p className="shrink-0 font-semibold whitespace-nowrap tabular-nums">{formatProductPrice(product.price)}</p>
+        <p className="shrink-0 font-semibold whitespace-nowrap tabular-nums">{formatKronor(product.price)}</p>
       </div>
       <p className="truncate text-sm text-muted-foreground">
         <span className="font-mono text-xs">{product.sku}</span>

@@ -1,17 +1,11 @@
 import type { Product } from "@glide/contracts";
 import { Pencil, Trash } from "lucide-react";
+import { formatKronor } from "../../lib/format.ts";
 import { Button } from "../../ui/button.tsx";
 import { TableCell, TableHead, TableRow, TableSortHead } from "../../ui/table.tsx";
 import { ListTable } from "../shell/list-views.tsx";
 import { ProductBadges } from "./product-badges.tsx";
 import type { ProductSort, SortField } from "./use-product-view-prefs.ts";
-
-const sek = new Intl.NumberFormat("sv-SE", { style: "currency", currency: "SEK", minimumFractionDigits: 2 });
-
-/** List prices: Swedish crowns with two decimals ("1 234,50 kr"). */
-export function formatProductPrice(price: number): string {
-  return sek.format(price);
-}
 
 interface ProductTableProps {
   products: Product[];
@@ -58,9 +52,7 @@ export function ProductTable({ products, sort, onSort, canManage, onEdit, onDele
           <TableCell className="min-w-40 font-medium">{product.name}</TableCell>
           <TableCell className="whitespace-nowrap">{product.category ?? ""}</TableCell>
           <TableCell className="whitespace-nowrap">{product.brand ?? ""}</TableCell>
-          <TableCell className="whitespace-nowrap text-right tabular-nums">
-            {formatProductPrice(product.price)}
-          </TableCell>
+          <TableCell className="whitespace-nowrap text-right tabular-nums">{formatKronor(product.price)}</TableCell>
           <TableCell className="whitespace-nowrap font-mono text-xs">{product.barcode ?? ""}</TableCell>
           <TableCell>
             <ProductBadges product={product} className="flex-nowrap" />

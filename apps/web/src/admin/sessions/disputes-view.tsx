@@ -9,7 +9,7 @@ import { Dialog, DialogBody, DialogContent, DialogFooter, FormMessage } from "..
 import { Field } from "../../ui/field.tsx";
 import { Select } from "../../ui/select.tsx";
 import { Textarea } from "../../ui/textarea.tsx";
-import { useDateFormat } from "../shell/use-date-format.ts";
+import { useDateFormat } from "../settings/use-date-format.ts";
 import { RefundDialog } from "./refund-dialog.tsx";
 import { DISPUTES_PAGE, useDisputes, useResolveDispute } from "./use-refunds.ts";
 

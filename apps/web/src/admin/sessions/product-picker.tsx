@@ -1,15 +1,13 @@
 import type { Product } from "@glide/contracts";
 import clsx from "clsx";
 import { type KeyboardEvent, useState } from "react";
+import { formatKronor } from "../../lib/format.ts";
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from "../../lib/use-debounced-value.ts";
 import { Input } from "../../ui/input.tsx";
 import { useProducts } from "../products/use-products.ts";
 
 /** How many matches the list offers; staff narrow the search rather than scroll. */
 const MATCHES = 8;
-
-const kr = (amount: number) =>
-  `${amount.toLocaleString("sv-SE", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} kr`;
 
 /**
  * A search box for a product (name, SKU, brand or barcode, as the Products
@@ -106,7 +104,7 @@ export function ProductPicker({
             <span>
               {product.name} <span className="text-muted-foreground">{product.sku}</span>
             </span>
-            <span className="tabular-nums">{kr(product.price)}</span>
+            <span className="tabular-nums">{formatKronor(product.price)}</span>
           </div>
         ))}
       </div>

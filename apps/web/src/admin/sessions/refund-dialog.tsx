@@ -2,7 +2,7 @@ import { lineRefundOre, type Refund, type RefundableLine } from "@glide/contract
 import { useState } from "react";
 import { toast } from "sonner";
 import { ApiError } from "../../lib/api.ts";
-import { pluralize } from "../../lib/format.ts";
+import { formatKronor, pluralize } from "../../lib/format.ts";
 import { Button } from "../../ui/button.tsx";
 import { Checkbox } from "../../ui/checkbox.tsx";
 import { Dialog, DialogBody, DialogContent, DialogFooter, FormMessage } from "../../ui/dialog.tsx";
@@ -19,8 +19,6 @@ export type RefundDialogProps = {
   onRefunded?: () => void;
 };
 
-const kr = (ore: number) =>
-  `${(ore / 100).toLocaleString("sv-SE", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} kr`;
 const leftOf = (line: RefundableLine) => line.quantity - line.refunded_quantity;
 
 /**
@@ -52,7 +50,7 @@ export function RefundDialog({ orderId, open, onOpenChange, onRefunded }: Refund
 /** One toast per refund: an order with items added at a spot check is refunded on each of its two payments. */
 function announce(refunds: Refund[]) {
   for (const refund of refunds) {
-    const amount = kr(Math.round(refund.amount * 100));
+    const amount = formatKronor(refund.amount);
     if (refund.state === "failed") toast.error(`The refund of ${amount} was refused by the payment provider`);
     else toast.success(`Refunded ${amount}${refund.state === "pending" ? " (waiting for the provider)" : ""}`);
   }
@@ -124,7 +122,7 @@ function RefundForm({ orderId, onDone, onClose }: { orderId: string; onDone?: ()
       title="Refund"
       description={
         order.data
-          ? `Receipt ${order.data.receipt_number ?? ""} · ${kr(Math.round(order.data.total * 100))}, refunded so far ${kr(Math.round(order.data.refunded * 100))}`
+          ? `Receipt ${order.data.receipt_number ?? ""} · ${formatKronor(order.data.total)}, refunded so far ${formatKronor(order.data.refunded)}`
           : undefined
       }
     >
@@ -178,7 +176,7 @@ function RefundForm({ orderId, onDone, onClose }: { orderId: string; onDone?: ()
         </Field>
         <div className="grid gap-1" aria-live="polite">
           <p className="font-semibold">
-            To refund: <span className="tabular-nums">{kr(amountOre)}</span>
+            To refund: <span className="tabular-nums">{formatKronor(amountOre / 100)}</span>
           </p>
           {amountOre === 0 && !overLimit ? (
             <p className="text-sm text-muted-foreground">Enter how many units to refund, or refund the whole order.</p>
@@ -191,7 +189,7 @@ function RefundForm({ orderId, onDone, onClose }: { orderId: string; onDone?: ()
           Cancel
         </Button>
         <Button onClick={submit} disabled={create.isPending || !order.data || !canRefund}>
-          {create.isPending ? "Refunding…" : `Refund ${kr(amountOre)}`}
+          {create.isPending ? "Refunding…" : `Refund ${formatKronor(amountOre / 100)}`}
         </Button>
       </DialogFooter>
     </DialogContent>

@@ -6,7 +6,7 @@ import { ErrorAlert } from "../../ui/alert.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Dialog, DialogBody, DialogContent } from "../../ui/dialog.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
-import { useDateFormat } from "../shell/use-date-format.ts";
+import { useDateFormat } from "../settings/use-date-format.ts";
 import { LetOutAction } from "./let-out-action.tsx";
 import { RefundDialog } from "./refund-dialog.tsx";
 import { PAYMENT_LABELS, STATUS_LABELS } from "./session-format.ts";

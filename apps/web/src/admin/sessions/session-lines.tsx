@@ -1,7 +1,7 @@
 import type { SessionDetail } from "@glide/contracts";
 import type { ReactNode } from "react";
 import { formatKronor } from "../../lib/format.ts";
-import { useDateFormat } from "../shell/use-date-format.ts";
+import { useDateFormat } from "../settings/use-date-format.ts";
 
 const SPOT_CHECK_LABELS: Record<string, string> = {
   pending: "Waiting for staff",

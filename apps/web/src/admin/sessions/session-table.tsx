@@ -2,8 +2,8 @@ import type { SessionRow } from "@glide/contracts";
 import { formatKronor, pluralize } from "../../lib/format.ts";
 import { Badge } from "../../ui/badge.tsx";
 import { TableCell, TableHead, TableRow } from "../../ui/table.tsx";
+import { useDateFormat } from "../settings/use-date-format.ts";
 import { ListCards, ListTable } from "../shell/list-views.tsx";
-import { useDateFormat } from "../shell/use-date-format.ts";
 import { PAYMENT_LABELS, STATUS_LABELS, STATUS_VARIANTS } from "./session-format.ts";
 
 interface SessionListProps {

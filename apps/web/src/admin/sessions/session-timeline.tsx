@@ -1,5 +1,5 @@
 import type { SessionDetail } from "@glide/contracts";
-import { useDateFormat } from "../shell/use-date-format.ts";
+import { useDateFormat } from "../settings/use-date-format.ts";
 import { describeEvent, SOURCE_LABELS } from "./session-format.ts";
 
 /** What happened in the visit, oldest first: the time, what, and who or what did it. */

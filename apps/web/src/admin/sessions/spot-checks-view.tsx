@@ -3,16 +3,14 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "sonner";
 import { errorMessage } from "../../lib/api.ts";
+import { formatKronor } from "../../lib/format.ts";
 import { Badge } from "../../ui/badge.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Input } from "../../ui/input.tsx";
-import { useDateFormat } from "../shell/use-date-format.ts";
+import { useDateFormat } from "../settings/use-date-format.ts";
 import { ProductPicker } from "./product-picker.tsx";
 import { refundKeys, useDecideSpotCheck, useSpotChecks } from "./use-refunds.ts";
 import { useSessionsLive } from "./use-sessions-live.ts";
-
-const kr = (amount: number) =>
-  `${amount.toLocaleString("sv-SE", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} kr`;
 
 /** Exits flagged for a staff check, live; staff record what they found. Decided ones below. */
 export default function SpotChecksView() {
@@ -48,7 +46,7 @@ export default function SpotChecksView() {
             </span>
             {check.charge ? (
               <span>
-                Extra charge {kr(check.charge.amount)}: {check.charge.state}
+                Extra charge {formatKronor(check.charge.amount)}: {check.charge.state}
                 {check.charge.failure_code ? ` (${check.charge.failure_code})` : ""}
               </span>
             ) : null}
@@ -93,7 +91,7 @@ function PendingCheck({ check }: { check: SpotCheck }) {
             <span>
               {line.quantity} x {line.name}
             </span>
-            <span className="tabular-nums">{kr(line.total)}</span>
+            <span className="tabular-nums">{formatKronor(line.total)}</span>
           </li>
         ))}
       </ul>
@@ -238,7 +236,7 @@ function ItemsAdded(props: {
         disabled={props.busy || items.length === 0}
         onClick={props.onSubmit}
       >
-        Charge {kr(total)} and record
+        Charge {formatKronor(total)} and record
       </Button>
     </div>
   );

@@ -3,10 +3,10 @@ import { Lock, Pencil, Store } from "lucide-react";
 import { useId } from "react";
 import { Badge } from "../../ui/badge.tsx";
 import { Button } from "../../ui/button.tsx";
-import { useDateFormat } from "../shell/use-date-format.ts";
 import { InlineValue } from "./inline-value.tsx";
 import { inlineControlOf } from "./setting-editors.ts";
 import { formatEntries } from "./setting-format.ts";
+import { useDateFormat } from "./use-date-format.ts";
 
 interface SettingRowProps {
   setting: Setting;

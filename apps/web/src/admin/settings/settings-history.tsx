@@ -9,8 +9,8 @@ import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter } from "..
 import { Label } from "../../ui/label.tsx";
 import { Select } from "../../ui/select.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
-import { useDateFormat } from "../shell/use-date-format.ts";
 import { formatValueInline } from "./setting-format.ts";
+import { useDateFormat } from "./use-date-format.ts";
 import { useSettingHistory } from "./use-settings.ts";
 
 const ALL = "all";

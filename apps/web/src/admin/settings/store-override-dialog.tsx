@@ -6,7 +6,7 @@ import { Button } from "../../ui/button.tsx";
 import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, FormMessage } from "../../ui/dialog.tsx";
 import { Label } from "../../ui/label.tsx";
 import { Select } from "../../ui/select.tsx";
-import { useStores } from "../stores/use-stores.ts";
+import { useStores } from "../lib/store-list.ts";
 import { editorOf, simplePaths } from "./setting-editors.ts";
 import { NO_PROBLEMS, placeProblems, type ValueProblems } from "./setting-errors.ts";
 import { formatValueInline } from "./setting-format.ts";

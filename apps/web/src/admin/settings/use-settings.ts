@@ -11,7 +11,7 @@ import {
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import { api } from "../../lib/api.ts";
-import { storeKeys } from "../stores/use-stores.ts";
+import { storeKeys } from "../lib/store-list.ts";
 
 export const settingKeys = {
   all: ["settings"] as const,

@@ -6,7 +6,7 @@ import { Button } from "../../ui/button.tsx";
 import { Input } from "../../ui/input.tsx";
 import { Label } from "../../ui/label.tsx";
 import { Select } from "../../ui/select.tsx";
-import { useStores } from "../stores/use-stores.ts";
+import { useStores } from "../lib/store-list.ts";
 
 /**
  * The parts that the console's list toolbars share, so every list filters the same way.

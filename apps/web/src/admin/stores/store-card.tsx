@@ -5,7 +5,7 @@ import { Badge } from "../../ui/badge.tsx";
 import { Button } from "../../ui/button.tsx";
 import { CardContent, CardFooter } from "../../ui/card.tsx";
 import { Checkbox } from "../../ui/checkbox.tsx";
-import { useDateFormat } from "../shell/use-date-format.ts";
+import { useDateFormat } from "../settings/use-date-format.ts";
 
 interface StoreCardProps {
   store: Store;

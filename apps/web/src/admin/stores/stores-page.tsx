@@ -10,12 +10,13 @@ import { ConfirmDialog } from "../../ui/alert-dialog.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Input } from "../../ui/input.tsx";
 import { useIsPlatformAdmin } from "../auth/admin-context.ts";
+import { useStores } from "../lib/store-list.ts";
 import { PageHeader } from "../shell/page-header.tsx";
 import { StoreBulkBar } from "./store-bulk-bar.tsx";
 import { StoreCard } from "./store-card.tsx";
 import { StoreDialog } from "./store-dialog.tsx";
 import { StoreModulesDialog } from "./store-modules-dialog.tsx";
-import { type BulkResult, useDeleteStores, useSetStoresActive, useStores } from "./use-stores.ts";
+import { type BulkResult, useDeleteStores, useSetStoresActive } from "./use-stores.ts";
 
 type EditorState = { mode: "closed" } | { mode: "create" } | { mode: "edit"; store: Store };
 

@@ -2,7 +2,7 @@ import { type StoreModule, storeModuleSchema } from "@glide/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../lib/api.ts";
 import { resetDashboard } from "../dashboard/use-dashboard.ts";
-import { storeKeys } from "./use-stores.ts";
+import { storeKeys } from "../lib/store-list.ts";
 
 export const storeModuleKeys = {
   all: ["store-modules"] as const,

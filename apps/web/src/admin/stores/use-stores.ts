@@ -1,27 +1,10 @@
 import { type StoreInput, storeSchema } from "@glide/contracts";
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../lib/api.ts";
 import { resetDashboard } from "../dashboard/use-dashboard.ts";
+import { storeKeys } from "../lib/store-list.ts";
 
-export const storeKeys = {
-  all: ["stores"] as const,
-  lists: () => [...storeKeys.all, "list"] as const,
-  list: (search: string) => [...storeKeys.lists(), { search }] as const,
-};
-
-const storeListSchema = storeSchema.array();
 const storePath = (id: string) => `/api/v1/stores/${encodeURIComponent(id)}`;
-
-/** GET /api/v1/stores/?search=… (the server matches name, city, organization number and email). */
-export function useStores(search: string) {
-  const term = search.trim();
-  return useQuery({
-    queryKey: storeKeys.list(term),
-    queryFn: ({ signal }) => api.get("/api/v1/stores/", storeListSchema, { signal, query: { search: term } }),
-    // Keep the grid while the next search answers instead of flashing "Loading stores...".
-    placeholderData: keepPreviousData,
-  });
-}
 
 /** Store changes move the dashboard's counts too. */
 function useInvalidateStores() {

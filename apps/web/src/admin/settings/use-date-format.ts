@@ -1,7 +1,7 @@
 import { SETTING_DEFINITIONS, SETTING_VALUE_SCHEMAS } from "@glide/contracts";
 import { useMemo } from "react";
 import { createDateFormatter, type DateFormatter } from "../../lib/date-format.ts";
-import { effectiveValue, useEffectiveSettings } from "../settings/use-settings.ts";
+import { effectiveValue, useEffectiveSettings } from "./use-settings.ts";
 
 /** The built-in patterns, while the settings load (or if the stored value no longer fits). */
 const BUILT_IN = SETTING_VALUE_SCHEMAS.ui.defaults.parse(SETTING_DEFINITIONS.ui.defaults.value);
