@@ -49,7 +49,11 @@ const GROUPS = {
   },
   sessions: {
     mutate: [feature("sessions/sessions.service.ts")],
-    tests: [feature("sessions/sessions.test.ts"), feature("sessions/entry-revocation.test.ts")],
+    tests: [
+      feature("sessions/sessions.test.ts"),
+      feature("sessions/entry-revocation.test.ts"),
+      feature("sessions/card-at-door.test.ts"),
+    ],
   },
   products: { mutate: [feature("products/products.service.ts")], tests: [feature("products/products.test.ts")] },
   stores: {
