@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/client.ts";
 import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
-import { as, createTestContext, signIn, signInShopper, type TestContext } from "../../test/harness.ts";
+import { as, createDeviceKey, createTestContext, signIn, signInShopper, type TestContext } from "../../test/harness.ts";
 import { shopper, type TestShopper } from "../refunds/testing.ts";
 
 /**
@@ -102,5 +102,54 @@ describe("a card on file at the door", () => {
     const closed = (await platform.post("/api/v1/stores/", { name: "Stängda butiken" })).json().id;
     expect((await platform.put(`/api/v1/stores/${closed}`, { is_active: false })).statusCode).toBe(200);
     expect((await entry(who, closed)).json().code).toBe("store_inactive");
+  });
+
+  it("keeps the door shut for a code whose shopper removed the card after getting it, until a card is back", async () => {
+    const who = await shopper(ctx.app);
+    const code = (await entry(who)).json();
+    expect((await who.call({ method: "DELETE", url: "/api/v1/payment-method" })).statusCode).toBe(204);
+    const scanner = (await createDeviceKey(ctx.app, store)).key;
+    const scan = () =>
+      ctx.app.inject({
+        method: "POST",
+        url: "/api/v1/sessions/door/scan",
+        headers: { authorization: `Device ${scanner}` },
+        payload: { session_id: code.session_id, session_token: code.session_token, store_id: store },
+      });
+    const shut = await scan();
+    expect([shut.statusCode, shut.json().code, shut.json().detail]).toEqual([
+      409,
+      "no_payment_method",
+      "Lägg till ett betalkort innan du går in, så betalas köpet automatiskt när du går ut.",
+    ]);
+    const [row] = await queryRows<{ state: string; entry_used_at: Date | null }>(
+      ctx.app.db,
+      sql`select state, entry_used_at from shopping_sessions where id = ${code.session_id}`,
+    );
+    expect(row).toEqual({ state: "entering", entry_used_at: null });
+
+    const saved = await who.call({
+      method: "PUT",
+      url: "/api/v1/payment-method",
+      payload: { payment_method: "pm_card_visa" },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const opened = await scan();
+    expect([opened.statusCode, opened.json().door_opened]).toEqual([200, true]);
+  });
+
+  it("opens the door for a code without a card where the store turned the rule off", async () => {
+    const open = (await platform.post("/api/v1/stores/", { name: "Öppna dörren" })).json().id;
+    expect((await requireCard(open, false)).statusCode).toBe(200);
+    const who = await shopper(ctx.app);
+    const code = (await entry(who, open)).json();
+    expect((await who.call({ method: "DELETE", url: "/api/v1/payment-method" })).statusCode).toBe(204);
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: "/api/v1/sessions/door/scan",
+      headers: { authorization: `Device ${(await createDeviceKey(ctx.app, open)).key}` },
+      payload: { session_id: code.session_id, session_token: code.session_token, store_id: open },
+    });
+    expect([res.statusCode, res.json().door_opened]).toEqual([200, true]);
   });
 });

@@ -105,6 +105,8 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
         sessionId: request.body.session_id,
         sessionToken: request.body.session_token,
         storeId: request.body.store_id,
+        requireCard: async () =>
+          app.payments !== null && (await app.settings.effective(request.body.store_id)).store.require_card_at_door,
         announce,
       });
     },

@@ -1,6 +1,6 @@
 import type { EntrySession, VisitState } from "@glide/contracts";
 import { and, eq } from "drizzle-orm";
-import { type Db, queryRows, sql } from "../../db/client.ts";
+import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { doorEvents, shoppingSessions, storeDeviceKeys, stores } from "../../db/schema/index.ts";
 import { randomToken, safeEqual, sha256 } from "../../platform/crypto.ts";
 import type { DoorController } from "../../platform/door.ts";
@@ -20,6 +20,18 @@ import { type AnnounceSession, announceNothing, recordSessionEvent } from "./ses
 /** Kronor as a Swedish shopper reads them: "83,70 kr". */
 const kronor = (amount: number) =>
   `${amount.toLocaleString("sv-SE", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} kr`;
+
+const noCard = () =>
+  conflict("Lägg till ett betalkort innan du går in, så betalas köpet automatiskt när du går ut.", "no_payment_method");
+
+/** Whether the shopper has a card on file; undefined for a shopper who is not there. */
+async function hasCard(db: Db | Tx, customerId: string): Promise<boolean | undefined> {
+  const [row] = await queryRows<{ has_card: boolean }>(
+    db,
+    sql`select payment_method_id is not null as has_card from customers where id = ${customerId}`,
+  );
+  return row?.has_card;
+}
 
 /**
  * A new entry code. A visit the shopper left with goods and no payment must
@@ -51,18 +63,8 @@ export async function createEntrySession(opts: {
         "Betala det i appen innan du går in igen, eller kontakta butiken.",
       "unpaid_visit",
     );
-  if (opts.requireCard) {
-    const [card] = await queryRows<{ has_card: boolean }>(
-      opts.db,
-      sql`select payment_method_id is not null as has_card from customers where id = ${opts.customerId}`,
-    );
-    // An unknown customer (deleted while the token still verified) is told to sign in, below.
-    if (card && !card.has_card)
-      throw conflict(
-        "Lägg till ett betalkort innan du går in, så betalas köpet automatiskt när du går ut.",
-        "no_payment_method",
-      );
-  }
+  // An unknown customer (deleted while the token still verified) is told to sign in, below.
+  if (opts.requireCard && (await hasCard(opts.db, opts.customerId)) === false) throw noCard();
   const token = randomToken(24);
   const expiresAt = new Date(Date.now() + opts.ttlSeconds * 1000);
   try {
@@ -218,10 +220,17 @@ export async function scanAtDoor(opts: {
   sessionId: string;
   sessionToken: string;
   storeId: string;
+  /**
+   * The store's store/require_card_at_door, asked only once the caller is known (read before the
+   * transaction: PGlite has one connection). A card removed after the entry code was given is missed
+   * otherwise, and its shopper would be inside with no way to pay out.
+   */
+  requireCard?: () => Promise<boolean>;
   announce?: AnnounceSession;
 }): Promise<{ door_opened: true; session_id: string }> {
   const { db, caller } = opts;
   if (caller.kind === "device") await checkDeviceKey(db, caller.key, opts.storeId);
+  const requireCard = (await opts.requireCard?.()) ?? false;
   const opened = await db.transaction(async (tx) => {
     const [session] = await tx
       .select()
@@ -239,6 +248,7 @@ export async function scanAtDoor(opts: {
     if (session.entryExpiresAt.getTime() < Date.now())
       throw new AppError(410, "token_expired", "QR-koden har gått ut. Vänligen börja om.");
     const next = mustTransition(session.state, "door", { hasGoods: false, gone: false });
+    if (requireCard && !(await hasCard(tx, session.customerId))) throw noCard();
     const reentry = session.state === "in_store";
     try {
       await tx.execute(
