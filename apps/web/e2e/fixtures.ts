@@ -44,7 +44,9 @@ export const test = base.extend<{
       page.on("console", (msg) => {
         if (msg.type() !== "error") return;
         if (/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) return;
-        errors.push(msg.text());
+        // With the address: "Failed to load resource" alone does not say which call failed.
+        const at = msg.location().url;
+        errors.push(at ? `${msg.text()} (${at})` : msg.text());
       });
       page.on("pageerror", (err) => errors.push(`uncaught: ${err.message}`));
       await use(errors);
