@@ -26,7 +26,10 @@ const GROUPS = {
   "admin-auth": {
     mutate: [feature("admin-auth/admin-auth.service.ts")],
     tests: [
-      feature("admin-auth/admin-auth.test.ts"),
+      feature("admin-auth/admin-auth.sign-in.test.ts"),
+      feature("admin-auth/admin-auth.rate-limits.test.ts"),
+      feature("admin-auth/admin-auth.sessions.test.ts"),
+      feature("admin-auth/admin-auth.admins.test.ts"),
       feature("admin-auth/admin-auth.boundaries.test.ts"),
       `${server}/platform/housekeeping.test.ts`,
     ],
@@ -34,45 +37,93 @@ const GROUPS = {
   "admin-hooks": {
     mutate: [feature("admin-auth/admin-auth.hooks.ts")],
     tests: [
-      feature("admin-auth/admin-auth.test.ts"),
+      feature("admin-auth/admin-auth.sign-in.test.ts"),
+      feature("admin-auth/admin-auth.rate-limits.test.ts"),
+      feature("admin-auth/admin-auth.sessions.test.ts"),
+      feature("admin-auth/admin-auth.admins.test.ts"),
       // Store admins' reach is checked on the stores routes.
-      feature("stores/stores.test.ts"),
+      feature("stores/stores.create.test.ts"),
+      feature("stores/stores.edit.test.ts"),
+      feature("stores/stores.permissions.test.ts"),
     ],
   },
   "shopper-tokens": {
     mutate: [feature("shopper-auth/shopper-tokens.ts")],
-    tests: [feature("shopper-auth/shopper-tokens.test.ts"), feature("shopper-auth/shopper-auth.test.ts")],
+    tests: [
+      feature("shopper-auth/shopper-tokens.test.ts"),
+      feature("shopper-auth/shopper-auth.sign-in.test.ts"),
+      feature("shopper-auth/shopper-auth.bankid.test.ts"),
+    ],
   },
   "shopper-auth": {
     mutate: [feature("shopper-auth/shopper-auth.service.ts")],
-    tests: [feature("shopper-auth/shopper-auth.test.ts"), feature("shopper-auth/shopper-auth.boundaries.test.ts")],
+    tests: [
+      feature("shopper-auth/shopper-auth.sign-in.test.ts"),
+      feature("shopper-auth/shopper-auth.bankid.test.ts"),
+      feature("shopper-auth/shopper-auth.boundaries.test.ts"),
+    ],
   },
   sessions: {
     mutate: [feature("sessions/sessions.service.ts")],
     tests: [
-      feature("sessions/sessions.test.ts"),
+      feature("sessions/sessions.entry.test.ts"),
+      feature("sessions/sessions.door.test.ts"),
       feature("sessions/entry-revocation.test.ts"),
       feature("sessions/card-at-door.test.ts"),
     ],
   },
-  products: { mutate: [feature("products/products.service.ts")], tests: [feature("products/products.test.ts")] },
+  products: {
+    mutate: [feature("products/products.service.ts")],
+    tests: [
+      feature("products/products.catalogue.test.ts"),
+      feature("products/products.edit.test.ts"),
+      feature("products/products.lookup.test.ts"),
+      feature("products/products.csv.test.ts"),
+    ],
+  },
   stores: {
     mutate: [feature("stores/stores.service.ts")],
     // The audit entries a store change writes are checked in the audit tests.
-    tests: [feature("stores/stores.test.ts"), feature("audit/audit.test.ts")],
+    tests: [
+      feature("stores/stores.create.test.ts"),
+      feature("stores/stores.edit.test.ts"),
+      feature("stores/stores.permissions.test.ts"),
+      feature("audit/audit.changes.test.ts"),
+      feature("audit/audit.cli.test.ts"),
+      feature("audit/audit.reading.test.ts"),
+    ],
   },
   dashboard: { mutate: [feature("dashboard/dashboard.service.ts")], tests: [feature("dashboard/dashboard.test.ts")] },
   cart: {
-    mutate: [feature("cart/cart.service.ts")],
-    tests: [feature("cart/cart.test.ts"), feature("cart/cart.socket.test.ts"), feature("cart/cart.boundaries.test.ts")],
+    mutate: [
+      feature("cart/cart.service.ts"),
+      feature("cart/cart-visit.ts"),
+      feature("cart/age-limit.ts"),
+      feature("cart/scanning.ts"),
+      feature("cart/quantities.ts"),
+      feature("cart/recognition-worker.ts"),
+    ],
+    tests: [
+      feature("cart/cart.scanning.test.ts"),
+      feature("cart/cart.repeats.test.ts"),
+      feature("cart/cart.refusals.test.ts"),
+      feature("cart/cart.worker.test.ts"),
+      feature("cart/cart.records.test.ts"),
+      feature("cart/cart.socket.test.ts"),
+      feature("cart/cart.boundaries.test.ts"),
+    ],
   },
   settings: {
     mutate: [feature("settings/settings.service.ts"), feature("settings/effective-settings.ts")],
     // The audit entries a settings change writes are checked in the audit tests.
     tests: [
-      feature("settings/settings.test.ts"),
+      feature("settings/settings.values.test.ts"),
+      feature("settings/settings.overrides.test.ts"),
+      feature("settings/settings.changes.test.ts"),
       feature("settings/effective-settings.test.ts"),
-      feature("audit/audit.test.ts"),
+      feature("audit/audit.changes.test.ts"),
+      feature("audit/audit.cli.test.ts"),
+      feature("audit/audit.reading.test.ts"),
     ],
   },
   // The visit's state machine and what moves visits: the table's own test, and the HTTP tests of each path.
@@ -87,7 +138,8 @@ const GROUPS = {
     tests: [
       `${server}/platform/bounded-cache.test.ts`,
       feature("visits/visit-state.test.ts"),
-      feature("visits/visits.test.ts"),
+      feature("visits/visits.open-visit.test.ts"),
+      feature("visits/visits.charging.test.ts"),
       feature("visits/visits.boundaries.test.ts"),
       feature("unpaid-visits/unpaid-visits.test.ts"),
       feature("unpaid-visits/unpaid-visits.boundaries.test.ts"),
@@ -103,16 +155,25 @@ const GROUPS = {
     mutate: [
       feature("checkout/checkout.service.ts"),
       feature("checkout/order-plan.ts"),
-      feature("checkout/payment-method.service.ts"),
-      feature("checkout/vat.ts"),
+      feature("payments/payment-method.service.ts"),
+      feature("orders/receipts.service.ts"),
+      feature("orders/vat.ts"),
     ],
     tests: [
-      feature("checkout/checkout.test.ts"),
+      feature("checkout/checkout.paying.test.ts"),
+      feature("checkout/checkout.records.test.ts"),
+      feature("checkout/checkout.takeover.test.ts"),
+      feature("checkout/checkout.card-on-file.test.ts"),
       feature("checkout/checkout.routes.test.ts"),
-      feature("checkout/vat.test.ts"),
+      feature("orders/vat.test.ts"),
       feature("checkout/checkout.boundaries.test.ts"),
-      // The staff-check draw after a payment from the phone (checkout's afterPaid) is tested with the spot checks.
-      feature("spot-checks/spot-checks.test.ts"),
+      // The staff-check draw after a payment from the phone (checkout's afterPaid, from exit's payFromPhone) is tested
+      // with the spot checks.
+      feature("spot-checks/spot-checks.draw.test.ts"),
+      feature("spot-checks/spot-checks.decisions.test.ts"),
+      feature("spot-checks/spot-checks.records.test.ts"),
+      feature("spot-checks/spot-checks.refunds.test.ts"),
+      feature("spot-checks/spot-checks.charges.test.ts"),
     ],
   },
   exit: {
@@ -122,27 +183,63 @@ const GROUPS = {
       feature("exit/exit.test.ts"),
       feature("exit/exit-token.test.ts"),
       feature("exit/exit.boundaries.test.ts"),
-      feature("spot-checks/spot-checks.test.ts"),
+      feature("spot-checks/spot-checks.draw.test.ts"),
+      feature("spot-checks/spot-checks.decisions.test.ts"),
+      feature("spot-checks/spot-checks.records.test.ts"),
+      feature("spot-checks/spot-checks.refunds.test.ts"),
+      feature("spot-checks/spot-checks.charges.test.ts"),
     ],
   },
   refunds: {
-    mutate: [feature("refunds/refunds.service.ts"), feature("refunds/disputes.service.ts")],
+    mutate: [
+      feature("refunds/refunds.service.ts"),
+      feature("refunds/refund-order.ts"),
+      feature("refunds/order-refunds.ts"),
+      feature("refunds/refund-provider.ts"),
+      feature("refunds/disputes.service.ts"),
+    ],
     // Refunds across the checkout's and a spot check's payments are tested with the spot checks.
     tests: [
-      feature("refunds/refunds.test.ts"),
+      feature("refunds/refunds.request.test.ts"),
+      feature("refunds/refunds.refusals.test.ts"),
+      feature("refunds/refunds.settling.test.ts"),
       feature("refunds/disputes.test.ts"),
       feature("refunds/refunds.boundaries.test.ts"),
-      feature("spot-checks/spot-checks.test.ts"),
+      feature("spot-checks/spot-checks.draw.test.ts"),
+      feature("spot-checks/spot-checks.decisions.test.ts"),
+      feature("spot-checks/spot-checks.records.test.ts"),
+      feature("spot-checks/spot-checks.refunds.test.ts"),
+      feature("spot-checks/spot-checks.charges.test.ts"),
     ],
   },
   "spot-checks": {
-    mutate: [feature("spot-checks/spot-checks.service.ts")],
-    tests: [feature("spot-checks/spot-checks.test.ts"), feature("spot-checks/spot-checks.boundaries.test.ts")],
+    mutate: [
+      feature("spot-checks/spot-checks.service.ts"),
+      feature("spot-checks/exit-draw.ts"),
+      feature("spot-checks/spot-check-list.ts"),
+      feature("spot-checks/added-items.ts"),
+    ],
+    tests: [
+      feature("spot-checks/spot-checks.draw.test.ts"),
+      feature("spot-checks/spot-checks.decisions.test.ts"),
+      feature("spot-checks/spot-checks.records.test.ts"),
+      feature("spot-checks/spot-checks.refunds.test.ts"),
+      feature("spot-checks/spot-checks.charges.test.ts"),
+      feature("spot-checks/spot-checks.boundaries.test.ts"),
+    ],
   },
   "admin-sessions": {
-    mutate: [feature("sessions/admin-sessions.service.ts"), feature("sessions/abandoned-sweep.ts")],
+    mutate: [
+      feature("sessions/admin-sessions.service.ts"),
+      feature("sessions/session-row.ts"),
+      feature("sessions/session-list.ts"),
+      feature("sessions/session-activity.ts"),
+      feature("sessions/session-payments.ts"),
+      feature("sessions/abandoned-sweep.ts"),
+    ],
     tests: [
-      feature("sessions/admin-sessions.test.ts"),
+      feature("sessions/admin-sessions.timeline.test.ts"),
+      feature("sessions/admin-sessions.list.test.ts"),
       feature("sessions/abandoned-sweep.test.ts"),
       feature("sessions/admin-sessions.boundaries.test.ts"),
       feature("sessions/abandoned-sweep.boundaries.test.ts"),
@@ -150,18 +247,36 @@ const GROUPS = {
   },
   analytics: {
     mutate: [feature("analytics/analytics.service.ts")],
-    tests: [feature("analytics/analytics.test.ts"), feature("analytics/analytics.boundaries.test.ts")],
+    tests: [
+      feature("analytics/analytics.summary.test.ts"),
+      feature("analytics/analytics.products.test.ts"),
+      feature("analytics/analytics.requests.test.ts"),
+      feature("analytics/analytics.access.test.ts"),
+      feature("analytics/analytics.rollups.test.ts"),
+      feature("analytics/analytics.boundaries.test.ts"),
+    ],
   },
   audit: {
     mutate: [feature("audit/audit.service.ts"), feature("audit/audit.ts")],
-    tests: [feature("audit/audit.test.ts")],
+    tests: [
+      feature("audit/audit.changes.test.ts"),
+      feature("audit/audit.cli.test.ts"),
+      feature("audit/audit.reading.test.ts"),
+    ],
   },
   cameras: {
-    mutate: [feature("cameras/cameras.service.ts")],
+    mutate: [
+      feature("cameras/camera-records.ts"),
+      feature("cameras/camera-systems.ts"),
+      feature("cameras/cameras.service.ts"),
+      feature("cameras/camera-status.ts"),
+      feature("cameras/camera-credentials.ts"),
+    ],
     // The health checker's use of it (status, history, device targets) has tests of its own.
     tests: [
       feature("cameras/cameras.test.ts"),
       feature("cameras/cameras.edits.test.ts"),
+      feature("cameras/cameras.history.test.ts"),
       feature("cameras/cameras.devices.test.ts"),
     ],
   },

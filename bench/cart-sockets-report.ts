@@ -1,7 +1,9 @@
 /** The live cart's sockets-per-visit section of bench/results.md, from bench/cart-sockets.ts's figures. */
 import { QUIET_CPU } from "./cart-setup.ts";
-import type { Attack } from "./cart-sockets.ts";
 import { HOST, PAUSE_MS, type Skipped } from "./lib.ts";
+
+/** How the attacker of a case behaved: one burst, bursts in waves, refused by the server, or no attacker. */
+export type Attack = "once" | "waves" | "refused" | null;
 
 const BUDGET_P99_MS = 25;
 

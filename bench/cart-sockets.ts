@@ -14,7 +14,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { openFileLimit } from "./cart-fanout.ts";
 import { machineCpu, openVisits, prepareShop, quietCpu, SCAN_PATH, type Shop, shopperToken } from "./cart-setup.ts";
-import { type SocketsCase, type SocketsFigures, socketsReport } from "./cart-sockets-report.ts";
+import { type Attack, type SocketsCase, type SocketsFigures, socketsReport } from "./cart-sockets-report.ts";
 import {
   type Child,
   call,
@@ -66,8 +66,6 @@ export async function socketsBench(): Promise<string> {
   ).catch((err: Error): Skipped => ({ skipped: err.message }));
   return socketsReport(measured, settings);
 }
-
-export type Attack = "once" | "waves" | "refused" | null;
 
 async function socketsCase(server: Server, url: string, shop: Shop, token: string, visit: string, attack: Attack) {
   const address = `${server.base.replace(/^http/, "ws")}/ws/cart?session_id=${visit}`;

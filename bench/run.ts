@@ -4,7 +4,8 @@
  * route serving the same JSON; then product search and CSV import
  * (bench/products.ts); cart scans (bench/cart.ts) and the live cart's
  * fan-out over WebSockets (bench/cart-fanout.ts) and one visit's token
- * opening 1,500 of them (bench/cart-sockets.ts); the Analytics screen's
+ * opening 1,500 of them (bench/cart-sockets.ts); the bytes one scan brings
+ * to the shopper's phone (bench/scan-bytes.ts); the Analytics screen's
  * calls on a year of a busy chain (bench/analytics.ts); the shopper scanner's
  * barcode decoder in Chromium (bench/decoder.ts); then the weight of each
  * page's first render (bench/bundle.ts). Each server is its own child
@@ -50,6 +51,7 @@ import {
   withServer,
 } from "./lib.ts";
 import { productsBench, productsTimeLimit } from "./products.ts";
+import { scanBytesBench, scanBytesTimeLimit } from "./scan-bytes.ts";
 import {
   chosenSections,
   FULL_RUN_SENTENCE,
@@ -106,6 +108,7 @@ async function main(): Promise<void> {
     cart: { limit: cartTimeLimit, run: cartBench },
     fanout: { limit: fanoutTimeLimit, run: fanoutBench },
     sockets: { limit: socketsTimeLimit, run: socketsBench },
+    bytes: { limit: scanBytesTimeLimit, run: scanBytesBench },
     checkout: { limit: checkoutTimeLimit, run: checkoutBench },
     burst: { limit: burstTimeLimit, run: burstBench },
     analytics: { limit: analyticsTimeLimit, run: analyticsBench },

@@ -10,6 +10,7 @@ export type SectionName =
   | "cart"
   | "fanout"
   | "sockets"
+  | "bytes"
   | "checkout"
   | "burst"
   | "analytics"
@@ -23,6 +24,7 @@ export const SECTIONS: readonly { name: SectionName; heading: string }[] = [
   { name: "cart", heading: "## Cart:" },
   { name: "fanout", heading: "## Live cart fan-out" },
   { name: "sockets", heading: "## Live cart sockets" },
+  { name: "bytes", heading: "## Scan bytes" },
   { name: "checkout", heading: "## Checkout:" },
   { name: "burst", heading: "## Checkout burst" },
   { name: "analytics", heading: "## Analytics" },

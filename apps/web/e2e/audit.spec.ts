@@ -73,7 +73,7 @@ test("a platform admin renames a store, then finds the change in the audit log w
 test("a store admin sees no Audit log link, and the page says it is not for them", async ({ page }) => {
   await signIn(page);
   // The e2e server has one platform admin; the console decides what to show from /me, so a store admin's answer
-  // is enough here. The server's own 403 for store admins is tested in audit.test.ts.
+  // is enough here. The server's own 403 for store admins is tested in audit.reading.test.ts.
   const me = await (await page.request.get("/api/v1/admin/me")).json();
   await page.route("**/api/v1/admin/me", (route) =>
     route.fulfill({ json: { ...me, role: "store_admin", store_ids: [] } }),

@@ -21,7 +21,8 @@ import {
   entryResponseSchema,
   sessionIdParams,
 } from "./sessions.ts";
-import { isSettingCategory, settingParams, settingSchema } from "./settings.ts";
+import { isSettingCategory } from "./settings.ts";
+import { settingParams, settingSchema } from "./settings-api.ts";
 import {
   authCollectSchema,
   authInitResponseSchema,
@@ -33,7 +34,7 @@ import {
   qrResponseSchema,
   refreshSchema,
   tokensSchema,
-} from "./shopper.ts";
+} from "./shopper-api.ts";
 import { keeps, message, type Schema } from "./testing.ts";
 
 const uuid = "0b7e3c1e-8f4a-4c55-9d3e-2f1a6b7c8d9e";

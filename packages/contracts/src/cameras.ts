@@ -249,6 +249,9 @@ export const ptzCommandSchema = z
     path: ["preset"],
   });
 export type PtzCommand = z.input<typeof ptzCommandSchema>;
+/** The answer to a PTZ command: which one ran, and that it did. */
+export const ptzResultSchema = z.object({ action: z.string(), done: z.boolean() });
+export type PtzResult = z.infer<typeof ptzResultSchema>;
 
 export const statusChangeSchema = z.object({
   status: z.string(),

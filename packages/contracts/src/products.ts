@@ -151,6 +151,8 @@ export const productListQuerySchema = z.object({
 });
 
 export const productIdParams = z.object({ id: z.uuid("Product id must be a UUID") });
+/** GET /api/v1/products/lookup/:code: a scanned code as it was read. */
+export const productCodeParams = z.object({ code: z.string().min(1).max(40) });
 
 export const productLookupSchema = z.object({
   product: productSchema,
@@ -183,6 +185,22 @@ export const importReportSchema = z.object({
   rows: z.array(importRowSchema),
 });
 export type ImportReport = z.infer<typeof importReportSchema>;
+
+/** POST /api/v1/products/import: a dry run unless dry_run=false; skip_rejected=true applies the good rows anyway. */
+export const productImportQuery = z.object({
+  dry_run: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
+  skip_rejected: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
+});
+
+/** POST /api/v1/products/images: where the uploaded photo is served; a product's image_url then names it. */
+export const productImageSchema = z.object({ image_url: z.string() });
+export type ProductImage = z.infer<typeof productImageSchema>;
 
 /** Columns of the CSV export and import, in order. */
 export const PRODUCT_CSV_COLUMNS = [

@@ -35,6 +35,8 @@ export const deviceKeySchema = z.object({
 });
 /** Only the answer to creating a key carries the key itself. */
 export const deviceKeyCreatedSchema = deviceKeySchema.extend({ key: z.string() });
+export type DeviceKeyCreated = z.infer<typeof deviceKeyCreatedSchema>;
+export type DeviceKind = z.infer<typeof deviceKeyCreateSchema>["kind"];
 
 /** GET /api/v1/visits/unpaid: the shopper's visits left with goods and no payment (they pay before entering again). */
 export const unpaidVisitSchema = z.object({

@@ -139,7 +139,16 @@ export const storeModuleUpdateSchema = z.object({
   enabled: z.boolean(),
 });
 
+/** GET /api/v1/stores/: the search and the page; without limit every store the admin may see. */
+export const storeListQuery = z.object({
+  search: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+});
+
 export const storeIdParams = z.object({ id: z.uuid("Store id must be a UUID") });
 export const storeModuleParams = storeIdParams.extend({ moduleId: z.string().min(1).max(100) });
+/** DELETE /api/v1/stores/:id/device-keys/:keyId. */
+export const deviceKeyParams = storeIdParams.extend({ keyId: z.uuid() });
 
 export { STORE_DEFAULTS };

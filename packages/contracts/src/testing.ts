@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { SETTING_DEFINITIONS, type SettingCategory } from "./settings.ts";
 
 /*
  * What the contracts' own tests ask of a schema. Not exported from the
@@ -28,3 +29,10 @@ export function messageAt(schema: Schema, input: unknown, path = ""): string | u
 
 /** The first message, wherever it is. */
 export const message = (schema: Schema, input: unknown) => schema.safeParse(input).error?.issues[0]?.message;
+
+/** The schema turns the value away. */
+export const refused = (schema: Schema, value: unknown) => expect(schema.safeParse(value).success).toBe(false);
+
+/** The built-in value of a setting key: what a fresh installation starts with. */
+export const builtIn = <C extends SettingCategory>(category: C, key: keyof (typeof SETTING_DEFINITIONS)[C]) =>
+  (SETTING_DEFINITIONS[category][key] as { value: Record<string, unknown> }).value;

@@ -2,10 +2,10 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
-import { idempotencyKeyOf } from "../features/checkout/charge.ts";
-import { product, shop, shopper } from "../features/refunds/testing.ts";
-import { type PaymentHarness, startPaymentHarness } from "../platform/payments/testing.ts";
+import { idempotencyKeyOf } from "../features/payments/charge.ts";
+import { product, shop, shopper } from "../test/factories.ts";
 import { as, createTestContext, freshDatabase, signIn, TEST_DATABASE_URL, type TestContext } from "../test/harness.ts";
+import { type PaymentHarness, startPaymentHarness } from "../test/payments.ts";
 import { openDatabase } from "./client.ts";
 
 /**

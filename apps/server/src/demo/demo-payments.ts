@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { chargeWith, idempotencyKeyOf } from "../features/checkout/charge.ts";
+import { chargeWith, idempotencyKeyOf } from "../features/payments/charge.ts";
 import type { PaymentProvider } from "../platform/payments/provider.ts";
 import type { DemoHistory } from "./demo-history.ts";
 

@@ -1,5 +1,5 @@
 import { gtinCheckDigit, lineRefundOre } from "@glide/contracts";
-import { vatPerRate } from "../features/checkout/vat.ts";
+import { vatPerRate } from "../features/orders/vat.ts";
 import { mustTransition, type VisitEvent, type VisitState } from "../features/visits/visit-state.ts";
 import type { DemoProduct } from "./demo-products.ts";
 

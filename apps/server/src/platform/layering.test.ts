@@ -6,9 +6,13 @@ import { describe, expect, it } from "vitest";
  * The layers of ARCHITECTURE.md, held by a test: `platform/` knows no
  * domain (nothing under features/, nor the app that assembles them), and
  * `db/` holds schema and migrations that know no feature either. Test files
- * may reach across; shipped code may not.
+ * may reach across; shipped code may not. Nor may shipped code use the
+ * simulators in the repository's tools/: the helpers that start them for
+ * tests live in test/.
  */
 const src = path.resolve(import.meta.dirname, "..");
+/** An import of the repository's tools/, climbed to from src/. */
+const TOOLS = /^(\.\.\/)+tools\//;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -29,8 +33,9 @@ function importsOf(file: string): string[] {
   return specifiers.map((s) => path.relative(src, path.resolve(path.dirname(file), s)));
 }
 
-function crossings(layer: string, forbidden: RegExp): string[] {
-  return sourceFiles(path.join(src, layer)).flatMap((file) =>
+/** The imports of the shipped files under `layer` (or of `files`) that `forbidden` matches. */
+function crossings(layer: string, forbidden: RegExp, files = sourceFiles(path.join(src, layer))): string[] {
+  return files.flatMap((file) =>
     importsOf(file)
       .filter((target) => forbidden.test(target))
       .map((target) => `${path.relative(src, file)} -> ${target}`),
@@ -47,7 +52,14 @@ describe("layers", () => {
     expect(crossings("db", /^(features\/|app\.ts$|cli\/)/)).toEqual([]);
   });
 
+  it("no shipped file imports tools/ (the simulators); only test/ and test files may", () => {
+    const shipped = sourceFiles(src).filter((file) => !path.relative(src, file).startsWith("test/"));
+    expect(shipped.length).toBeGreaterThan(100);
+    expect(crossings("", TOOLS, shipped)).toEqual([]);
+  });
+
   it("sees an import that crosses, so the checks above can fail", () => {
     expect(importsOf(path.join(src, "app.ts")).some((target) => target.startsWith("features/"))).toBe(true);
+    expect(crossings("test", TOOLS)).toContain("test/payments.ts -> ../../../tools/payment-simulator/simulator.ts");
   });
 });

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
+import { closedSmtpUrl, type SmtpSink, startSmtpSink } from "../test/smtp-sink.ts";
 import { createSmtpMailer } from "./mail.ts";
-import { closedSmtpUrl, type SmtpSink, startSmtpSink } from "./mail-testing.ts";
 
 let sink: SmtpSink;
 beforeAll(async () => {

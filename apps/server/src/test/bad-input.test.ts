@@ -1,21 +1,11 @@
-import { randomUUID } from "node:crypto";
 import { errorSchema } from "@glide/contracts";
 import { sql } from "drizzle-orm";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { afterAll, describe, expect, it } from "vitest";
 import { queryRows } from "../db/client.ts";
 import { ADMIN_COOKIE } from "../features/admin-auth/admin-auth.hooks.ts";
-import { startPaymentHarness } from "../platform/payments/testing.ts";
-import {
-  BAD_CSV,
-  BAD_PATH_VALUES,
-  BAD_QUERY_VALUES,
-  badValuesFor,
-  fieldPaths,
-  RAW_BODIES,
-  validValue,
-  withField,
-} from "./bad-values.ts";
+import { probes, real, VALID_BODIES } from "./bad-input.probes.ts";
+import { shopper as newShopper, shop, walkIn } from "./factories.ts";
 import {
   as,
   createDeviceKey,
@@ -25,15 +15,14 @@ import {
   signInShopper,
   type TestContext,
 } from "./harness.ts";
-import { fillPath, listOperations, type Operation } from "./route-table.ts";
+import { startPaymentHarness } from "./payments.ts";
+import { listOperations, type Operation } from "./route-table.ts";
 
 /**
  * Every route, fed malformed paths, queries and bodies generated from its
  * OpenAPI schemas: no answer is a 5xx, every error is `{detail, code}`, and a
  * refused write leaves every table as it was.
  */
-
-const real: Record<string, string> = {};
 
 /**
  * Rows a refused request may write by design: sessions slide on every
@@ -83,187 +72,6 @@ async function writtenTables(): Promise<string[]> {
   );
   return [...new Set(rows.map((r) => r.table_name))].sort();
 }
-
-/** Whose id an `:id` is, by the path it stands in (the first match wins). */
-const ID_OF: Array<[prefix: string, key: string]> = [
-  ["/api/v1/products/", "product"],
-  ["/api/v1/stores/", "store"],
-  ["/api/v1/cameras/systems/", "system"],
-  ["/api/v1/cameras/cameras/", "camera"],
-  ["/api/v1/cameras/snapshots/", "snapshot"],
-  ["/api/v1/admin/orders/", "order"],
-  // The first order has an open dispute already: a new one can be opened only on another.
-  ["/api/v1/receipts/:id/dispute", "undisputed_order"],
-  ["/api/v1/receipts/", "order"],
-  ["/api/v1/admin/disputes/", "dispute"],
-  ["/api/v1/admin/spot-checks/", "spot_check"],
-  // Staff settle only a visit left unpaid.
-  ["/api/v1/admin/sessions/:id/charge", "unpaid_session"],
-  ["/api/v1/admin/sessions/:id/write-off", "unpaid_session_to_write_off"],
-  // Staff let out only a shopper inside the store.
-  ["/api/v1/admin/sessions/:id/let-out", "session_to_let_out"],
-  ["/api/v1/admin/sessions/", "paid_session"],
-  ["/api/v1/admin/audit/", "audit"],
-];
-
-/** Good values of path parameters: rows that exist, so a mutation of one parameter reaches the handler. */
-function realParams(op: Operation): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const p of op.parameters.filter((x) => x.in === "path")) {
-    if (op.method === "DELETE") out[p.name] = randomUUID();
-    else if (p.name === "id") {
-      const key = ID_OF.find(([prefix]) => op.path === prefix || op.path.startsWith(prefix))?.[1];
-      if (!key || !real[key]) throw new Error(`${op.key}: no real row for :id; add its path to ID_OF`);
-      out[p.name] = real[key];
-    } else out[p.name] = real[p.name] ?? String(validValue(p.schema, p.name));
-  }
-  if (op.path.endsWith("*")) out["*"] = "x";
-  return out;
-}
-
-/**
- * Bodies the route accepts (real ids, unique SKUs), so changing one field
- * tests that field deep in the handler; other routes get one generated from
- * their schema. The login's is well-formed but wrong: it must not sign in.
- */
-const VALID_BODIES: Record<string, () => unknown> = {
-  "POST /api/v1/admin/orders/:id/refunds": () => ({
-    idempotency_key: randomUUID(),
-    reason: "Fel vara",
-    lines: [{ line_id: real.order_line, quantity: 1 }],
-  }),
-  "PUT /api/v1/admin/spot-checks/:id/outcome": () => ({ idempotency_key: randomUUID(), outcome: "ok" }),
-  "PUT /api/v1/admin/disputes/:id": () => ({ state: "resolved", resolution: "Återbetalt" }),
-  "POST /api/v1/admin/sessions/:id/write-off": () => ({ reason: "Stulet" }),
-  "POST /api/v1/receipts/:id/dispute": () => ({ message: "Fel pris" }),
-  "POST /api/v1/cameras/systems": () => ({ name: "System", host: "127.0.0.1", port: 1, store_id: real.store }),
-  "PUT /api/v1/cameras/systems/:id": () => ({ name: "System" }),
-  "POST /api/v1/cameras/systems/test": () => ({
-    connection_type: "onvif",
-    host: "127.0.0.1",
-    port: 1,
-    store_id: real.store,
-    system_id: real.system,
-  }),
-  "POST /api/v1/cameras/cameras": () => ({ name: "Kamera", camera_system_id: real.system }),
-  "PUT /api/v1/cameras/cameras/:id": () => ({ name: "Kamera" }),
-  "POST /api/v1/cart/scan": () => ({ session_id: real.session_id, barcode: real.code }),
-  "PUT /api/v1/cart/item/:item_id": () => ({ quantity: 2 }),
-  "POST /api/v1/products": () => ({ sku: `BI-${randomUUID().slice(0, 8)}`, name: "Vara", price: 5 }),
-  "PUT /api/v1/products/:id": () => ({ name: "Vara" }),
-  "POST /api/v1/stores": () => ({ name: "Butik" }),
-  "PUT /api/v1/stores/:id": () => ({ name: "Butik" }),
-  "POST /api/v1/stores/:id/modules/:moduleId": () => ({ enabled: true }),
-  "POST /api/v1/stores/:id/device-keys": () => ({ kind: "door_scanner" }),
-  "POST /api/v1/sessions/entry": () => ({ store_id: real.store }),
-};
-
-function validBody(op: Operation): unknown {
-  const json = op.body["application/json"];
-  if (op.key === "POST /api/v1/sessions/door/scan") {
-    return { session_id: real.session_id, session_token: "x", store_id: real.store };
-  }
-  if (op.key === "POST /api/v1/admin/login") return { email: "nobody@example.se", password: "wrong password" };
-  return VALID_BODIES[op.key]?.() ?? (json ? validValue(json) : undefined);
-}
-
-type Probe = {
-  label: string;
-  url: string;
-  payload?: InjectOptions["payload"];
-  contentType?: string;
-  /** Credentials that replace the good ones. */
-  headers?: Record<string, string>;
-};
-
-/** Credentials as an attacker would send them; each must be refused, never reach SQL as they are. */
-const BAD_CREDENTIALS: Record<string, string>[] = [
-  { cookie: `${ADMIN_COOKIE}=%00abc; glide_device=%00` },
-  { cookie: `${ADMIN_COOKIE}=${"x".repeat(5000)}` },
-  { authorization: "Bearer a\u0001b" },
-  { authorization: `Device ${"x".repeat(10_000)}` },
-  { authorization: "Basic %00" },
-];
-
-function probes(op: Operation): Probe[] {
-  const params = realParams(op);
-  const base = fillPath(op.path, params);
-  const out: Probe[] = [];
-  const json = op.body["application/json"];
-  const body = validBody(op);
-  const sendsBody = op.method !== "GET" && op.method !== "DELETE";
-  const withBody = (p: Probe): Probe =>
-    sendsBody && p.payload === undefined && body !== undefined && !isText(op)
-      ? { ...p, payload: body as InjectOptions["payload"], contentType: "application/json" }
-      : p;
-
-  for (const p of op.parameters.filter((x) => x.in === "path")) {
-    for (const value of BAD_PATH_VALUES) {
-      out.push(
-        withBody({
-          label: `path ${p.name}=${value.slice(0, 20)}`,
-          url: fillPath(op.path, { ...params, [p.name]: value }),
-        }),
-      );
-    }
-  }
-  const query = op.parameters.filter((x) => x.in === "query");
-  for (const p of query) {
-    for (const value of BAD_QUERY_VALUES) {
-      out.push(withBody({ label: `query ${p.name}=${value.slice(0, 20)}`, url: `${base}?${p.name}=${value}` }));
-    }
-    out.push(withBody({ label: `query ${p.name} twice`, url: `${base}?${p.name}=a&${p.name}=b` }));
-  }
-  if (query.length) out.push(withBody({ label: "unknown query parameter", url: `${base}?__extra=%00` }));
-  for (const bad of BAD_CREDENTIALS) {
-    out.push(withBody({ label: `credentials ${JSON.stringify(bad).slice(0, 40)}`, url: base, headers: bad }));
-  }
-
-  if (!sendsBody) return out;
-  for (const raw of RAW_BODIES)
-    out.push({ label: raw.label, url: base, payload: raw.payload, contentType: raw.contentType });
-  if (isText(op)) {
-    for (const csv of BAD_CSV) {
-      for (const q of ["?dry_run=true", "?dry_run=false"]) {
-        out.push({ label: `CSV ${csv.slice(0, 30)}${q}`, url: `${base}${q}`, payload: csv, contentType: "text/csv" });
-      }
-    }
-  }
-  if (!json || body === undefined) return out;
-  for (const extra of ["x", "\u0000", { admin: true }]) {
-    out.push({
-      label: `extra field ${JSON.stringify(extra)}`,
-      url: base,
-      payload: { ...(body as object), __extra: extra },
-      contentType: "application/json",
-    });
-  }
-  for (const [i, field] of fieldPaths(json).entries()) {
-    const name = field.path.join(".");
-    if (field.path.length === 1 && json.required?.includes(name)) {
-      out.push({
-        label: `missing ${name}`,
-        url: base,
-        payload: withField(body, field.path, undefined) as object,
-        contentType: "application/json",
-      });
-    }
-    // Nested fields get every other value, to keep the run short; top-level fields get all.
-    const all = badValuesFor(field.schema);
-    const values = field.path.length === 1 ? all : all.filter((_, j) => (i + j) % 2 === 0);
-    for (const value of values) {
-      out.push({
-        label: `${name}=${JSON.stringify(value)?.slice(0, 30)}`,
-        url: base,
-        payload: withField(body, field.path, value) as object,
-        contentType: "application/json",
-      });
-    }
-  }
-  return out;
-}
-
-const isText = (op: Operation) => op.body["application/json"]?.type === "string";
 
 /** Signs the admin in again if a route (logout) ended the session. */
 async function keepSignedIn(): Promise<void> {
@@ -349,29 +157,15 @@ real.spot_check = (
 )[0]!.id;
 /** Another shopper's visit left unpaid, for staff to charge or write off (its shopper could enter nowhere now). */
 async function unpaidVisit(name: string): Promise<string> {
-  const owing = await signInShopper(ctx.app, name);
-  const call = (method: InjectOptions["method"], url: string, payload: object) =>
-    ctx.app.inject({ method, url, headers: { authorization: `Bearer ${owing.accessToken}` }, payload });
-  await made(await call("PUT", "/api/v1/payment-method", { payment_method: "pm_card_visa" }));
-  const id = (await made(await call("POST", "/api/v1/sessions/entry", { store_id: real.store! }))).session_id;
-  await putVisitIn(ctx.app.db, id, "in_store");
-  await made(await call("POST", "/api/v1/cart/scan", { session_id: id, barcode: real.code! }));
+  const owing = await newShopper(ctx.app, { name });
+  const id = await shop(ctx.app, owing, real.store!, [[real.code!, 1]]);
   await putVisitIn(ctx.app.db, id, "left_unpaid");
   return id;
 }
 real.unpaid_session = await unpaidVisit("Obetald Olle");
 real.unpaid_session_to_write_off = await unpaidVisit("Obetald Ossian");
 /** Another shopper inside the store, for staff to let out. */
-{
-  const inside = await signInShopper(ctx.app, "Inne Ingrid");
-  const call = (method: InjectOptions["method"], url: string, payload: object) =>
-    ctx.app.inject({ method, url, headers: { authorization: `Bearer ${inside.accessToken}` }, payload });
-  await made(await call("PUT", "/api/v1/payment-method", { payment_method: "pm_card_visa" }));
-  real.session_to_let_out = (
-    await made(await call("POST", "/api/v1/sessions/entry", { store_id: real.store! }))
-  ).session_id;
-  await putVisitIn(ctx.app.db, real.session_to_let_out!, "in_store");
-}
+real.session_to_let_out = await walkIn(ctx.app, await newShopper(ctx.app, { name: "Inne Ingrid" }), real.store!);
 await visit(1);
 real.undisputed_order = (
   await made(await asShopper("POST", "/api/v1/checkout", { user_id: shopper.customerId }))

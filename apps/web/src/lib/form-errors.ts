@@ -4,7 +4,8 @@ import type { FieldErrors, FieldValues, Path, UseFormSetError, UseFormSetFocus }
 import { ApiError } from "./api.ts";
 
 /*
- * How a console form shows what went wrong, the pattern every dialog copies:
+ * How a console form shows what went wrong (every form dialog gets it through
+ * `useFormDialog`, admin/lib/use-form-dialog.ts):
  * - each problem the server names a field for is shown beside that field
  *   (react-hook-form's setError), and the first such field gets focus;
  * - a tabbed form marks every tab holding a problem and shows the first one;

@@ -1,6 +1,7 @@
-import { adminMeSchema, errorSchema, loginSchema } from "@glide/contracts";
+import { adminMeSchema, loginSchema } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { errorResponses } from "../../platform/route-errors.ts";
 import { ADMIN_COOKIE, currentAdmin } from "./admin-auth.hooks.ts";
 import { login, logout, SESSION_ABSOLUTE_MS, toMe } from "./admin-auth.service.ts";
 
@@ -14,7 +15,7 @@ export const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Sign in to the console; sets the session cookie",
         body: loginSchema,
-        response: { 200: adminMeSchema, 401: errorSchema, 422: errorSchema, 429: errorSchema },
+        response: { 200: adminMeSchema, ...errorResponses(401, 422, 429) },
       },
     },
     async (request, reply) => {

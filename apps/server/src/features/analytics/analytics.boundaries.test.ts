@@ -1,7 +1,7 @@
 import { analyticsSummarySchema } from "@glide/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { shopper, type TestShopper } from "../../test/factories.ts";
 import { as, createDeviceKey, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
-import { shopper, type TestShopper } from "../refunds/testing.ts";
 
 /**
  * An entry is a door opened for a visit (migration 0012's trigger on

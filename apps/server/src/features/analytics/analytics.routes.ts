@@ -9,12 +9,12 @@ import {
   analyticsTopCategorySchema,
   analyticsTopProductSchema,
   analyticsTopQuerySchema,
-  errorSchema,
 } from "@glide/contracts";
 import { stringify } from "csv-stringify/sync";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { errorResponses } from "../../platform/route-errors.ts";
 import { actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import { csvCell } from "../products/products.csv-format.ts";
 import {
@@ -30,7 +30,7 @@ import {
 } from "./analytics.service.ts";
 
 const tags = ["analytics"];
-const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+const errors = errorResponses(400, 401, 403, 404);
 const BOM = "\uFEFF";
 
 /** Columns holding kronor: written with two decimals and a dot (1234.50), as the API's numbers. */

@@ -1,16 +1,11 @@
-import {
-  auditEntrySchema,
-  auditIdParams,
-  auditListItemSchema,
-  auditListQuerySchema,
-  errorSchema,
-} from "@glide/contracts";
+import { auditEntrySchema, auditIdParams, auditListItemSchema, auditListQuerySchema } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { errorResponses } from "../../platform/route-errors.ts";
 import { actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import { getAuditEntry, listAudit } from "./audit.service.ts";
 
-const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 422: errorSchema };
+const errors = errorResponses(400, 401, 403, 404, 422);
 const tags = ["audit"];
 
 /** The audit log of console changes, for platform admins. */

@@ -3,7 +3,8 @@ import { queryRows, sql } from "../../db/client.ts";
 import { isDatabaseUnavailable, safeError } from "../../platform/errors.ts";
 import { schedulePeriodic } from "../../platform/housekeeping.ts";
 import { networksOf } from "./addresses.ts";
-import { everything, type ProbeScope, recordStatus, rowsToProbe, type Sealer, targetOf } from "./cameras.service.ts";
+import { type Sealer, targetOf } from "./camera-credentials.ts";
+import { everything, type ProbeScope, recordStatus, rowsToProbe } from "./camera-status.ts";
 import { CONNECTION_TEST_TIMEOUT_MS } from "./device-ops.ts";
 
 declare module "fastify" {

@@ -1,13 +1,13 @@
 import { type AuditEntry, auditEntrySchema, type CameraSystem, cameraSystemSchema } from "@glide/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
 import {
   challenging,
   type Listener,
   onvifAnswer,
   startHttpListener,
   startRtspListener,
-} from "../../platform/cameras/recording-listener.ts";
-import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
+} from "../../test/recording-listener.ts";
 import { checkCameras } from "./camera-health.ts";
 
 /**

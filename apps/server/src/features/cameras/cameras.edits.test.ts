@@ -1,93 +1,31 @@
-import {
-  type AuditListItem,
-  auditListItemSchema,
-  type Camera,
-  type CameraSystem,
-  cameraSchema,
-  cameraSystemSchema,
-  errorSchema,
-  statusChangeSchema,
-} from "@glide/contracts";
-import { eq } from "drizzle-orm";
+import { cameraSchema, cameraSystemSchema } from "@glide/contracts";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cameraStatusChanges } from "../../db/schema/index.ts";
+import { as, signIn, TEST_DATABASE_URL, waitingForLocks } from "../../test/harness.ts";
 import {
-  as,
-  createTestContext,
-  signIn,
-  TEST_DATABASE_URL,
-  type TestContext,
-  waitingForLocks,
-} from "../../test/harness.ts";
-import { recordStatus } from "./cameras.service.ts";
+  addCamera,
+  addSystem,
+  asCamera,
+  asSystem,
+  ctx,
+  editCamera,
+  mine,
+  ok,
+  openCameraEditTests,
+  platform,
+  refusal,
+  settled,
+  storeAdmin,
+  theirs,
+} from "./cameras.edits.fixtures.ts";
 
 /**
  * Camera systems and cameras as an operator edits them: every field of an
- * edit, where a camera lands when it changes system or store, the words of
- * each refusal, the audit line of each change, and the status history the
- * health checker writes.
+ * edit, where a camera lands when it changes system or store, and the words
+ * of each refusal.
  */
-let ctx: TestContext;
-let platform: ReturnType<typeof as>;
-let storeAdmin: ReturnType<typeof as>;
-let mine: string;
-let theirs: string;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  platform = as(ctx.app, (await signIn(ctx.app)).cookie);
-  mine = (await platform.post("/api/v1/stores/", { name: "Redigeringsbutiken" })).json().id;
-  theirs = (await platform.post("/api/v1/stores/", { name: "Andra butiken" })).json().id;
-  storeAdmin = as(ctx.app, (await signIn(ctx.app, "store_admin", [mine])).cookie);
-});
+beforeAll(openCameraEditTests);
 afterAll(() => ctx.close());
-
-type Reply = { statusCode: number; body: string; json(): unknown };
-
-function ok<T>(res: Reply, parse: (v: unknown) => T, status = 200): T {
-  expect(res.statusCode, res.body).toBe(status);
-  return parse(res.json());
-}
-const asSystem = (v: unknown) => cameraSystemSchema.parse(v);
-const asCamera = (v: unknown) => cameraSchema.parse(v);
-
-async function addSystem(body: Record<string, unknown> = {}): Promise<CameraSystem> {
-  const res = await platform.post("/api/v1/cameras/systems", {
-    name: "NVR",
-    host: "10.0.0.1",
-    port: 554,
-    store_id: mine,
-    ...body,
-  });
-  return ok(res, asSystem, 201);
-}
-
-const addCamera = async (body: Record<string, unknown>): Promise<Camera> =>
-  ok(await platform.post("/api/v1/cameras/cameras", { name: "Kamera", ...body }), asCamera, 201);
-
-/** What an edit set, without what the health checker may write meanwhile (a kick follows every change). */
-const settled = <T extends { status: string; last_checked_at: string | null }>({
-  status,
-  last_checked_at,
-  ...rest
-}: T) => rest;
-
-const editCamera = (id: string, body: Record<string, unknown>) => platform.put(`/api/v1/cameras/cameras/${id}`, body);
-
-/** The field named by a refusal, with its words. */
-async function refusal(res: Reply, status = 422): Promise<{ path?: string; message?: string; detail: string }> {
-  expect(res.statusCode, res.body).toBe(status);
-  const err = errorSchema.parse(res.json());
-  return { path: err.errors?.[0]?.path, message: err.errors?.[0]?.message, detail: err.detail };
-}
-
-async function latestAudit(action: string, entityId: string): Promise<AuditListItem> {
-  const res = await platform.get(`/api/v1/admin/audit?action=${action}&entity_id=${entityId}&limit=1`);
-  const [entry] = ok(res, (v) => auditListItemSchema.array().parse(v));
-  expect(entry, `no ${action} entry for ${entityId}`).toBeDefined();
-  return entry!;
-}
 
 describe("a camera system's fields", () => {
   it("keeps what is sent instead of the defaults, and empty optional fields as none", async () => {
@@ -305,86 +243,6 @@ describe("a camera's fields", () => {
       detail: `Camera ${second.id} not found`,
     });
     expect((await platform.get(`/api/v1/cameras/cameras/${second.id}/history`)).statusCode).toBe(404);
-  });
-});
-
-describe("the audit line of each change", () => {
-  it("names the system or camera, and the store it is in", async () => {
-    const system = await addSystem({ name: "Loggad NVR" });
-    expect(await latestAudit("camera_system.create", system.id)).toMatchObject({
-      entity_type: "camera_system",
-      store_id: mine,
-      summary: 'Camera system "Loggad NVR" created',
-    });
-    await platform.put(`/api/v1/cameras/systems/${system.id}`, { password: "ett-första-lösen" });
-    // A first password shows as has_password; the password itself is never named.
-    expect(await latestAudit("camera_system.update", system.id)).toMatchObject({
-      entity_type: "camera_system",
-      summary: 'Camera system "Loggad NVR" updated: has_password',
-    });
-    // A new one over it changes nothing the entry may show: it says "password".
-    await platform.put(`/api/v1/cameras/systems/${system.id}`, { password: "ett-andra-lösen" });
-    expect((await latestAudit("camera_system.update", system.id)).summary).toBe(
-      'Camera system "Loggad NVR" updated: password',
-    );
-    const camera = await addCamera({ camera_system_id: system.id, name: "Loggad kamera" });
-    expect(await latestAudit("camera.create", camera.id)).toMatchObject({
-      entity_type: "camera",
-      store_id: mine,
-      summary: 'Camera "Loggad kamera" created',
-    });
-    await editCamera(camera.id, { location_zone: "exit" });
-    expect(await latestAudit("camera.update", camera.id)).toMatchObject({
-      entity_type: "camera",
-      store_id: mine,
-      summary: 'Camera "Loggad kamera" updated: location_zone',
-    });
-    expect((await platform.delete(`/api/v1/cameras/cameras/${camera.id}`)).statusCode).toBe(204);
-    expect(await latestAudit("camera.delete", camera.id)).toMatchObject({
-      entity_type: "camera",
-      store_id: mine,
-      summary: 'Camera "Loggad kamera" deleted',
-    });
-    expect((await platform.delete(`/api/v1/cameras/systems/${system.id}`)).statusCode).toBe(204);
-    expect(await latestAudit("camera_system.delete", system.id)).toMatchObject({
-      entity_type: "camera_system",
-      store_id: mine,
-      summary: 'Camera system "Loggad NVR" deleted with its cameras',
-    });
-  });
-});
-
-describe("the status history", () => {
-  it("records a change of status once, newest first, with its words; the same status again only stamps the time", async () => {
-    // Inactive and standalone, so the health checker leaves it alone.
-    const camera = await addCamera({ store_id: mine, is_active: false });
-    const db = ctx.app.db;
-    expect(await recordStatus(db, { kind: "camera", id: camera.id }, "online", null, { hasPtz: true })).toBe(true);
-    expect(await recordStatus(db, { kind: "camera", id: camera.id }, "online", "still there")).toBe(false);
-    expect(await recordStatus(db, { kind: "camera", id: camera.id }, "offline", "Connection refused")).toBe(true);
-    expect(await recordStatus(db, { kind: "camera", id: crypto.randomUUID() }, "online", null)).toBe(false);
-
-    const history = ok(await platform.get(`/api/v1/cameras/cameras/${camera.id}/history`), (v) =>
-      statusChangeSchema.array().parse(v),
-    );
-    expect(history.map((h) => [h.status, h.message])).toEqual([
-      ["offline", "Connection refused"],
-      ["online", null],
-    ]);
-    const seen = ok(await platform.get("/api/v1/cameras/cameras"), (v) => cameraSchema.array().parse(v)).find(
-      (c) => c.id === camera.id,
-    );
-    // PTZ is kept when a later check does not say.
-    expect(seen).toMatchObject({ status: "offline", has_ptz: true });
-    expect(Date.parse(seen?.last_checked_at ?? "")).toBeGreaterThan(Date.now() - 60_000);
-  });
-
-  it("a system's change is recorded as the system's, on the system", async () => {
-    const system = await addSystem();
-    // "active" is a status the health checker never writes, so its own rounds cannot have set it first.
-    expect(await recordStatus(ctx.app.db, { kind: "system", id: system.id }, "active", "Set by hand")).toBe(true);
-    const rows = await ctx.app.db.select().from(cameraStatusChanges).where(eq(cameraStatusChanges.systemId, system.id));
-    expect(rows.map((r) => [r.status, r.cameraId, r.message])).toContainEqual(["active", null, "Set by hand"]);
   });
 });
 

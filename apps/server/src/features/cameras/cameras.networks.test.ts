@@ -2,6 +2,7 @@ import { type ConnectionTest, connectionTestSchema, errorSchema, statusChangeSch
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cameraSystems, cameras } from "../../db/schema/index.ts";
+import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
 import {
   type Answer,
   type Heard,
@@ -9,8 +10,7 @@ import {
   onvifAnswer,
   startHttpListener,
   startRtspListener,
-} from "../../platform/cameras/recording-listener.ts";
-import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
+} from "../../test/recording-listener.ts";
 import { checkCameras } from "./camera-health.ts";
 
 /**

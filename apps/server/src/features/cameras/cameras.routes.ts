@@ -8,28 +8,22 @@ import {
   cameraUpdateSchema,
   connectionTestInputSchema,
   connectionTestSchema,
-  errorSchema,
   ptzCommandSchema,
   ptzPresetSchema,
+  ptzResultSchema,
   snapshotSchema,
   statusChangeSchema,
   streamInfoSchema,
 } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { errorResponses } from "../../platform/route-errors.ts";
 import { actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import { networksOf } from "./addresses.ts";
-import {
-  createCamera,
-  createSystem,
-  deleteCamera,
-  deleteSystem,
-  listCameras,
-  listSystems,
-  statusHistory,
-  updateCamera,
-  updateSystem,
-} from "./cameras.service.ts";
+import { listCameras, listSystems } from "./camera-records.ts";
+import { statusHistory } from "./camera-status.ts";
+import { createSystem, deleteSystem, updateSystem } from "./camera-systems.ts";
+import { createCamera, deleteCamera, updateCamera } from "./cameras.service.ts";
 import {
   cameraPtz,
   cameraPtzPresets,
@@ -43,9 +37,9 @@ import {
 export const camerasRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook("preHandler", requireAdmin);
   const tags = ["cameras"];
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
-  const writeErrors = { ...errors, 422: errorSchema };
-  const deviceErrors = { ...errors, 409: errorSchema, 502: errorSchema, 504: errorSchema };
+  const errors = errorResponses(400, 401, 403, 404);
+  const writeErrors = { ...errors, ...errorResponses(422) };
+  const deviceErrors = { ...errors, ...errorResponses(409, 502, 504) };
   const sealer = app.cameraSealer;
   const networks = networksOf(app);
   const settingsFor = (storeId: string) => app.settings.effective(storeId);
@@ -303,7 +297,7 @@ export const camerasRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Move the camera (a short ContinuousMove, then Stop), stop it, zoom, or go to a preset",
         params: cameraIdParams,
         body: ptzCommandSchema,
-        response: { 200: z.object({ action: z.string(), done: z.boolean() }), 422: errorSchema, ...deviceErrors },
+        response: { 200: ptzResultSchema, ...errorResponses(422), ...deviceErrors },
       },
     },
     (request) => cameraPtz(app, actorOf(request), request.params.id, request.body),

@@ -1,260 +1,19 @@
-import type {
-  Camera,
-  CameraSystem,
-  cameraInputSchema,
-  cameraSystemInputSchema,
-  cameraSystemUpdateSchema,
-  cameraUpdateSchema,
-  SettingValues,
-  StatusChange,
-} from "@glide/contracts";
+import type { Camera, cameraInputSchema, cameraUpdateSchema, SettingValues } from "@glide/contracts";
 import { FPS_RANGE } from "@glide/contracts";
-import { desc, eq, inArray, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db, Tx } from "../../db/client.ts";
-import { cameraStatusChanges, cameraSystems, cameras } from "../../db/schema/index.ts";
+import { cameraSystems, cameras } from "../../db/schema/index.ts";
 import type { CameraNetworks } from "../../platform/cameras/index.ts";
-import { decrypt, encrypt } from "../../platform/crypto.ts";
-import { fieldError, forbidden, isForeignKeyViolation, notFound } from "../../platform/errors.ts";
+import { fieldError, isForeignKeyViolation } from "../../platform/errors.ts";
 import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { named, recordAudit, recordUpdate } from "../audit/audit.ts";
-import { checkHost, checkStreamUrl, movesCredential } from "./addresses.ts";
+import { checkStreamUrl } from "./addresses.ts";
+import { assertCanManage, cameraRow, toCamera } from "./camera-records.ts";
 
-type SystemRow = typeof cameraSystems.$inferSelect;
-type CameraRow = typeof cameras.$inferSelect;
-type SystemInput = z.output<typeof cameraSystemInputSchema>;
-type SystemUpdate = z.output<typeof cameraSystemUpdateSchema>;
 type CameraInput = z.output<typeof cameraInputSchema>;
 type CameraUpdate = z.output<typeof cameraUpdateSchema>;
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-export const toSystem = (r: SystemRow): CameraSystem => ({
-  id: r.id,
-  name: r.name,
-  type: r.type,
-  brand: r.brand,
-  status: r.status,
-  connection_type: r.connectionType,
-  host: r.host,
-  port: r.port,
-  username: r.username,
-  has_password: r.passwordSealed !== null,
-  api_endpoint: r.apiEndpoint,
-  store_id: r.storeId,
-  notes: r.notes,
-  last_checked_at: iso(r.lastCheckedAt),
-  created_at: r.createdAt.toISOString(),
-});
-
-export const toCamera = (r: CameraRow): Camera => ({
-  id: r.id,
-  name: r.name,
-  camera_index: r.cameraIndex,
-  location_zone: r.locationZone,
-  stream_url: r.streamUrl,
-  resolution: r.resolution,
-  fps: r.fps,
-  camera_system_id: r.cameraSystemId,
-  store_id: r.storeId,
-  is_active: r.isActive,
-  is_ai_enabled: r.isAiEnabled,
-  status: r.status,
-  has_ptz: r.hasPtz,
-  reported_resolution: r.reportedResolution,
-  reported_fps: r.reportedFps,
-  last_checked_at: iso(r.lastCheckedAt),
-  created_at: r.createdAt.toISOString(),
-});
-
-/** What the admin may see: a platform admin everything, a store admin their stores' rows (never unassigned ones). */
-function visible(actor: AdminActor, storeId: typeof cameraSystems.storeId | typeof cameras.storeId) {
-  if (actor.role === "platform_admin") return undefined;
-  return actor.storeIds.length ? inArray(storeId, actor.storeIds) : sql`false`;
-}
-
-/** A row of a store the admin does not manage is refused the same way as the store itself. */
-function assertCanManage(actor: AdminActor, storeId: string | null): void {
-  if (storeId === null) {
-    if (actor.role !== "platform_admin") throw forbidden("Only platform admins may manage unassigned cameras");
-    return;
-  }
-  assertCanManageStore(actor, storeId);
-}
-
-/** A store id that names no store is a field problem, not a 500. */
-async function withStoreCheck<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (isForeignKeyViolation(err)) throw fieldError("store_id", "Store not found");
-    throw err;
-  }
-}
-
-export function listSystems(opts: { db: Db; actor: AdminActor }): Promise<CameraSystem[]> {
-  return opts.db
-    .select()
-    .from(cameraSystems)
-    .where(visible(opts.actor, cameraSystems.storeId))
-    .orderBy(cameraSystems.name, cameraSystems.id)
-    .then((rows) => rows.map(toSystem));
-}
-
-export function listCameras(opts: { db: Db; actor: AdminActor }): Promise<Camera[]> {
-  return opts.db
-    .select()
-    .from(cameras)
-    .where(visible(opts.actor, cameras.storeId))
-    .orderBy(cameras.cameraIndex, cameras.name, cameras.id)
-    .then((rows) => rows.map(toCamera));
-}
-
-export async function systemRow(db: Db | Tx, actor: AdminActor, id: string, lock = false): Promise<SystemRow> {
-  const query = db.select().from(cameraSystems).where(eq(cameraSystems.id, id));
-  const [row] = lock ? await query.for("update") : await query;
-  if (!row) throw notFound(`Camera system ${id} not found`);
-  assertCanManage(actor, row.storeId);
-  return row;
-}
-
-export async function cameraRow(db: Db | Tx, actor: AdminActor, id: string, lock = false): Promise<CameraRow> {
-  const query = db.select().from(cameras).where(eq(cameras.id, id));
-  const [row] = lock ? await query.for("update") : await query;
-  if (!row) throw notFound(`Camera ${id} not found`);
-  assertCanManage(actor, row.storeId);
-  return row;
-}
-
-export type Sealer = { seal(plain: string): string; open(sealed: string): string };
-export const sealerFor = (key: Buffer): Sealer => ({
-  seal: (plain) => encrypt(key, plain),
-  open: (sealed) => decrypt(key, sealed),
-});
-
-export async function createSystem(opts: {
-  db: Db;
-  actor: AdminActor;
-  input: SystemInput;
-  settings: SettingValues;
-  sealer: Sealer;
-  networks: CameraNetworks;
-}): Promise<CameraSystem> {
-  const { input, settings } = opts;
-  assertCanManageStore(opts.actor, input.store_id);
-  checkHost("host", input.host, opts.networks);
-  const defaults = settings.camera.system_defaults;
-  return withStoreCheck(() =>
-    opts.db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(cameraSystems)
-        .values({
-          name: input.name,
-          type: input.type ?? defaults.type,
-          brand: input.brand ?? defaults.brand,
-          status: input.status ?? "unknown",
-          connectionType: input.connection_type ?? defaults.connection_type,
-          host: input.host,
-          port: input.port,
-          username: input.username ?? null,
-          passwordSealed: input.password ? opts.sealer.seal(input.password) : null,
-          apiEndpoint: input.api_endpoint ?? null,
-          storeId: input.store_id,
-          notes: input.notes ?? null,
-        })
-        .returning();
-      const system = toSystem(row!);
-      await recordAudit(tx, {
-        actor: opts.actor,
-        action: "camera_system.create",
-        entityType: "camera_system",
-        entityId: system.id,
-        storeId: system.store_id,
-        summary: `${named("Camera system", system.name)} created`,
-        after: system,
-      });
-      return system;
-    }),
-  );
-}
-
-export async function updateSystem(opts: {
-  db: Db;
-  actor: AdminActor;
-  id: string;
-  input: SystemUpdate;
-  sealer: Sealer;
-  networks: CameraNetworks;
-}): Promise<CameraSystem> {
-  const { actor, input } = opts;
-  if (input.store_id !== undefined) assertCanManageStore(actor, input.store_id);
-  if (input.host !== undefined) checkHost("host", input.host, opts.networks);
-  return withStoreCheck(() =>
-    opts.db.transaction(async (tx) => {
-      const stored = await systemRow(tx, actor, opts.id, true);
-      const before = toSystem(stored);
-      // A field left out is undefined, which Drizzle leaves out of the update: it keeps its value.
-      const set: Partial<typeof cameraSystems.$inferInsert> = {
-        updatedAt: new Date(),
-        name: input.name,
-        type: input.type,
-        brand: input.brand,
-        status: input.status,
-        connectionType: input.connection_type,
-        host: input.host,
-        port: input.port,
-        username: input.username,
-        // Left out or empty keeps the stored password (the form never has it to send back), unless the
-        // edit moves the system to another address or user: the password stays with the one it was for.
-        passwordSealed: input.password
-          ? opts.sealer.seal(input.password)
-          : movesCredential(stored, input)
-            ? null
-            : undefined,
-        apiEndpoint: input.api_endpoint,
-        storeId: input.store_id,
-        notes: input.notes,
-      };
-      const [row] = await tx.update(cameraSystems).set(set).where(eq(cameraSystems.id, opts.id)).returning();
-      // A system's cameras are in its store.
-      if (input.store_id !== undefined) {
-        await tx.update(cameras).set({ storeId: input.store_id }).where(eq(cameras.cameraSystemId, opts.id));
-      }
-      const after = toSystem(row!);
-      await recordUpdate(tx, {
-        actor,
-        action: "camera_system.update",
-        entityType: "camera_system",
-        entityId: opts.id,
-        storeId: after.store_id,
-        label: named("Camera system", after.name),
-        before,
-        after,
-        // A new password over an old one leaves has_password true: the entry says so without showing either.
-        alsoChanged: input.password && before.has_password ? ["password"] : [],
-      });
-      return after;
-    }),
-  );
-}
-
-/** The system and its cameras go in one statement (the foreign key cascades). */
-export async function deleteSystem(opts: { db: Db; actor: AdminActor; id: string }): Promise<void> {
-  await opts.db.transaction(async (tx) => {
-    const before = toSystem(await systemRow(tx, opts.actor, opts.id, true));
-    await tx.delete(cameraSystems).where(eq(cameraSystems.id, opts.id));
-    await recordAudit(tx, {
-      actor: opts.actor,
-      action: "camera_system.delete",
-      entityType: "camera_system",
-      entityId: opts.id,
-      storeId: before.store_id,
-      summary: `${named("Camera system", before.name)} deleted with its cameras`,
-      before,
-    });
-  });
-}
 
 /**
  * The fps a camera may have (admin-console.md §9). The resolution needs no check here: the schema's
@@ -305,7 +64,10 @@ async function withReferenceCheck<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Settings are read before any transaction: PGlite has one connection, and a read beside an open transaction would wait for it. */
+/**
+ * A new camera, in its system's store or the one given, its unset fields from that store's settings.
+ * Settings are read before any transaction: PGlite has one connection, and a read beside an open transaction would wait for it.
+ */
 export async function createCamera(opts: {
   db: Db;
   actor: AdminActor;
@@ -351,6 +113,7 @@ export async function createCamera(opts: {
   );
 }
 
+/** Changes a camera; a new system or store is checked as for a new camera. */
 export async function updateCamera(opts: {
   db: Db;
   actor: AdminActor;
@@ -402,6 +165,7 @@ export async function updateCamera(opts: {
   );
 }
 
+/** Deletes a camera; its status history goes with it. */
 export async function deleteCamera(opts: { db: Db; actor: AdminActor; id: string }): Promise<void> {
   await opts.db.transaction(async (tx) => {
     const before = toCamera(await cameraRow(tx, opts.actor, opts.id, true));
@@ -415,99 +179,5 @@ export async function deleteCamera(opts: { db: Db; actor: AdminActor; id: string
       summary: `${named("Camera", before.name)} deleted`,
       before,
     });
-  });
-}
-
-export async function statusHistory(opts: { db: Db; actor: AdminActor; cameraId: string }): Promise<StatusChange[]> {
-  await cameraRow(opts.db, opts.actor, opts.cameraId);
-  const rows = await opts.db
-    .select()
-    .from(cameraStatusChanges)
-    .where(eq(cameraStatusChanges.cameraId, opts.cameraId))
-    .orderBy(desc(cameraStatusChanges.changedAt), desc(cameraStatusChanges.id))
-    .limit(100);
-  return rows.map((r) => ({ status: r.status, message: r.message, changed_at: r.changedAt.toISOString() }));
-}
-
-/** The connection data the device client needs, the password unsealed; never sent to a browser. */
-export type DeviceTarget = {
-  connection_type: "rtsp" | "http" | "onvif";
-  brand: string;
-  host: string;
-  port: number;
-  username: string | null;
-  password: string | null;
-  api_endpoint: string | null;
-};
-
-export function targetOf(system: SystemRow, sealer: Sealer): DeviceTarget {
-  return {
-    connection_type: system.connectionType as DeviceTarget["connection_type"],
-    brand: system.brand,
-    host: system.host,
-    port: system.port,
-    username: system.username,
-    password: system.passwordSealed ? sealer.open(system.passwordSealed) : null,
-    api_endpoint: system.apiEndpoint,
-  };
-}
-
-/** Systems and cameras for the health checker: every one, whatever its store. */
-export async function everything(db: Db): Promise<{ systems: SystemRow[]; cameras: CameraRow[] }> {
-  const [s, c] = await Promise.all([db.select().from(cameraSystems), db.select().from(cameras)]);
-  return { systems: s, cameras: c };
-}
-
-/** What to probe right after a save: a system with its cameras, or a camera with its system. */
-export type ProbeScope = { systemId: string } | { cameraId: string };
-
-export async function rowsToProbe(db: Db, scope: ProbeScope): Promise<{ systems: SystemRow[]; cameras: CameraRow[] }> {
-  if ("systemId" in scope) {
-    const [s, c] = await Promise.all([
-      db.select().from(cameraSystems).where(eq(cameraSystems.id, scope.systemId)),
-      db.select().from(cameras).where(eq(cameras.cameraSystemId, scope.systemId)),
-    ]);
-    return { systems: s, cameras: c };
-  }
-  const c = await db.select().from(cameras).where(eq(cameras.id, scope.cameraId));
-  const systemId = c[0]?.cameraSystemId;
-  const s = systemId ? await db.select().from(cameraSystems).where(eq(cameraSystems.id, systemId)) : [];
-  return { systems: s, cameras: c };
-}
-
-/** Sets a system's or camera's status and records it when it changed. */
-export async function recordStatus(
-  db: Db,
-  target: { kind: "system" | "camera"; id: string },
-  status: string,
-  message: string | null,
-  extra: { hasPtz?: boolean; reported?: { resolution: string | null; fps: number | null } } = {},
-): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const table = target.kind === "system" ? cameraSystems : cameras;
-    const [row] = await tx.select({ status: table.status }).from(table).where(eq(table.id, target.id)).for("update");
-    if (!row) return false;
-    const now = new Date();
-    await tx
-      .update(table)
-      .set({
-        status,
-        lastCheckedAt: now,
-        ...(extra.hasPtz !== undefined ? { hasPtz: extra.hasPtz } : {}),
-        // A camera's report is the last probe's: a camera that did not answer reports nothing.
-        ...(target.kind === "camera"
-          ? { reportedResolution: extra.reported?.resolution ?? null, reportedFps: extra.reported?.fps ?? null }
-          : {}),
-      })
-      .where(eq(table.id, target.id));
-    if (row.status === status) return false;
-    await tx.insert(cameraStatusChanges).values({
-      cameraId: target.kind === "camera" ? target.id : null,
-      systemId: target.kind === "system" ? target.id : null,
-      status,
-      message,
-      changedAt: now,
-    });
-    return true;
   });
 }

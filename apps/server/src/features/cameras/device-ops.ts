@@ -8,7 +8,9 @@ import { AppError, conflict, notFound } from "../../platform/errors.ts";
 import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { checkHost, movesCredential, networksOf } from "./addresses.ts";
-import { cameraRow, type DeviceTarget, recordStatus, systemRow, targetOf } from "./cameras.service.ts";
+import { type DeviceTarget, targetOf } from "./camera-credentials.ts";
+import { cameraRow, systemRow } from "./camera-records.ts";
+import { recordStatus } from "./camera-status.ts";
 
 declare module "fastify" {
   interface FastifyInstance {

@@ -3,10 +3,10 @@ import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/client.ts";
-import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
+import { product, shop, shopper, type TestShopper } from "../../test/factories.ts";
 import { as, createDeviceKey, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
-import { idempotencyKeyOf } from "../checkout/charge.ts";
-import { product, shop, shopper, type TestShopper } from "../refunds/testing.ts";
+import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
+import { idempotencyKeyOf } from "../payments/charge.ts";
 
 /**
  * Money never overflows: a line and a cart have limits (the store's

@@ -3,8 +3,8 @@ import { cartScanResponseSchema, cartSchema, gtinCheckDigit, productLookupSchema
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
+import { product, shop, shopper, type TestShopper } from "../../test/factories.ts";
 import { as, createDeviceKey, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
-import { product, shop, shopper, type TestShopper } from "../refunds/testing.ts";
 
 /**
  * The cart's SQL at its edges: a weight label priced to the nearest öre

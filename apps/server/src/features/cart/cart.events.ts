@@ -1,7 +1,12 @@
 import type { Cart } from "@glide/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { EventBus } from "../../platform/event-bus.ts";
-import { type AnnounceSession, SESSIONS_TOPIC, type SessionChange } from "../sessions/session-events.ts";
+import {
+  type AnnounceSession,
+  announceNothing,
+  SESSIONS_TOPIC,
+  type SessionChange,
+} from "../sessions/session-events.ts";
 
 /** What a cart change tells the shopper's screens; small, so it fits any transport. */
 export type CartEvent =
@@ -61,3 +66,10 @@ export function addedEvent(item: Cart["items"][number]): CartEvent {
     },
   };
 }
+
+/** Tells the console's Sessions screen (through `announce`) that a line of the visit's cart changed. */
+export const announceLine = (
+  announce: AnnounceSession | undefined,
+  visit: { sessionId: string; storeId: string },
+  kind: string,
+) => (announce ?? announceNothing)({ store_id: visit.storeId, session_id: visit.sessionId, kind });

@@ -6,25 +6,18 @@ import {
   cartSchema,
   cartSessionParams,
   cartWorkerSchema,
-  errorSchema,
 } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { queryRows, sql } from "../../db/client.ts";
-import { sha256 } from "../../platform/crypto.ts";
-import { unauthorized } from "../../platform/errors.ts";
+import { errorResponses } from "../../platform/route-errors.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
-import { addedEvent, announce, type CartEvent, collectSessionChanges } from "./cart.events.ts";
-import { getCart, removeItem, scanIntoCart, setQuantity, workerChange } from "./cart.service.ts";
+import { announce, collectSessionChanges } from "./cart.events.ts";
+import { getCart } from "./cart.service.ts";
 import { limitsFrom } from "./cart-limits.ts";
+import { removeItem, setQuantity } from "./quantities.ts";
+import { cameraWorkerStore, workerChange } from "./recognition-worker.ts";
+import { scanIntoCart } from "./scanning.ts";
 
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  422: errorSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 422);
 const tags = ["cart"];
 
 export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -45,7 +38,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const visit = collectSessionChanges();
       const { session_id, barcode, scan_id } = request.body;
-      const result = await scanIntoCart({
+      const { events, ...answer } = await scanIntoCart({
         db: app.db,
         customerId: shopperOf(request),
         sessionId: session_id,
@@ -54,8 +47,8 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         limitsOf,
         announce: visit.announce,
       });
-      await announce(app.bus, request.log, session_id, [addedEvent(result.item)], visit.changes);
-      return result;
+      await announce(app.bus, request.log, session_id, events, visit.changes);
+      return answer;
     },
   );
 
@@ -90,23 +83,14 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const visit = collectSessionChanges();
-      const itemId = request.params.item_id;
-      const before = await quantityOf(itemId);
-      const { cart, removed } = await setQuantity({
+      const { cart, events } = await setQuantity({
         db: app.db,
         customerId: shopperOf(request),
-        itemId,
+        itemId: request.params.item_id,
         quantity: request.body.quantity,
         limitsOf,
         announce: visit.announce,
       });
-      const line = cart.items.find((i) => i.id === itemId);
-      const events: CartEvent[] = [];
-      if (removed) events.push({ type: "product_removed", product_id: removed.product_id });
-      else if (line && before !== null && line.quantity === before + 1) events.push(addedEvent(line));
-      else if (line && before !== null && line.quantity === before - 1)
-        events.push({ type: "product_removed", product_id: line.product.id });
-      else events.push({ type: "cart_changed" });
       await announce(app.bus, request.log, cart.session_id, events, visit.changes);
       return cart;
     },
@@ -125,19 +109,13 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const visit = collectSessionChanges();
-      const { cart, removed } = await removeItem({
+      const { cart, events } = await removeItem({
         db: app.db,
         customerId: shopperOf(request),
         itemId: request.params.item_id,
         announce: visit.announce,
       });
-      await announce(
-        app.bus,
-        request.log,
-        cart.session_id,
-        removed ? [{ type: "product_removed", ...removed }] : [],
-        visit.changes,
-      );
+      await announce(app.bus, request.log, cart.session_id, events, visit.changes);
       return cart;
     },
   );
@@ -155,9 +133,9 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const visit = collectSessionChanges();
-      const storeId = await cameraWorkerStore(request.headers.authorization);
+      const storeId = await cameraWorkerStore(app.db, request.headers.authorization);
       const { session_id, product_id, action, event_id } = request.body;
-      const { cart, item, product } = await workerChange({
+      const { cart, events } = await workerChange({
         db: app.db,
         storeId,
         sessionId: session_id,
@@ -167,31 +145,8 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         limitsOf,
         announce: visit.announce,
       });
-      const event: CartEvent =
-        action === "add" && item ? addedEvent(item) : { type: "product_removed", product_id: product.id };
-      await announce(app.bus, request.log, session_id, [event], visit.changes);
+      await announce(app.bus, request.log, session_id, events, visit.changes);
       return cart;
     },
   );
-
-  async function quantityOf(itemId: string): Promise<number | null> {
-    const [row] = await queryRows<{ quantity: number }>(
-      app.db,
-      sql`select quantity from cart_items where id = ${itemId}`,
-    );
-    return row?.quantity ?? null;
-  }
-
-  /** The store whose camera_worker key this is; the key's hash is all we keep. */
-  async function cameraWorkerStore(header: string | undefined): Promise<string> {
-    const key = /^Device\s+(\S+)$/i.exec(header ?? "")?.[1];
-    if (!key) throw unauthorized("The recognition worker must send its device key", "device_key_required");
-    const [device] = await queryRows<{ store_id: string }>(
-      app.db,
-      sql`update store_device_keys set last_used_at = now()
-          where key_hash = ${sha256(key)} and kind = 'camera_worker' returning store_id`,
-    );
-    if (!device) throw unauthorized("Unknown device key", "invalid_device_key");
-    return device.store_id;
-  }
 };

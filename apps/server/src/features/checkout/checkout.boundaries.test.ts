@@ -1,10 +1,10 @@
 import { analyticsSummarySchema, gtinCheckDigit, receiptSchema, type SessionDetail } from "@glide/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
-import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
+import { paidVisit, product, shopper, type TestShopper } from "../../test/factories.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
-import { paidVisit, product, shopper, type TestShopper } from "../refunds/testing.ts";
-import { idempotencyKeyOf } from "./charge.ts";
+import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
+import { idempotencyKeyOf } from "../payments/charge.ts";
 
 /**
  * What a paid order keeps, where a per-line or truncating sum would differ

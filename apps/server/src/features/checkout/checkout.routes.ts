@@ -1,7 +1,4 @@
 import {
-  checkoutResponseSchema,
-  checkoutSchema,
-  errorSchema,
   paymentMethodResponseSchema,
   paymentMethodSchema,
   receiptIdParams,
@@ -10,25 +7,16 @@ import {
 } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError, forbidden, safeError } from "../../platform/errors.ts";
 import { schedulePeriodic } from "../../platform/housekeeping.ts";
+import { errorResponses } from "../../platform/route-errors.ts";
+import { listReceipts, ownReceipt } from "../orders/receipts.service.ts";
+import { chargeWith, paymentsOf } from "../payments/charge.ts";
+import { readCard, removeCard, saveCard } from "../payments/payment-method.service.ts";
 import { sessionAnnouncer } from "../sessions/session-events.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
-import { flagAtExit } from "../spot-checks/spot-checks.service.ts";
-import { chargeWith, paymentsOf } from "./charge.ts";
-import { checkout, settleUnsettled } from "./checkout.service.ts";
-import { listReceipts, ownReceipt, readCard, removeCard, saveCard } from "./payment-method.service.ts";
+import { settleUnsettled } from "./checkout.service.ts";
 
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  402: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  422: errorSchema,
-  503: errorSchema,
-};
+const errors = errorResponses(400, 401, 402, 403, 404, 409, 422, 503);
 const tags = ["checkout"];
 
 /** How often charges the provider did not answer are asked again, with their own keys. */
@@ -50,47 +38,6 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
       app.receiptMails.kick();
     }
   });
-
-  app.post(
-    "/api/v1/checkout",
-    {
-      preHandler: requireShopper,
-      schema: {
-        tags,
-        summary: "Pay for the open visit with the card on file: charged once, however often it is called",
-        body: checkoutSchema,
-        response: { 200: checkoutResponseSchema, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const customerId = shopperOf(request);
-      // Whose visit first: another shopper's id is refused before anything else is said.
-      if (request.body.user_id !== customerId) throw forbidden("Du kan bara betala för ditt eget besök.");
-      try {
-        const answer = await checkout({
-          db: app.db,
-          payments: chargeWith(paymentsOf(app)),
-          mailReceipts: app.receiptMails.sends,
-          customerId,
-          userId: request.body.user_id,
-          announce,
-          // Paying from the phone is an exit too: the same draw for a staff check as at the gate, never a reason to fail.
-          afterPaid: async ({ sessionId, storeId }) => {
-            const share = (await app.settings.effective(storeId)).store.spot_check_share;
-            await flagAtExit({ db: app.db, announce, sessionId, storeId, customerId, share }).catch((err: unknown) =>
-              request.log.warn({ err: safeError(err) }, "could not draw the exit for a spot check"),
-            );
-          },
-        });
-        // The receipt mail goes out in the background: a slow mail server never holds up the answer.
-        if (answer.status === "paid") app.receiptMails.kick();
-        return answer;
-      } catch (err) {
-        if (err instanceof AppError && err.status === 503) reply.header("retry-after", "5");
-        throw err;
-      }
-    },
-  );
 
   app.get(
     "/api/v1/receipts",

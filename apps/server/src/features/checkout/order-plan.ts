@@ -2,14 +2,15 @@ import type { CheckoutResponse, VisitState } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
-import { checkAgeLimit } from "../cart/cart.service.ts";
+import { checkAgeLimit } from "../cart/age-limit.ts";
+import { paidResponse } from "../orders/receipt.ts";
+import { enqueueReceiptMail } from "../orders/receipt-mail.outbox.ts";
+import { vatPerRate } from "../orders/vat.ts";
+import type { ChargeOutcome } from "../payments/charge.ts";
 import { recordSessionEvent, type SessionChange } from "../sessions/session-events.ts";
+import { type ChargeDetails, loadVisit, type Visit } from "../visits/visit-loader.ts";
 import { mustTransition, transition } from "../visits/visit-state.ts";
 import { moveVisit } from "../visits/visits.ts";
-import type { ChargeOutcome } from "./charge.ts";
-import { paidResponse } from "./receipt.ts";
-import { enqueueReceiptMail } from "./receipt-mail.outbox.ts";
-import { vatPerRate } from "./vat.ts";
 
 /** A request that finds another one charging waits this long for it before taking over with the same key. */
 export const CHARGE_LEASE_MS = 30_000;
@@ -17,25 +18,8 @@ export const CHARGE_LEASE_MS = 30_000;
 /** Who asks for a visit to be charged: its shopper (or the settling job), or staff for a visit left unpaid. */
 export type ChargeEvent = "checkout" | "staff_charge";
 
-export type VisitToCharge = {
-  id: string;
-  customer_id: string;
-  store_id: string;
-  state: VisitState;
-  gone: boolean;
-  timezone: string;
-  birth_date: string;
-  age_verification: boolean;
-  store_name: string;
-  legal_name: string | null;
-  organization_number: string | null;
-  address: string | null;
-  postal_code: string | null;
-  city: string | null;
-  currency: string;
-  payment_customer_id: string | null;
-  payment_method_id: string | null;
-};
+/** The visit with what its charge needs: age limits are checked again, the receipt names the store. */
+export type VisitToCharge = Visit<"age_verification"> & ChargeDetails;
 
 export type OrderRow = {
   id: string;
@@ -71,23 +55,9 @@ export type Plan =
     }
   | { kind: "wait"; orderId: string };
 
-/** The visit with what its charge needs, locked FOR UPDATE: scans and line changes wait (cart.service.ts). */
-async function lockVisitToCharge(tx: Tx, sessionId: string): Promise<VisitToCharge | undefined> {
-  const [row] = await queryRows<VisitToCharge>(
-    tx,
-    sql`select s.id, s.customer_id, s.store_id, s.state, (s.exited_at is not null or s.abandoned_at is not null) as gone,
-          st.timezone, c.birth_date::text as birth_date,
-          exists (select 1 from store_modules m where m.store_id = s.store_id
-                    and m.module_id = 'age_verification' and m.enabled) as age_verification,
-          st.name as store_name, st.legal_name, st.organization_number, st.address, st.postal_code, st.city,
-          st.currency, c.payment_customer_id, c.payment_method_id
-        from shopping_sessions s
-        join stores st on st.id = s.store_id
-        join customers c on c.id = s.customer_id
-        where s.id = ${sessionId}
-        for update of s`,
-  );
-  return row;
+/** The visit with what its charge needs, locked FOR UPDATE: scans and line changes wait (cart/cart-visit.ts). */
+function lockVisitToCharge(tx: Tx, sessionId: string): Promise<VisitToCharge | undefined> {
+  return loadVisit(tx, { sessionId }, { lock: "update", modules: ["age_verification"], charge: true });
 }
 
 async function orderOf(db: Db | Tx, sessionId: string, lock = false): Promise<OrderRow | undefined> {

@@ -1,5 +1,6 @@
-import { dashboardStatsSchema, errorSchema } from "@glide/contracts";
+import { dashboardStatsSchema } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { errorResponses } from "../../platform/route-errors.ts";
 import { actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import { dashboardStats } from "./dashboard.service.ts";
 
@@ -11,7 +12,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["dashboard"],
         summary: "Platform statistics",
-        response: { 200: dashboardStatsSchema, 401: errorSchema },
+        response: { 200: dashboardStatsSchema, ...errorResponses(401) },
       },
     },
     (request) => dashboardStats({ db: app.db, actor: actorOf(request) }),

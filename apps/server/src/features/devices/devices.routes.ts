@@ -1,43 +1,22 @@
 import {
   deviceKeyCreatedSchema,
   deviceKeyCreateSchema,
+  deviceKeyParams,
   deviceKeySchema,
-  errorSchema,
   storeIdParams,
 } from "@glide/contracts";
-import { and, desc, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { storeDeviceKeys, stores } from "../../db/schema/index.ts";
-import { randomToken, sha256 } from "../../platform/crypto.ts";
-import { notFound } from "../../platform/errors.ts";
-import { actorOf, assertPlatformAdmin, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
-import { named, recordAudit } from "../audit/audit.ts";
+import { errorResponses } from "../../platform/route-errors.ts";
+import { actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
+import { createDeviceKey, listDeviceKeys, revokeDeviceKey } from "./devices.service.ts";
 
-const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 422: errorSchema };
+const errors = errorResponses(400, 401, 403, 404, 422);
 const tags = ["store devices"];
-type Row = typeof storeDeviceKeys.$inferSelect;
-const toKey = (r: Row) => ({
-  id: r.id,
-  store_id: r.storeId,
-  kind: r.kind,
-  label: r.label,
-  created_at: r.createdAt.toISOString(),
-  last_used_at: r.lastUsedAt?.toISOString() ?? null,
-});
-/** How the audit log names a key: its label, or its kind when it has none. */
-const keyName = (r: Row) => (r.label ? `${named("Device key", r.label)} (${r.kind})` : `Device key (${r.kind})`);
 
 /** Keys for a store's door scanner and other devices; the key is shown once, only its hash is kept. */
 export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook("preHandler", requireAdmin);
-  app.addHook("preHandler", async (request) => assertPlatformAdmin(actorOf(request), "manage device keys"));
-
-  const storeExists = async (id: string) => {
-    const [store] = await app.db.select({ id: stores.id, name: stores.name }).from(stores).where(eq(stores.id, id));
-    if (!store) throw notFound(`Store ${id} not found`);
-    return store;
-  };
 
   app.get(
     "/api/v1/stores/:id/device-keys",
@@ -49,15 +28,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(deviceKeySchema), ...errors },
       },
     },
-    async (request) => {
-      await storeExists(request.params.id);
-      const rows = await app.db
-        .select()
-        .from(storeDeviceKeys)
-        .where(eq(storeDeviceKeys.storeId, request.params.id))
-        .orderBy(desc(storeDeviceKeys.createdAt));
-      return rows.map(toKey);
-    },
+    async (request) => listDeviceKeys(app.db, actorOf(request), request.params.id),
   );
 
   app.post(
@@ -71,32 +42,8 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: deviceKeyCreatedSchema, ...errors },
       },
     },
-    async (request, reply) => {
-      const store = await storeExists(request.params.id);
-      const key = `gd_${randomToken(32)}`;
-      const row = await app.db.transaction(async (tx) => {
-        const [created] = await tx
-          .insert(storeDeviceKeys)
-          .values({
-            storeId: store.id,
-            kind: request.body.kind,
-            label: request.body.label ?? null,
-            keyHash: sha256(key),
-          })
-          .returning();
-        await recordAudit(tx, {
-          actor: actorOf(request),
-          action: "store.device_key_create",
-          entityType: "device_key",
-          entityId: created!.id,
-          storeId: store.id,
-          summary: `${keyName(created!)} created for ${named("store", store.name)}`,
-          after: toKey(created!),
-        });
-        return created!;
-      });
-      return reply.status(201).send({ ...toKey(row), key });
-    },
+    async (request, reply) =>
+      reply.status(201).send(await createDeviceKey(app.db, actorOf(request), request.params.id, request.body)),
   );
 
   app.delete(
@@ -105,28 +52,12 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "Revoke a device key",
-        params: storeIdParams.extend({ keyId: z.uuid() }),
+        params: deviceKeyParams,
         response: { 204: z.null(), ...errors },
       },
     },
     async (request, reply) => {
-      await app.db.transaction(async (tx) => {
-        const [deleted] = await tx
-          .delete(storeDeviceKeys)
-          .where(and(eq(storeDeviceKeys.id, request.params.keyId), eq(storeDeviceKeys.storeId, request.params.id)))
-          .returning();
-        if (!deleted) throw notFound(`Device key ${request.params.keyId} not found`);
-        const [store] = await tx.select({ name: stores.name }).from(stores).where(eq(stores.id, deleted.storeId));
-        await recordAudit(tx, {
-          actor: actorOf(request),
-          action: "store.device_key_delete",
-          entityType: "device_key",
-          entityId: deleted.id,
-          storeId: deleted.storeId,
-          summary: `${keyName(deleted)} revoked for ${named("store", store?.name ?? deleted.storeId)}`,
-          before: toKey(deleted),
-        });
-      });
+      await revokeDeviceKey(app.db, actorOf(request), request.params.id, request.params.keyId);
       return reply.status(204).send(null);
     },
   );

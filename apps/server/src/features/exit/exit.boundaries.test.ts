@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
-import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
+import { paidVisit, product, shop, shopper, type TestShopper } from "../../test/factories.ts";
 import { as, createDeviceKey, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
-import { paidVisit, product, shop, shopper, type TestShopper } from "../refunds/testing.ts";
+import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
 
 /**
  * Whom the gate marks as gone. A visit marked gone whose charge is then

@@ -1,29 +1,29 @@
-import { errorSchema, receiptSchema } from "@glide/contracts";
+import {
+  checkoutResponseSchema,
+  checkoutSchema,
+  exitScanResponseSchema,
+  exitScanSchema,
+  exitStatusSchema,
+  exitTokenSchema,
+} from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
-import { queryRows, sql } from "../../db/client.ts";
-import { deriveKey, sha256 } from "../../platform/crypto.ts";
-import { unauthorized } from "../../platform/errors.ts";
-import { chargeWith, paymentsOf } from "../checkout/charge.ts";
+import { deriveKey } from "../../platform/crypto.ts";
+import { AppError } from "../../platform/errors.ts";
+import { errorResponses } from "../../platform/route-errors.ts";
+import { storeOfDevice } from "../devices/devices.service.ts";
+import { chargeWith, paymentsOf } from "../payments/charge.ts";
 import { sessionAnnouncer } from "../sessions/session-events.ts";
-import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
-import { exitStatus, issueExitToken, scanAtGate } from "./exit.service.ts";
+import { namedShopper, requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
+import { exitStatus, issueExitToken, payFromPhone, scanAtGate } from "./exit.service.ts";
 
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  402: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  410: errorSchema,
-  422: errorSchema,
-  503: errorSchema,
-};
+const errors = errorResponses(400, 401, 402, 403, 404, 409, 410, 422, 503);
 const tags = ["exit"];
+/** The phone's payment keeps the answers (and tag) it has always had: no 410, that is the exit code's. */
+const { 410: _expired, ...payErrors } = errors;
 
 export const exitRoutes: FastifyPluginAsyncZod = async (app) => {
   const key = deriveKey(app.config.secretKey, "exit-token");
+  const announce = sessionAnnouncer(app.bus, app.log);
 
   app.get(
     "/api/v1/exit/token",
@@ -33,7 +33,7 @@ export const exitRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "The exit QR code for the shopper's visit: signed, bound to the visit and store, two minutes",
         response: {
-          200: z.object({ token: z.string(), session_id: z.string(), expires_at: z.string() }),
+          200: exitTokenSchema,
           ...errors,
         },
       },
@@ -53,20 +53,7 @@ export const exitRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           "Where the visit stands at the exit (shopping, pending, declined, paid, empty), the receipt, and whether a card must be added first",
         response: {
-          200: z.object({
-            state: z.enum(["shopping", "pending", "declined", "paid", "empty"]),
-            receipt: receiptSchema.nullable(),
-            notice: z
-              .string()
-              .optional()
-              .describe("Swedish, for the phone; only when the visit was picked for a staff check at the exit"),
-            needs_card: z
-              .literal(true)
-              .optional()
-              .describe(
-                "Only when the gate refused the exit code for want of a card and there is still none on file: the phone leads to the card page",
-              ),
-          }),
+          200: exitStatusSchema,
           ...errors,
         },
       },
@@ -84,34 +71,23 @@ export const exitRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary:
           "The exit gate read an exit code (Authorization: Device <exit_gate key>): pays the visit once, opens the gate",
-        body: z.object({ token: z.string().trim().min(1, "token is required").max(400) }),
-        response: {
-          200: z.object({
-            gate_opened: z.boolean(),
-            status: z.enum(["paid", "empty", "pending"]),
-            receipt_number: z.number().int().nullable(),
-          }),
-          ...errors,
-        },
+        body: exitScanSchema,
+        response: { 200: exitScanResponseSchema, ...errors },
       },
     },
     async (request) => {
-      const deviceKey = /^Device\s+(\S+)$/i.exec(request.headers.authorization ?? "")?.[1];
-      if (!deviceKey) throw unauthorized("The exit gate must send its device key", "device_key_required");
-      const [gate] = await queryRows<{ store_id: string }>(
-        app.db,
-        sql`update store_device_keys set last_used_at = now()
-            where key_hash = ${sha256(deviceKey)} and kind = 'exit_gate' returning store_id`,
-      );
-      if (!gate) throw unauthorized("Unknown exit gate key", "invalid_device_key");
+      const gateStoreId = await storeOfDevice(app.db, request.headers.authorization, "exit_gate", {
+        missing: "The exit gate must send its device key",
+        unknown: "Unknown exit gate key",
+      });
       // Read before scanAtGate opens any transaction (PGlite has one connection).
-      const spotCheckShare = (await app.settings.effective(gate.store_id)).store.spot_check_share;
+      const spotCheckShare = (await app.settings.effective(gateStoreId)).store.spot_check_share;
       const answer = await scanAtGate({
         db: app.db,
         key,
         payments: chargeWith(paymentsOf(app)),
         mailReceipts: app.receiptMails.sends,
-        gateStoreId: gate.store_id,
+        gateStoreId: gateStoreId,
         token: request.body.token,
         openGate: ({ storeId, sessionId }) => app.door.open({ storeId, sessionId }),
         announce: sessionAnnouncer(app.bus, request.log),
@@ -120,6 +96,40 @@ export const exitRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       if (answer.status === "paid") app.receiptMails.kick();
       return answer;
+    },
+  );
+
+  app.post(
+    "/api/v1/checkout",
+    {
+      preHandler: requireShopper,
+      schema: {
+        tags: ["checkout"],
+        summary: "Pay for the open visit with the card on file: charged once, however often it is called",
+        body: checkoutSchema,
+        response: { 200: checkoutResponseSchema, ...payErrors },
+      },
+    },
+    async (request, reply) => {
+      // Whose visit first: another shopper's id is refused before anything else is said.
+      const customerId = namedShopper(request, request.body.user_id, "Du kan bara betala för ditt eget besök.");
+      try {
+        const answer = await payFromPhone({
+          db: app.db,
+          payments: chargeWith(paymentsOf(app)),
+          mailReceipts: app.receiptMails.sends,
+          customerId,
+          announce,
+          spotCheckShare: async (storeId) => (await app.settings.effective(storeId)).store.spot_check_share,
+          log: request.log,
+        });
+        // The receipt mail goes out in the background: a slow mail server never holds up the answer.
+        if (answer.status === "paid") app.receiptMails.kick();
+        return answer;
+      } catch (err) {
+        if (err instanceof AppError && err.status === 503) reply.header("retry-after", "5");
+        throw err;
+      }
     },
   );
 };

@@ -1,12 +1,12 @@
-import type { Receipt } from "@glide/contracts";
+import type { CheckoutResponse, Receipt } from "@glide/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import { type Db, queryRows, sql } from "../../db/client.ts";
 import { AppError, conflict, forbidden, isUniqueViolation, notFound, safeError } from "../../platform/errors.ts";
-import type { ChargePort } from "../checkout/charge.ts";
-import { checkout } from "../checkout/checkout.service.ts";
-import { readReceipt } from "../checkout/receipt.ts";
+import { type ChargeVisitOptions, checkout } from "../checkout/checkout.service.ts";
+import { readReceipt } from "../orders/receipt.ts";
+import type { ChargePort } from "../payments/charge.ts";
 import { type AnnounceSession, announceNothing, recordSessionEvent } from "../sessions/session-events.ts";
-import { flagAtExit, spotCheckNotice } from "../spot-checks/spot-checks.service.ts";
+import { flagAtExit, spotCheckNotice } from "../spot-checks/exit-draw.ts";
 import { OWING_STATES } from "../visits/visit-state.ts";
 import { type LatestVisit, latestVisit } from "../visits/visits.ts";
 import { type ExitClaims, signExitToken, verifyExitToken } from "./exit-token.ts";
@@ -133,7 +133,6 @@ async function passGate(
       payments: opts.payments,
       mailReceipts: opts.mailReceipts,
       customerId: visit.customer_id,
-      userId: visit.customer_id,
       announce,
     });
     answer = { gate_opened: true, status: paid.status, receipt_number: paid.receipt?.number ?? null };
@@ -163,6 +162,33 @@ async function passGate(
   }
   await opts.openGate({ storeId: visit.store_id, sessionId: visit.id });
   return answer;
+}
+
+/**
+ * POST /api/v1/checkout: the phone pays what the shopper owes (after a passed
+ * face check, or "Kunde inte scanna? Tryck här"). Paying from the phone is an
+ * exit too: once this request's charge went through, the same draw for a
+ * staff check as at the gate, never a reason to fail.
+ */
+export async function payFromPhone(
+  opts: ChargeVisitOptions & {
+    customerId: string;
+    /** The store's store/spot_check_share, read once the payment went through. */
+    spotCheckShare: (storeId: string) => Promise<number>;
+    log: Pick<FastifyBaseLogger, "warn">;
+  },
+): Promise<CheckoutResponse> {
+  const { spotCheckShare, log, ...checkoutOpts } = opts;
+  const announce = opts.announce ?? announceNothing;
+  return checkout({
+    ...checkoutOpts,
+    afterPaid: async ({ sessionId, storeId }) => {
+      const share = await spotCheckShare(storeId);
+      await flagAtExit({ db: opts.db, announce, sessionId, storeId, customerId: opts.customerId, share }).catch(
+        (err: unknown) => log.warn({ err: safeError(err) }, "could not draw the exit for a spot check"),
+      );
+    },
+  });
 }
 
 export type ExitStatus = {

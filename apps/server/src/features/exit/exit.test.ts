@@ -1,12 +1,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { errorSchema, gtinCheckDigit } from "@glide/contracts";
 import { sql } from "drizzle-orm";
-import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { queryRows } from "../../db/client.ts";
-import { customers } from "../../db/schema/index.ts";
 import { deriveKey } from "../../platform/crypto.ts";
-import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
+import { shopper as newShopper, shop, type TestShopper } from "../../test/factories.ts";
 import {
   as,
   createDeviceKey,
@@ -16,8 +14,8 @@ import {
   signIn,
   type TestContext,
 } from "../../test/harness.ts";
-import { issueTokens } from "../shopper-auth/shopper-tokens.ts";
-import { useSpotCheckRandom } from "../spot-checks/spot-checks.service.ts";
+import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
+import { useSpotCheckRandom } from "../spot-checks/exit-draw.ts";
 import { signExitToken } from "./exit-token.ts";
 
 const SECRET = randomBytes(32).toString("hex");
@@ -32,37 +30,10 @@ let admin: ReturnType<typeof as>;
 const juice = `731000000501${gtinCheckDigit("731000000501")}`;
 
 type Reply = Awaited<ReturnType<TestContext["app"]["inject"]>>;
-type Shopper = { id: string; call: (opts: Omit<InjectOptions, "headers">) => Promise<Reply> };
-
-async function shopperInStore(card = "pm_card_visa", storeId = store): Promise<Shopper & { visit: string }> {
-  const tag = randomBytes(6).toString("hex");
-  const [customer] = await ctx.app.db
-    .insert(customers)
-    .values({
-      personalNumberHash: `ex-${tag}`,
-      personalNumberSealed: `ex-${tag}`,
-      name: "Ada",
-      birthDate: "1980-01-01",
-    })
-    .returning();
-  const { access_token } = await issueTokens(ctx.app.db, ctx.app.shopperKeys.jwt, customer!);
-  const call = async (opts: Omit<InjectOptions, "headers">) =>
-    await ctx.app.inject({ ...opts, headers: { authorization: `Bearer ${access_token}` } } as InjectOptions);
-  expect(
-    (await call({ method: "PUT", url: "/api/v1/payment-method", payload: { payment_method: card } })).statusCode,
-  ).toBe(200);
-  const entry = await call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: storeId } });
-  const visit = entry.json().session_id as string;
-  await ctx.app.db.execute(
-    sql`update shopping_sessions set door_opened_at = now(), entry_used_at = now(), state = 'in_store' where id = ${visit}`,
-  );
-  const scanned = await call({
-    method: "POST",
-    url: "/api/v1/cart/scan",
-    payload: { session_id: visit, barcode: juice },
-  });
-  expect(scanned.statusCode, scanned.body).toBe(200);
-  return { id: customer!.id, call, visit };
+/** A shopper with `card` on file, through the door of `storeId` with a juice in the cart. */
+async function shopperInStore(card = "pm_card_visa", storeId = store): Promise<TestShopper & { visit: string }> {
+  const who = await newShopper(ctx.app, { card, name: "Ada", birthDate: "1980-01-01" });
+  return { ...who, visit: await shop(ctx.app, who, storeId, [[juice, 1]]) };
 }
 
 const gate = (token: string, key = gateKey) =>
@@ -72,7 +43,7 @@ const gate = (token: string, key = gateKey) =>
     headers: { authorization: `Device ${key}` },
     payload: { token },
   });
-const exitCode = async (who: Shopper) => {
+const exitCode = async (who: TestShopper) => {
   const res = await who.call({ method: "GET", url: "/api/v1/exit/token" });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { token: string; session_id: string; expires_at: string };

@@ -1,10 +1,6 @@
-import { randomBytes } from "node:crypto";
-import { sql } from "drizzle-orm";
-import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customers } from "../../db/schema/index.ts";
+import { shopper as newShopper, walkIn } from "../../test/factories.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
-import { issueTokens } from "../shopper-auth/shopper-tokens.ts";
 
 let ctx: TestContext;
 let admin: ReturnType<typeof as>;
@@ -13,33 +9,14 @@ let store: string;
 const recognised = new Set<string>();
 const asked: string[] = [];
 
-type Reply = Awaited<ReturnType<TestContext["app"]["inject"]>>;
-
 async function shopper(entered = true) {
-  const tag = randomBytes(6).toString("hex");
-  const [customer] = await ctx.app.db
-    .insert(customers)
-    .values({
-      personalNumberHash: `fc-${tag}`,
-      personalNumberSealed: `fc-${tag}`,
-      name: "Eva",
-      birthDate: "1975-07-07",
-    })
-    .returning();
-  const { access_token } = await issueTokens(ctx.app.db, ctx.app.shopperKeys.jwt, customer!);
-  const call = async (opts: Omit<InjectOptions, "headers">): Promise<Reply> =>
-    await ctx.app.inject({ ...opts, headers: { authorization: `Bearer ${access_token}` } } as InjectOptions);
-  if (entered) {
-    const entry = await call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
-    await ctx.app.db.execute(
-      sql`update shopping_sessions set door_opened_at = now(), entry_used_at = now(), state = 'in_store' where id = ${entry.json().session_id}`,
-    );
-  }
+  const who = await newShopper(ctx.app, { card: null, name: "Eva", birthDate: "1975-07-07" });
+  if (entered) await walkIn(ctx.app, who, store);
   const verify = async () =>
-    (await call({ method: "POST", url: "/api/v1/face/verify", payload: { user_id: customer!.id } })).json();
+    (await who.call({ method: "POST", url: "/api/v1/face/verify", payload: { user_id: who.id } })).json();
   const consent = async (value: boolean) =>
-    (await call({ method: "PUT", url: "/api/v1/face/consent", payload: { consent: value } })).json();
-  return { id: customer!.id, call, verify, consent };
+    (await who.call({ method: "PUT", url: "/api/v1/face/consent", payload: { consent: value } })).json();
+  return { id: who.id, call: who.call, verify, consent };
 }
 
 const setModule = async (enabled: boolean) =>

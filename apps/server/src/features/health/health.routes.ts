@@ -1,15 +1,6 @@
+import { healthSchema } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { DATABASE_RETRY_AFTER_SECONDS } from "../../platform/http-errors.ts";
-
-const healthSchema = z.object({
-  status: z.enum(["ok", "unavailable"]),
-  database: z.object({
-    kind: z.enum(["pglite", "postgres"]),
-    status: z.enum(["up", "down"]),
-    detail: z.string().optional(),
-  }),
-});
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(

@@ -1,11 +1,13 @@
 import { mkdirSync } from "node:fs";
 import fastifyStatic from "@fastify/static";
 import {
-  errorSchema,
   importReportSchema,
   PRODUCT_IMAGE_MAX_BYTES,
   PRODUCT_IMAGE_TYPES,
+  productCodeParams,
   productIdParams,
+  productImageSchema,
+  productImportQuery,
   productInputSchema,
   productListQuerySchema,
   productLookupSchema,
@@ -15,6 +17,7 @@ import {
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../platform/errors.ts";
+import { errorResponses } from "../../platform/route-errors.ts";
 import { actorOf, assertPlatformAdmin, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import { recordAudit } from "../audit/audit.ts";
 import { exportProductsCsv, importProductsCsv } from "./products.csv.ts";
@@ -22,14 +25,7 @@ import { imagesDir, storeProductImage } from "./products.images.ts";
 import { listCategories, listProducts } from "./products.search.ts";
 import { createProduct, deleteProduct, getProduct, lookupProduct, updateProduct } from "./products.service.ts";
 
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  422: errorSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 422);
 const tags = ["products"];
 export const IMPORT_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -78,7 +74,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         schema: {
           tags,
           summary: "Resolve a scanned code; Swedish variable-measure labels give their price or weight",
-          params: z.object({ code: z.string().min(1).max(40) }),
+          params: productCodeParams,
           response: { 200: productLookupSchema, ...errors },
         },
       },
@@ -118,16 +114,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
           schema: {
             tags,
             summary: "Import CSV matched by SKU: dry_run=true reports per row; false applies in one transaction",
-            querystring: z.object({
-              dry_run: z
-                .enum(["true", "false"])
-                .default("true")
-                .transform((v) => v === "true"),
-              skip_rejected: z
-                .enum(["true", "false"])
-                .default("false")
-                .transform((v) => v === "true"),
-            }),
+            querystring: productImportQuery,
             body: z.string(),
             response: { 200: importReportSchema, ...errors },
           },
@@ -213,7 +200,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         schema: {
           tags,
           summary: "Upload a product photo (JPEG, PNG or WebP, at most 5 MB); answers its image_url",
-          response: { 201: z.object({ image_url: z.string() }), ...errors, 413: errorSchema, 415: errorSchema },
+          response: { 201: productImageSchema, ...errors, ...errorResponses(413, 415) },
         },
       },
       async (request, reply) => {

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { errorSchema, profileSchema } from "@glide/contracts";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext, signInShopper, type TestContext } from "../../test/harness.ts";
+import { shopper as newShopper } from "../../test/factories.ts";
+import { createTestContext, type TestContext } from "../../test/harness.ts";
 import { readProfile, setEmail } from "./profile.service.ts";
 
 let ctx: TestContext;
@@ -12,9 +13,7 @@ beforeAll(async () => {
 afterAll(() => ctx?.close());
 
 async function shopper(name: string) {
-  const { accessToken } = await signInShopper(ctx.app, name);
-  const call = (opts: Omit<InjectOptions, "headers">) =>
-    ctx.app.inject({ ...opts, headers: { authorization: `Bearer ${accessToken}` } } as InjectOptions);
+  const { call } = await newShopper(ctx.app, { name, card: null });
   return {
     profile: async () => profileSchema.parse((await call({ method: "GET", url: "/api/v1/profile" })).json()),
     setEmail: (payload: unknown) =>

@@ -1,9 +1,10 @@
-import { errorSchema, profileEmailSchema, profileSchema } from "@glide/contracts";
+import { profileEmailSchema, profileSchema } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { errorResponses } from "../../platform/route-errors.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
 import { readProfile, setEmail } from "./profile.service.ts";
 
-const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 422: errorSchema };
+const errors = errorResponses(400, 401, 404, 422);
 const tags = ["profile"];
 
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,13 +1,8 @@
-import { errorSchema, publicConfigSchema, publicStoreSchema } from "@glide/contracts";
-import { and, asc, eq } from "drizzle-orm";
+import { publicConfigSchema, publicStoreParams, publicStoreSchema } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
-import { settings, stores } from "../../db/schema/index.ts";
 import { bankIdAppUrlFor } from "../../platform/bankid/addresses.ts";
-import { fieldError, notFound } from "../../platform/errors.ts";
-
-/** The shopper followed a link or QR code whose store id is not one. */
-export const STORE_LINK_INVALID = "Länken leder inte till någon butik. Skanna QR-koden vid butikens dörr igen.";
+import { errorResponses } from "../../platform/route-errors.ts";
+import { publicStore } from "./public.service.ts";
 
 /**
  * What the shopper's landing page may know of a store: its name and where
@@ -43,43 +38,11 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["shopper"],
         summary: "A store's name and address for the landing page (no sign-in)",
-        // Checked in the handler, so that the shopper reads a Swedish sentence rather than a field name.
-        params: z.object({ store_id: z.string().describe("The store's id (a UUID) or demo") }),
-        response: { 200: publicStoreSchema, 400: errorSchema, 404: errorSchema },
+        // Checked in the service, so that the shopper reads a Swedish sentence rather than a field name.
+        params: publicStoreParams,
+        response: { 200: publicStoreSchema, ...errorResponses(400, 404) },
       },
     },
-    async (request) => {
-      let id = request.params.store_id;
-      if (id !== "demo" && !z.uuid().safeParse(id).success) {
-        throw fieldError("store_id", STORE_LINK_INVALID, 400, "invalid_store_id");
-      }
-      if (id === "demo") {
-        const [marked] = await app.db
-          .select({ value: settings.value })
-          .from(settings)
-          .where(and(eq(settings.category, "store"), eq(settings.key, "demo_store_id")));
-        const [oldest] = await app.db
-          .select({ id: stores.id })
-          .from(stores)
-          .where(eq(stores.isActive, true))
-          .orderBy(asc(stores.createdAt), asc(stores.name))
-          .limit(1);
-        id = typeof marked?.value === "string" ? marked.value : (oldest?.id ?? "");
-        if (!id) throw notFound("Det finns ingen demobutik.", "unknown_store");
-      }
-      const [store] = await app.db
-        .select({
-          id: stores.id,
-          name: stores.name,
-          address: stores.address,
-          postal_code: stores.postalCode,
-          city: stores.city,
-          is_active: stores.isActive,
-        })
-        .from(stores)
-        .where(eq(stores.id, id));
-      if (!store) throw notFound("Butiken finns inte.", "unknown_store");
-      return store;
-    },
+    async (request) => publicStore(app.db, request.params.store_id),
   );
 };

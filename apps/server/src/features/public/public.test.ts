@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../test/harness.ts";
-import { STORE_LINK_INVALID } from "./public.routes.ts";
+import { STORE_LINK_INVALID } from "./public.service.ts";
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { disputeSchema, receiptSchema } from "@glide/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
-import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
+import { paidVisit, product, shopper, type TestShopper } from "../../test/factories.ts";
 import { as, createTestContext, listenToSessions, signIn, type TestContext } from "../../test/harness.ts";
-import { paidVisit, product, shopper, type TestShopper } from "./testing.ts";
+import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
 
 let ctx: TestContext;
 let pay: PaymentHarness;

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
-import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
+import { paidVisit, product, shopper } from "../../test/factories.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
+import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
 import { sessionAnnouncer } from "../sessions/session-events.ts";
-import { REFUND_SETTLE_AFTER_MS, settlePendingRefunds } from "./refunds.service.ts";
-import { paidVisit, product, shopper } from "./testing.ts";
+import { REFUND_SETTLE_AFTER_MS, settlePendingRefunds } from "./refund-provider.ts";
 
 /**
  * When the job asks the provider again about a refund it never answered:

@@ -4,7 +4,6 @@ import {
   disputeListQuerySchema,
   disputeResolveSchema,
   disputeSchema,
-  errorSchema,
   orderIdParams,
   orderRefundsSchema,
   receiptDisputeSchema,
@@ -15,22 +14,17 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { schedulePeriodic } from "../../platform/housekeeping.ts";
+import { errorResponses } from "../../platform/route-errors.ts";
 import { actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
-import { paymentsOf } from "../checkout/charge.ts";
+import { paymentsOf } from "../payments/charge.ts";
 import { sessionAnnouncer } from "../sessions/session-events.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
 import { listDisputes, openDispute, resolveDispute } from "./disputes.service.ts";
-import { createRefund, readOrderRefunds, settlePendingRefunds } from "./refunds.service.ts";
+import { readOrderRefunds } from "./order-refunds.ts";
+import { settlePendingRefunds } from "./refund-provider.ts";
+import { createRefund } from "./refunds.service.ts";
 
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  422: errorSchema,
-  503: errorSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 422, 503);
 
 /** How often refunds the provider did not answer are asked again, with their own keys. */
 export const REFUND_SETTLE_INTERVAL_MS = 60_000;

@@ -1,139 +1,27 @@
-import {
-  lineRefundOre,
-  type OrderRefunds,
-  type Refund,
-  type RefundableLine,
-  type RefundCreate,
-} from "@glide/contracts";
-import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
+import { lineRefundOre, type Refund, type RefundCreate } from "@glide/contracts";
+import { queryRows, sql, type Tx } from "../../db/client.ts";
 import { AppError, conflict, isUniqueViolation, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
-import type { PaymentProvider } from "../../platform/payments/provider.ts";
-import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { recordAudit } from "../audit/audit.ts";
-import type { AnnounceSession } from "../sessions/session-events.ts";
-import { recordSessionEvent } from "../sessions/session-events.ts";
-import { enqueueRefundMail } from "./refund-mail.ts";
+import { type AnnounceSession, recordSessionEvent } from "../sessions/session-events.ts";
+import { oneRefund } from "./order-refunds.ts";
+import {
+  assertOrderStore,
+  kr,
+  type LineRow,
+  linesOf,
+  lockOrder,
+  type OrderRow,
+  type RefundRow,
+} from "./refund-order.ts";
+import { askProvider, type RefundProviderDeps } from "./refund-provider.ts";
 
 /** Who may ask for a refund: the console's admins, and the spot-check outcome acting for one. */
 export type RefundSource = "staff" | "spot_check" | "dispute";
 
-/** A refund the provider has not answered is asked again (same key) once it is this old. */
-export const REFUND_SETTLE_AFTER_MS = 30_000;
-
-type OrderRow = {
-  id: string;
-  session_id: string | null;
-  store_id: string | null;
-  state: string;
-  receipt_number: number | null;
-  total_ore: number;
-  refunded_ore: number;
-  payment_intent_id: string | null;
-};
-
-type LineRow = RefundableLine & { position: number };
-
-type RefundRow = {
-  id: string;
-  order_id: string;
-  state: "pending" | "succeeded" | "failed";
-  amount_ore: number;
-  reason: string;
-  source: string;
-  failure_code: string | null;
-  created_at: Date | string;
-  completed_at: Date | string | null;
-  provider_refund_id: string | null;
-};
-
-const kr = (ore: number) => `${(ore / 100).toFixed(2)} kr`;
-
-async function lockOrder(tx: Tx, orderId: string): Promise<OrderRow | undefined> {
-  const [order] = await queryRows<OrderRow>(
-    tx,
-    sql`select id, session_id, store_id, state, receipt_number, total_ore, refunded_ore, payment_intent_id
-        from orders where id = ${orderId} for update`,
-  );
-  return order;
-}
-
-async function linesOf(db: Db | Tx, orderId: string): Promise<LineRow[]> {
-  return queryRows<LineRow>(
-    db,
-    sql`select id, position, name, quantity, total_ore, refunded_quantity, refunded_ore, weight_grams, origin
-        from order_lines where order_id = ${orderId} order by position, id`,
-  );
-}
-
-/** The order's refunds as the API shows them, oldest first (or only `refundId`). */
-async function refundsOf(db: Db | Tx, where: { orderId: string } | { refundId: string }): Promise<Refund[]> {
-  const filter = "orderId" in where ? sql`r.order_id = ${where.orderId}` : sql`r.id = ${where.refundId}`;
-  const rows = await queryRows<
-    RefundRow & { lines: Array<{ line_id: string; name: string; quantity: number; amount_ore: number }> }
-  >(
-    db,
-    sql`select r.id, r.order_id, r.state, r.amount_ore, r.reason, r.source, r.failure_code, r.created_at, r.completed_at,
-          r.provider_refund_id,
-          coalesce((select json_agg(json_build_object('line_id', l.id, 'name', l.name, 'quantity', rl.quantity,
-                                                      'amount_ore', rl.amount_ore) order by l.position)
-                    from refund_lines rl join order_lines l on l.id = rl.order_line_id
-                    where rl.refund_id = r.id and rl.quantity > 0), '[]'::json) as lines
-        from refunds r where ${filter} order by r.created_at, r.id`,
-  );
-  return rows.map((row) => ({
-    id: row.id,
-    order_id: row.order_id,
-    state: row.state,
-    amount: fromOre(row.amount_ore),
-    reason: row.reason,
-    source: row.source,
-    failure_code: row.failure_code,
-    created_at: new Date(row.created_at).toISOString(),
-    completed_at: row.completed_at ? new Date(row.completed_at).toISOString() : null,
-    lines: row.lines.map((line) => ({
-      line_id: line.line_id,
-      name: line.name,
-      quantity: line.quantity,
-      amount: fromOre(line.amount_ore),
-    })),
-  }));
-}
-
-async function oneRefund(db: Db | Tx, refundId: string): Promise<Refund> {
-  const [refund] = await refundsOf(db, { refundId });
-  if (!refund) throw notFound("Unknown refund");
-  return refund;
-}
-
-/** GET /api/v1/admin/orders/:id/refunds: what the refund dialog shows. */
-export async function readOrderRefunds(opts: { db: Db; actor: AdminActor; orderId: string }): Promise<OrderRefunds> {
-  const [order] = await queryRows<OrderRow>(
-    opts.db,
-    sql`select id, session_id, store_id, state, receipt_number, total_ore, refunded_ore, payment_intent_id
-        from orders where id = ${opts.orderId}`,
-  );
-  if (!order) throw notFound("Unknown order");
-  assertOrderStore(opts.actor, order);
-  const lines = await linesOf(opts.db, order.id);
-  return {
-    order_id: order.id,
-    store_id: order.store_id,
-    receipt_number: order.receipt_number,
-    state: order.state,
-    total: fromOre(order.total_ore),
-    refunded: fromOre(order.refunded_ore),
-    lines: lines.map(({ position: _position, ...line }) => line),
-    refunds: await refundsOf(opts.db, { orderId: order.id }),
-  };
-}
-
-/** An order of a deleted store is for platform admins only. */
-function assertOrderStore(actor: AdminActor, order: OrderRow) {
-  if (order.store_id) assertCanManageStore(actor, order.store_id);
-  else if (actor.role !== "platform_admin") throw new AppError(403, "forbidden", "You do not manage this store");
-}
+/** What issuing a refund needs: the provider round trip's, and the console's live Sessions feed. */
+export type RefundDeps = RefundProviderDeps & { announce: AnnounceSession };
 
 type Planned = { line: LineRow; quantity: number; amountOre: number };
 
@@ -356,15 +244,6 @@ async function writeRefund(
   return refundId;
 }
 
-export type RefundDeps = {
-  db: Db;
-  /** The payment provider; asked for only once the caller may refund (503 without one). */
-  provider: () => PaymentProvider;
-  announce: AnnounceSession;
-  /** Tells the receipt mail sender there is something to send. */
-  kickMails?: () => void;
-};
-
 /**
  * POST /api/v1/admin/orders/:id/refunds. Reserved under the order's lock,
  * then asked of the provider with no transaction open (one call per payment,
@@ -402,99 +281,4 @@ export async function createRefund(
 function isCheckViolation(err: unknown): boolean {
   const e = err as { code?: string; cause?: { code?: string } };
   return e?.code === "23514" || e?.cause?.code === "23514";
-}
-
-/** One provider call under the refund's own key, and its answer recorded; repeating it never pays twice. */
-async function askProvider(deps: RefundDeps, refundId: string, intentId: string): Promise<void> {
-  const [row] = await queryRows<{ amount_ore: number }>(
-    deps.db,
-    sql`select amount_ore from refunds where id = ${refundId}`,
-  );
-  const answer = await deps.provider().refund({
-    paymentIntentId: intentId,
-    amountOre: row!.amount_ore,
-    idempotencyKey: `refund-${refundId}`,
-    reason: "requested_by_customer",
-  });
-  if (answer.status === "refunded") {
-    const mailed = await deps.db.transaction(async (tx) => {
-      const done = await queryRows<{ id: string }>(
-        tx,
-        sql`update refunds set state = 'succeeded', completed_at = now(), provider_refund_id = ${answer.refundId}
-            where id = ${refundId} and state = 'pending' returning id`,
-      );
-      return done.length > 0 && (await enqueueRefundMail(tx, refundId));
-    });
-    if (mailed) deps.kickMails?.();
-    return;
-  }
-  // No answer, or the key is busy or was used otherwise: the same key settles it later, never a guess.
-  if (answer.status === "unavailable" || answer.status === "key_reused") return;
-  await releaseFailed(deps.db, refundId, answer.code);
-}
-
-/** A definite no from the provider: the refund failed and what it reserved is free again. */
-async function releaseFailed(db: Db, refundId: string, code: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const [refund] = await queryRows<{ order_id: string; amount_ore: number }>(
-      tx,
-      sql`select order_id, amount_ore from refunds where id = ${refundId}`,
-    );
-    if (!refund) return;
-    await lockOrder(tx, refund.order_id);
-    const failed = await queryRows<{ id: string }>(
-      tx,
-      sql`update refunds set state = 'failed', failure_code = ${code}, completed_at = now()
-          where id = ${refundId} and state = 'pending' returning id`,
-    );
-    if (failed.length === 0) return;
-    await tx.execute(
-      sql`update order_lines l set refunded_quantity = l.refunded_quantity - rl.quantity,
-            refunded_ore = l.refunded_ore - rl.amount_ore
-          from refund_lines rl where rl.refund_id = ${refundId} and rl.order_line_id = l.id`,
-    );
-    await tx.execute(
-      sql`update orders set refunded_ore = refunded_ore - ${refund.amount_ore} where id = ${refund.order_id}`,
-    );
-  });
-}
-
-/**
- * Refunds the provider did not answer, asked again with their own keys (the
- * provider answers the refund it made, or makes it once). Run on a timer.
- */
-export async function settlePendingRefunds(
-  deps: RefundDeps & { olderThanMs?: number },
-): Promise<{ succeeded: number; failed: number; pending: number }> {
-  const age = deps.olderThanMs ?? REFUND_SETTLE_AFTER_MS;
-  const rows = await queryRows<{ id: string; order_id: string; origin: string | null }>(
-    deps.db,
-    sql`select r.id, r.order_id,
-          (select l.origin from refund_lines rl join order_lines l on l.id = rl.order_line_id
-           where rl.refund_id = r.id and rl.quantity > 0 limit 1) as origin
-        from refunds r
-        where r.state = 'pending' and r.created_at <= now() - ${age}::float8 * interval '1 millisecond'
-        order by r.created_at limit 100`,
-  );
-  const counts = { succeeded: 0, failed: 0, pending: 0 };
-  for (const row of rows) {
-    const intentId = await storedIntent(deps.db, row.order_id, row.origin);
-    if (intentId) await askProvider(deps, row.id, intentId);
-    const [now] = await queryRows<{ state: keyof typeof counts }>(
-      deps.db,
-      sql`select state from refunds where id = ${row.id}`,
-    );
-    if (now) counts[now.state]++;
-  }
-  return counts;
-}
-
-async function storedIntent(db: Db, orderId: string, origin: string | null): Promise<string | null> {
-  const [row] = await queryRows<{ intent: string | null }>(
-    db,
-    origin === "spot_check"
-      ? sql`select charge_intent_id as intent from spot_checks where order_id = ${orderId} and charge_intent_id is not null limit 1`
-      : sql`select payment_intent_id as intent from orders where id = ${orderId}`,
-  );
-  return row?.intent ?? null;
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
+import { product, shop, shopper } from "../../test/factories.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
-import { product, shop, shopper } from "../refunds/testing.ts";
 import { sweepAbandoned } from "./abandoned-sweep.ts";
 
 /**

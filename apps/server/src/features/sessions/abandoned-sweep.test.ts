@@ -1,12 +1,11 @@
 import { gtinCheckDigit } from "@glide/contracts";
-import type { InjectOptions } from "fastify";
 import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../app.ts";
 import { loadConfig } from "../../config.ts";
 import { openDatabase, queryRows, sql } from "../../db/client.ts";
-import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
+import { shopper as newShopper, walkIn } from "../../test/factories.ts";
 import {
   as,
   createDeviceKey,
@@ -17,6 +16,7 @@ import {
   TEST_DATABASE_URL,
   type TestContext,
 } from "../../test/harness.ts";
+import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
 import { ABANDON_LOCK, ABANDON_SWEEP_MS, sweepAbandoned } from "./abandoned-sweep.ts";
 
 let ctx: TestContext;
@@ -29,22 +29,11 @@ const juice = `731000000701${gtinCheckDigit("731000000701")}`;
 const ABANDONED = "Besöket avslutades efter en stund utan aktivitet och debiteras inte.";
 const LEFT_UNPAID = "Besöket avslutades utan betalning. Betala det i appen eller kontakta butiken.";
 
-type Reply = Awaited<ReturnType<TestContext["app"]["inject"]>>;
-
 /** A shopper inside `storeId` with one juice in the cart, last active `idleMinutes` ago. */
 async function quietVisit(storeId: string, idleMinutes: number) {
-  const { customerId, accessToken } = await signInShopper(ctx.app, "Idle Idun");
-  const call = (opts: Omit<InjectOptions, "headers">): Promise<Reply> =>
-    ctx.app.inject({ ...opts, headers: { authorization: `Bearer ${accessToken}` } } as InjectOptions);
-  expect(
-    (await call({ method: "PUT", url: "/api/v1/payment-method", payload: { payment_method: "pm_card_visa" } }))
-      .statusCode,
-  ).toBe(200);
-  const visit = (await call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: storeId } })).json()
-    .session_id as string;
-  await ctx.app.db.execute(
-    sql`update shopping_sessions set door_opened_at = now(), entry_used_at = now(), state = 'in_store' where id = ${visit}`,
-  );
+  const who = await newShopper(ctx.app, { name: "Idle Idun" });
+  const { id: customerId, call } = who;
+  const visit = await walkIn(ctx.app, who, storeId);
   const scanned = await call({
     method: "POST",
     url: "/api/v1/cart/scan",

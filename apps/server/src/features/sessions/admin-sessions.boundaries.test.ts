@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { SessionDetail, SessionRow } from "@glide/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "../../db/client.ts";
-import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
+import { paidVisit, product, shop, shopper } from "../../test/factories.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
-import { paidVisit, product, shop, shopper } from "../refunds/testing.ts";
+import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
 
 /**
  * The Sessions list's CASEs and filters at their edges: refunded against

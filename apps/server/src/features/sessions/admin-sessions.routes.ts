@@ -1,6 +1,5 @@
 import type { ServerResponse } from "node:http";
 import {
-  errorSchema,
   sessionDetailSchema,
   sessionIdParamsSchema,
   sessionListQuerySchema,
@@ -10,14 +9,16 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../platform/errors.ts";
+import { errorResponses } from "../../platform/route-errors.ts";
 import { ADMIN_COOKIE, actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { resolveSession } from "../admin-auth/admin-auth.service.ts";
 import { startAbandonedSweep } from "./abandoned-sweep.ts";
-import { getSession, listSessions } from "./admin-sessions.service.ts";
+import { getSession } from "./admin-sessions.service.ts";
 import { SESSIONS_TOPIC } from "./session-events.ts";
+import { listSessions } from "./session-list.ts";
 
-const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 422: errorSchema };
+const errors = errorResponses(400, 401, 403, 404, 422);
 const tags = ["sessions (console)"];
 
 /** A comment line this often keeps proxies from closing a quiet stream and finds clients that went away. */
@@ -67,7 +68,7 @@ export const adminSessionRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary:
           'Server-sent events: `data: {"store_id","session_id","kind"}` for each change to a visit of a store the admin may see; a comment every 25 s.',
-        response: { 200: z.string().describe("text/event-stream"), ...errors, 406: errorSchema },
+        response: { 200: z.string().describe("text/event-stream"), ...errors, ...errorResponses(406) },
       },
     },
     async (request, reply) => {

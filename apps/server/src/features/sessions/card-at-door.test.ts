@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/client.ts";
-import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
+import { shopper, type TestShopper } from "../../test/factories.ts";
 import { as, createDeviceKey, createTestContext, signIn, signInShopper, type TestContext } from "../../test/harness.ts";
-import { shopper, type TestShopper } from "../refunds/testing.ts";
+import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
 
 /**
  * Issue 22: "Without a card you get in but cannot get out." A store that

@@ -4,25 +4,18 @@ import {
   doorStatusSchema,
   entryRequestSchema,
   entryResponseSchema,
-  errorSchema,
   sessionIdParams,
 } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { unauthorized } from "../../platform/errors.ts";
+import { errorResponses } from "../../platform/route-errors.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
 import { verifyShopperAccess } from "../shopper-auth/shopper-tokens.ts";
 import { sessionAnnouncer } from "./session-events.ts";
 import { cancelEntrySession, createEntrySession, type DoorCaller, doorStatus, scanAtDoor } from "./sessions.service.ts";
 
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  422: errorSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 422);
 const tags = ["shopping sessions"];
 
 export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -84,7 +77,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "The door scanner read an entry QR code (Authorization: Device <key>); opens the door once",
         body: doorScanSchema,
-        response: { 200: doorScanResponseSchema, ...errors, 410: errorSchema, 502: errorSchema },
+        response: { 200: doorScanResponseSchema, ...errors, ...errorResponses(410, 502) },
       },
     },
     async (request) => {

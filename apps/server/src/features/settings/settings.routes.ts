@@ -5,16 +5,16 @@ import {
   CONNECTION_TYPES,
   cameraSettingsSchema,
   effectiveSettingsSchema,
-  errorSchema,
   FPS_RANGE,
   LOCATION_ZONES,
   type SettingValues,
   SYSTEM_STATUSES,
-  settingCategorySchema,
   settingHistoryQuery,
   settingHistorySchema,
+  settingListQuery,
   settingParams,
   settingSchema,
+  settingStoreQuery,
   settingUpdateSchema,
   storeOverridesSchema,
   storeOverridesUpdateSchema,
@@ -23,6 +23,7 @@ import {
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { errorResponses } from "../../platform/route-errors.ts";
 import { actorOf, assertCanManageStore, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import {
   getSetting,
@@ -58,8 +59,7 @@ function cameraSettings(values: SettingValues): CameraSettings {
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook("preHandler", requireAdmin);
   const tags = ["settings"];
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
-  const storeQuery = z.object({ store_id: z.uuid("Must be a valid id (UUID)").optional() });
+  const errors = errorResponses(400, 401, 403, 404);
 
   /** Effective values for a store the admin may manage, or the global ones. */
   const effectiveFor = async (request: FastifyRequest, storeId: string | undefined) => {
@@ -73,7 +73,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "All settings, optionally of one category",
-        querystring: z.object({ category: settingCategorySchema.optional() }),
+        querystring: settingListQuery,
         response: { 200: z.array(settingSchema), ...errors },
       },
     },
@@ -86,7 +86,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "The camera screen's lists and defaults (of one store with store_id), each as { value }",
-        querystring: storeQuery,
+        querystring: settingStoreQuery,
         response: { 200: cameraSettingsSchema, ...errors },
       },
     },
@@ -100,7 +100,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary:
           "Every setting's value as features use it: the store's override, else the global value, else the built-in one",
-        querystring: storeQuery,
+        querystring: settingStoreQuery,
         response: { 200: effectiveSettingsSchema, ...errors },
       },
     },
@@ -150,7 +150,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Replace a store's overrides with the whole nested object; each value is checked like a global one",
         params: storeSettingsParams,
         body: storeOverridesUpdateSchema,
-        response: { 200: storeOverridesSchema, 422: errorSchema, ...errors },
+        response: { 200: storeOverridesSchema, ...errorResponses(422), ...errors },
       },
     },
     async (request) => {
@@ -186,7 +186,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Change a global setting (platform admins; editable settings only)",
         params: settingParams,
         body: settingUpdateSchema,
-        response: { 200: settingSchema, 422: errorSchema, ...errors },
+        response: { 200: settingSchema, ...errorResponses(422), ...errors },
       },
     },
     async (request) => {

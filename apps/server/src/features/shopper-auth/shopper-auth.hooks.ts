@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { unauthorized } from "../../platform/errors.ts";
+import { forbidden, unauthorized } from "../../platform/errors.ts";
 import type { ShopperKeys } from "./shopper-auth.service.ts";
 import { verifyShopperAccess } from "./shopper-tokens.ts";
 
@@ -25,4 +25,14 @@ export async function requireShopper(request: FastifyRequest): Promise<void> {
 export function shopperOf(request: FastifyRequest): string {
   if (!request.shopperId) throw unauthorized("Logga in med BankID först.", "unauthorized");
   return request.shopperId;
+}
+
+/**
+ * The signed-in shopper, for a body that names them by `user_id` (the spec
+ * sends it to the face check): someone else's id is refused with `detail`.
+ */
+export function namedShopper(request: FastifyRequest, userId: string, detail: string): string {
+  const customerId = shopperOf(request);
+  if (userId !== customerId) throw forbidden(detail);
+  return customerId;
 }

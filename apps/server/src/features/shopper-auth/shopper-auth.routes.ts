@@ -3,7 +3,6 @@ import {
   authInitResponseSchema,
   authInitSchema,
   collectResponseSchema,
-  errorSchema,
   orderRefParams,
   qrResponseSchema,
   refreshSchema,
@@ -15,20 +14,14 @@ import { z } from "zod";
 import { pageOrigin } from "../../platform/bankid/addresses.ts";
 import { randomToken, sha256 } from "../../platform/crypto.ts";
 import { notFound } from "../../platform/errors.ts";
+import { errorResponses } from "../../platform/route-errors.ts";
 import { cancelSignIn, collectSignIn, currentQr, devSignIn, startSignIn } from "./shopper-auth.service.ts";
 import { refreshSignIn, signOut } from "./sign-in-events.ts";
 
 /** A cookie of its own (not the session) that ties a BankID order to the browser that started it. */
 const DEVICE_COOKIE = "glide_device";
 
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  422: errorSchema,
-  429: errorSchema,
-};
+const errors = errorResponses(400, 401, 404, 409, 422, 429);
 const tags = ["shopper sign-in"];
 
 export const shopperAuthRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -54,7 +47,7 @@ export const shopperAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Start a BankID sign-in; the QR secret stays on the server",
         body: authInitSchema,
-        response: { 200: authInitResponseSchema, ...errors, 502: errorSchema, 503: errorSchema },
+        response: { 200: authInitResponseSchema, ...errors, ...errorResponses(502, 503) },
       },
     },
     (request, reply) =>
@@ -99,7 +92,7 @@ export const shopperAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Poll (every 2 s) a sign-in; on complete the tokens and the user",
         body: authCollectSchema,
-        response: { 200: collectResponseSchema, ...errors, 503: errorSchema },
+        response: { 200: collectResponseSchema, ...errors, ...errorResponses(503) },
       },
     },
     (request, reply) =>
@@ -170,7 +163,7 @@ export const shopperAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "Development aid (DEV_TOOLS=true only): sign in as a test shopper without BankID",
-        response: { 200: tokensSchema, 404: errorSchema },
+        response: { 200: tokensSchema, ...errorResponses(404) },
       },
     },
     async (request) => {

@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { analyticsSummarySchema, receiptSchema, type SessionDetail, spotCheckSchema } from "@glide/contracts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
-import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
+import { paidVisit, product, shop, shopper, type TestShopper } from "../../test/factories.ts";
 import { as, createTestContext, putVisitIn, signIn, type TestContext } from "../../test/harness.ts";
-import { paidVisit, product, shop, shopper, type TestShopper } from "../refunds/testing.ts";
-import { useSpotCheckRandom } from "./spot-checks.service.ts";
+import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
+import { useSpotCheckRandom } from "./exit-draw.ts";
 
 /**
  * The staff check's SQL at its edges: which earlier visit makes this one

@@ -1,5 +1,4 @@
 import {
-  errorSchema,
   spotCheckDecisionSchema,
   spotCheckIdParams,
   spotCheckListQuerySchema,
@@ -7,20 +6,14 @@ import {
 } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { errorResponses } from "../../platform/route-errors.ts";
 import { actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
-import { chargeWith, paymentsOf } from "../checkout/charge.ts";
+import { chargeWith, paymentsOf } from "../payments/charge.ts";
 import { sessionAnnouncer } from "../sessions/session-events.ts";
-import { decideSpotCheck, listSpotChecks } from "./spot-checks.service.ts";
+import { listSpotChecks } from "./spot-check-list.ts";
+import { decideSpotCheck } from "./spot-checks.service.ts";
 
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  422: errorSchema,
-  503: errorSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 422, 503);
 const tags = ["spot checks"];
 
 export const spotCheckRoutes: FastifyPluginAsyncZod = async (app) => {

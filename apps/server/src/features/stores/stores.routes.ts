@@ -1,7 +1,7 @@
 import {
-  errorSchema,
   storeCreateSchema,
   storeIdParams,
+  storeListQuery,
   storeModuleParams,
   storeModuleSchema,
   storeModuleUpdateSchema,
@@ -10,6 +10,7 @@ import {
 } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { errorResponses } from "../../platform/route-errors.ts";
 import { actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import {
   createStore,
@@ -20,7 +21,7 @@ import {
   updateStore,
 } from "./stores.service.ts";
 
-const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 422: errorSchema };
+const errors = errorResponses(400, 401, 403, 404, 422);
 
 export const storeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook("preHandler", requireAdmin);
@@ -33,11 +34,7 @@ export const storeRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary:
           "Stores the admin may see; search matches name, city, organisation number or e-mail. The total is in X-Total-Count.",
-        querystring: z.object({
-          search: z.string().max(200).optional(),
-          limit: z.coerce.number().int().min(1).max(1000).optional(),
-          offset: z.coerce.number().int().min(0).optional(),
-        }),
+        querystring: storeListQuery,
         response: { 200: z.array(storeSchema), ...errors },
       },
     },

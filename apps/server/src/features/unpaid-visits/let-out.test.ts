@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/client.ts";
-import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
+import { product, shop, shopper, type TestShopper } from "../../test/factories.ts";
 import {
   as,
   createDeviceKey,
@@ -13,7 +13,7 @@ import {
   signIn,
   type TestContext,
 } from "../../test/harness.ts";
-import { product, shop, shopper, type TestShopper } from "../refunds/testing.ts";
+import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
 
 /**
  * Issue 22: a shopper inside who cannot pay. The exit gate's refusal is on

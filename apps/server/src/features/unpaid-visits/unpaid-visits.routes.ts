@@ -1,22 +1,14 @@
-import { errorSchema, sessionDetailSchema, sessionIdParamsSchema, sessionWriteOffSchema } from "@glide/contracts";
+import { sessionDetailSchema, sessionIdParamsSchema, sessionWriteOffSchema } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { errorResponses } from "../../platform/route-errors.ts";
 import { actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
-import { chargeWith, paymentsOf } from "../checkout/charge.ts";
+import { chargeWith, paymentsOf } from "../payments/charge.ts";
 import { getSession } from "../sessions/admin-sessions.service.ts";
 import { sessionAnnouncer } from "../sessions/session-events.ts";
 import { letOut } from "./let-out.ts";
 import { chargeUnpaid, writeOffUnpaid } from "./unpaid-visits.service.ts";
 
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  402: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  422: errorSchema,
-  503: errorSchema,
-};
+const errors = errorResponses(400, 401, 402, 403, 404, 409, 422, 503);
 const tags = ["sessions (console)"];
 
 export const unpaidVisitRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -82,7 +74,7 @@ export const unpaidVisitRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           "Open the exit gate for a shopper inside who cannot pay: the visit is left unpaid (nothing owed: ended) for staff to charge or write off; audited",
         params: sessionIdParamsSchema,
-        response: { 200: sessionDetailSchema, ...errors, 502: errorSchema },
+        response: { 200: sessionDetailSchema, ...errors, ...errorResponses(502) },
       },
     },
     async (request, reply) => {

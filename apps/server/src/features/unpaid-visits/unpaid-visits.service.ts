@@ -6,8 +6,8 @@ import { singleFlight } from "../../platform/single-flight.ts";
 import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { recordAudit } from "../audit/audit.ts";
-import type { ChargePort } from "../checkout/charge.ts";
 import { type ChargeVisitOptions, chargeVisit } from "../checkout/checkout.service.ts";
+import type { ChargePort } from "../payments/charge.ts";
 import { type AnnounceSession, announceNothing, recordSessionEvent } from "../sessions/session-events.ts";
 import { mustTransition } from "../visits/visit-state.ts";
 

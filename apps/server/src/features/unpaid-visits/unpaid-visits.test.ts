@@ -4,7 +4,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
 import { openDatabase, queryRows } from "../../db/client.ts";
-import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
+import { product, shop, shopper, type TestShopper } from "../../test/factories.ts";
 import {
   as,
   createTestContext,
@@ -14,8 +14,8 @@ import {
   TEST_DATABASE_URL,
   type TestContext,
 } from "../../test/harness.ts";
-import { idempotencyKeyOf } from "../checkout/charge.ts";
-import { product, shop, shopper, type TestShopper } from "../refunds/testing.ts";
+import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
+import { idempotencyKeyOf } from "../payments/charge.ts";
 
 /** What a store does with a visit left unpaid: charge the card on file, or write it off with a reason. */
 let ctx: TestContext;

@@ -2,9 +2,9 @@ import { unpaidVisitSchema } from "@glide/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { sql } from "../../db/client.ts";
-import { type PaymentHarness, startPaymentHarness } from "../../platform/payments/testing.ts";
+import { paidVisit, product, shop, shopper } from "../../test/factories.ts";
 import { as, createTestContext, putVisitIn, signIn, type TestContext } from "../../test/harness.ts";
-import { paidVisit, product, shop, shopper } from "../refunds/testing.ts";
+import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
 
 /**
  * What a shopper is told they owe (GET /api/v1/visits/unpaid): their own

@@ -3,9 +3,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../config.ts";
+import {
+  challenging,
+  type Listener,
+  onvifAnswer,
+  startHttpListener,
+  startRtspListener,
+} from "../../test/recording-listener.ts";
 import { CameraNetworks, literalAddress, parseCidr } from "./camera-networks.ts";
 import { streamInfo, testConnection } from "./index.ts";
-import { challenging, type Listener, onvifAnswer, startHttpListener, startRtspListener } from "./recording-listener.ts";
 
 /**
  * Where cameras may be reached: the addresses that never are a camera's,

@@ -4,9 +4,9 @@ import { connectionTestSchema } from "@glide/contracts";
 import jpeg from "jpeg-js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { CameraSimulator } from "../../../../../tools/camera-simulator/simulator.ts";
+import { leaksPassword, reach, SIM_PASSWORD, startSimulator, systemFor } from "../../test/camera-simulator.ts";
 import { CameraError, ptz, snapshot, snapshotPicture, testConnection } from "./index.ts";
 import { isJpeg, jpegSize } from "./picture.ts";
-import { leaksPassword, reach, SIM_PASSWORD, startSimulator, systemFor } from "./simulator-fixture.ts";
 
 let sim: CameraSimulator;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { connectionTestSchema } from "@glide/contracts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { CameraSimulator } from "../../../../../tools/camera-simulator/simulator.ts";
+import { leaksPassword, reach, SIM_PASSWORD, startSimulator, systemFor } from "../../test/camera-simulator.ts";
 import { CameraError, snapshotPicture, streamInfo, testConnection } from "./index.ts";
 import { isJpeg } from "./picture.ts";
-import { leaksPassword, reach, SIM_PASSWORD, startSimulator, systemFor } from "./simulator-fixture.ts";
 
 let sim: CameraSimulator;
 beforeAll(async () => {

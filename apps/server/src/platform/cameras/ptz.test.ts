@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CameraSimulator } from "../../../../../tools/camera-simulator/simulator.ts";
+import { leaksPassword, reach, SIM_PASSWORD, startSimulator, systemFor } from "../../test/camera-simulator.ts";
 import { CameraError, PresetNotFoundError, PtzNotSupportedError, ptz, ptzPresets } from "./index.ts";
 import { MOVE_SAFETY_TIMEOUT_MS } from "./ptz.ts";
-import { leaksPassword, reach, SIM_PASSWORD, startSimulator, systemFor } from "./simulator-fixture.ts";
 
 let sim: CameraSimulator;
 beforeAll(async () => {

@@ -2,9 +2,9 @@ import { connectionTestSchema } from "@glide/contracts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BRAND_PATHS, BRANDS } from "../../../../../tools/camera-simulator/brands.ts";
 import type { CameraSimulator } from "../../../../../tools/camera-simulator/simulator.ts";
+import { leaksPassword, reach, SIM_PASSWORD, startSimulator, systemFor } from "../../test/camera-simulator.ts";
+import { challenging, startRtspListener } from "../../test/recording-listener.ts";
 import { CameraError, DEFAULT_STREAM_PRESETS, streamAddressFor, streamInfo, testConnection } from "./index.ts";
-import { challenging, startRtspListener } from "./recording-listener.ts";
-import { leaksPassword, reach, SIM_PASSWORD, startSimulator, systemFor } from "./simulator-fixture.ts";
 
 let sim: CameraSimulator;
 beforeAll(async () => {

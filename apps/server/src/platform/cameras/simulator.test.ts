@@ -6,7 +6,7 @@ import { Channel, defaultChannels } from "../../../../../tools/camera-simulator/
 import { durationMs } from "../../../../../tools/camera-simulator/onvif-ptz.ts";
 import { type CameraSimulator, startCameraSimulator } from "../../../../../tools/camera-simulator/simulator.ts";
 import { passwordDigest } from "../../../../../tools/camera-simulator/ws-security.ts";
-import { SIM_PASSWORD, startSimulator } from "./simulator-fixture.ts";
+import { SIM_PASSWORD, startSimulator } from "../../test/camera-simulator.ts";
 
 /** The simulator's own rules, which the client tests lean on. */
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type PaymentHarness, startPaymentHarness } from "./testing.ts";
+import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
 
 let h: PaymentHarness;
 beforeAll(async () => {

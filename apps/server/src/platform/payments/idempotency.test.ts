@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
 import type { PaymentProvider } from "./provider.ts";
-import { type PaymentHarness, startPaymentHarness } from "./testing.ts";
 
 let h: PaymentHarness;
 let provider: PaymentProvider;

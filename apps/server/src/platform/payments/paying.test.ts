@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
 import type { PaymentProvider } from "./provider.ts";
-import { type PaymentHarness, startPaymentHarness } from "./testing.ts";
 
 /** Paying at the exit with a saved card: authorise, capture, cancel, declines, refunds. */
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FormError, parseForm } from "../../../../../tools/payment-simulator/form.ts";
-import { type PaymentHarness, startPaymentHarness } from "./testing.ts";
+import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
 
 /** The simulator's wire format, checked at the HTTP level (the provider tests go through the `stripe` package). */
 

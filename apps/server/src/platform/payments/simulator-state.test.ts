@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { createPaymentSimulator, type PaymentSimulator } from "../../../../../tools/payment-simulator/simulator.ts";
-import { chargeWith } from "../../features/checkout/charge.ts";
+import { chargeWith } from "../../features/payments/charge.ts";
 import { createStripeProvider } from "./stripe-provider.ts";
 
 /**

@@ -1,11 +1,10 @@
 import type { Camera, CameraSystem } from "@glide/contracts";
-import { useEffect, useState } from "react";
-import { useForm, useWatch } from "react-hook-form";
-import { toast } from "sonner";
-import { useFormTabs, useServerErrors } from "../../lib/form-errors.ts";
-import { Button } from "../../ui/button.tsx";
-import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, FormMessage } from "../../ui/dialog.tsx";
+import { useState } from "react";
+import { useWatch } from "react-hook-form";
+import { Dialog, DialogContent } from "../../ui/dialog.tsx";
 import { Tabs, TabsList, TabsTrigger } from "../../ui/tabs.tsx";
+import { DialogForm } from "../lib/dialog-form.tsx";
+import { useFormDialog, useLateDefaults } from "../lib/use-form-dialog.ts";
 import {
   CAMERA_TABS,
   type CameraFormValues,
@@ -79,97 +78,69 @@ function CameraForm({ camera, start, systems, stores, onSaved, onDone }: CameraF
   const save = useSaveCamera();
   const [previewOpen, setPreviewOpen] = useState(false);
   const initialOptions = useCameraOptions(camera?.store_id ?? start?.system?.store_id ?? start?.storeId);
+  const { form, tabs, formProps } = useFormDialog({
+    defaultValues: toCameraFormValues(camera, initialOptions, start),
+    fieldOf: cameraFieldOf,
+    tabs: CAMERA_TABS,
+    save: (values: CameraFormValues, callbacks) =>
+      save.mutate({ id: camera?.id, input: toCameraInput(values, systems) }, callbacks),
+    savedText: () => (camera ? "Camera updated successfully" : "Camera created successfully"),
+    failure: camera ? "Failed to update camera" : "Failed to create camera",
+    onSaved,
+    onDone,
+  });
   const {
     register,
     control,
-    handleSubmit,
-    setFocus,
-    setError,
     setValue,
     reset,
     formState: { errors },
-  } = useForm<CameraFormValues>({ defaultValues: toCameraFormValues(camera, initialOptions, start) });
+  } = form;
   const [systemId, storeId] = useWatch({ control, name: ["camera_system_id", "store_id"] });
   // A new camera takes the defaults of its store (its overrides), else the global ones.
   const options = useCameraOptions(storeOfCamera({ camera_system_id: systemId, store_id: storeId }, systems));
-  const tabs = useFormTabs(CAMERA_TABS, errors);
-  const server = useServerErrors({
-    setError,
-    setFocus,
-    fieldOf: cameraFieldOf,
-    first: tabs.first,
-    reveal: tabs.reveal,
-  });
-
-  // Defaults that answer after the form opened fill the fields the person has not touched yet.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the store's settings arrive, for a new camera only.
-  useEffect(() => {
-    if (camera || !options.loaded) return;
-    reset(toCameraFormValues(undefined, options, start), { keepDirtyValues: true, keepErrors: true });
-  }, [options]);
+  // When its store's settings arrive, for a new camera only.
+  useLateDefaults(
+    reset,
+    options,
+    () => (camera || !options.loaded ? undefined : toCameraFormValues(undefined, options, start)),
+    { keepErrors: true },
+  );
 
   const onSystem = (id: string) => {
     const system = systems.find((candidate) => candidate.id === id);
     if (system?.store_id) setValue("store_id", system.store_id, { shouldDirty: true });
   };
 
-  const onValid = (values: CameraFormValues) => {
-    server.clear();
-    const failure = camera ? "Failed to update camera" : "Failed to create camera";
-    save.mutate(
-      { id: camera?.id, input: toCameraInput(values, systems) },
-      {
-        onSuccess: (saved) => {
-          toast.success(camera ? "Camera updated successfully" : "Camera created successfully");
-          onSaved(saved);
-          onDone();
-        },
-        // The dialog stays open: each problem beside its field, anything else once above the buttons.
-        onError: (error) => server.show(error, failure),
-      },
-    );
-  };
-
   return (
     <>
-      <form noValidate onSubmit={handleSubmit(onValid, server.onInvalid)} className="flex min-h-0 flex-1 flex-col">
-        <DialogBody>
-          <Tabs value={tabs.tab} onValueChange={tabs.setTab}>
-            <TabsList>
-              <TabsTrigger value="basic" invalid={tabs.invalid.has("basic")}>
-                Basic Info
-              </TabsTrigger>
-              <TabsTrigger value="stream" invalid={tabs.invalid.has("stream")}>
-                Stream
-              </TabsTrigger>
-              <TabsTrigger value="preview">Preview</TabsTrigger>
-              <TabsTrigger value="settings" invalid={tabs.invalid.has("settings")}>
-                Settings
-              </TabsTrigger>
-            </TabsList>
-            <CameraFormFields
-              register={register}
-              control={control}
-              errors={errors}
-              options={options}
-              systems={systems}
-              stores={stores}
-              camera={camera}
-              onShowPreview={() => setPreviewOpen(true)}
-              onSystem={onSystem}
-            />
-          </Tabs>
-        </DialogBody>
-        <FormMessage message={server.message} />
-        <DialogFooter className={server.message ? "border-t-0" : undefined}>
-          <DialogClose asChild>
-            <Button variant="outline">Cancel</Button>
-          </DialogClose>
-          <Button type="submit" disabled={save.isPending} aria-busy={save.isPending}>
-            {camera ? "Save Changes" : "Create Camera"}
-          </Button>
-        </DialogFooter>
-      </form>
+      <DialogForm {...formProps} submitLabel={camera ? "Save Changes" : "Create Camera"} busy={save.isPending}>
+        <Tabs value={tabs.tab} onValueChange={tabs.setTab}>
+          <TabsList>
+            <TabsTrigger value="basic" invalid={tabs.invalid.has("basic")}>
+              Basic Info
+            </TabsTrigger>
+            <TabsTrigger value="stream" invalid={tabs.invalid.has("stream")}>
+              Stream
+            </TabsTrigger>
+            <TabsTrigger value="preview">Preview</TabsTrigger>
+            <TabsTrigger value="settings" invalid={tabs.invalid.has("settings")}>
+              Settings
+            </TabsTrigger>
+          </TabsList>
+          <CameraFormFields
+            register={register}
+            control={control}
+            errors={errors}
+            options={options}
+            systems={systems}
+            stores={stores}
+            camera={camera}
+            onShowPreview={() => setPreviewOpen(true)}
+            onSystem={onSystem}
+          />
+        </Tabs>
+      </DialogForm>
       {/* Over the camera dialog, which is there again when the preview closes. */}
       {camera ? <LivePreviewDialog camera={previewOpen ? camera : null} onClose={() => setPreviewOpen(false)} /> : null}
     </>

@@ -1,10 +1,8 @@
 import { PRODUCT_DEFAULTS, type Product } from "@glide/contracts";
-import { useEffect } from "react";
-import { useForm, useWatch } from "react-hook-form";
-import { toast } from "sonner";
-import { useServerErrors } from "../../lib/form-errors.ts";
-import { Button } from "../../ui/button.tsx";
-import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, FormMessage } from "../../ui/dialog.tsx";
+import { useWatch } from "react-hook-form";
+import { Dialog, DialogContent } from "../../ui/dialog.tsx";
+import { DialogForm } from "../lib/dialog-form.tsx";
+import { type SaveCallbacks, useFormDialog, useLateDefaults } from "../lib/use-form-dialog.ts";
 import { effectiveValue, useEffectiveSettings } from "../settings/use-settings.ts";
 import {
   firstProductField,
@@ -46,81 +44,51 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
   const upload = useUploadProductImage();
   const categories = useCategories();
   const mutation = product ? update : create;
-  const failure = product ? "Failed to update product" : "Failed to create product";
+  const { form, formProps } = useFormDialog({
+    defaultValues: toFormValues(product, defaultVat),
+    fieldOf: productFieldOf,
+    first: firstProductField,
+    save: (values: ProductFormValues, callbacks: SaveCallbacks<Product>) => {
+      const input = toProductInput(values);
+      if (product) update.mutate({ id: product.id, input }, callbacks);
+      else create.mutate(input, callbacks);
+    },
+    savedText: (saved) => (product ? `${saved.name} updated` : `${saved.name} added`),
+    failure: product ? "Failed to update product" : "Failed to create product",
+    // A new product's form is emptied as it closes.
+    onSaved: () => {
+      if (!product) form.reset(toFormValues(undefined, defaultVat));
+    },
+    onDone,
+  });
   const {
     register,
     control,
-    handleSubmit,
     setValue,
-    setError,
-    setFocus,
     reset,
     formState: { errors },
-  } = useForm<ProductFormValues>({ defaultValues: toFormValues(product, defaultVat) });
-  const server = useServerErrors({ setError, setFocus, fieldOf: productFieldOf, first: firstProductField });
+  } = form;
   const [sku, name, price] = useWatch({ control, name: ["sku", "name", "price"] });
   // Add Product waits for the three required fields; Update Product has no such rule.
   const incomplete = !product && !hasRequiredFields({ sku, name, price });
-
   // Settings that answer after the form opened set the VAT unless the person has already typed one.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the default changes, for a new product only.
-  useEffect(() => {
-    if (!product) reset(toFormValues(undefined, defaultVat), { keepDirtyValues: true });
-  }, [defaultVat]);
-
-  const onValid = (values: ProductFormValues) => {
-    server.clear();
-    const input = toProductInput(values);
-    // Failures keep the dialog open: each problem beside its field, anything else once above the buttons.
-    const onError = (error: unknown) => server.show(error, failure);
-    if (product) {
-      update.mutate(
-        { id: product.id, input },
-        {
-          onSuccess: (saved) => {
-            toast.success(`${saved.name} updated`);
-            onDone();
-          },
-          onError,
-        },
-      );
-    } else {
-      create.mutate(input, {
-        onSuccess: (saved) => {
-          reset(toFormValues(undefined, defaultVat));
-          toast.success(`${saved.name} added`);
-          onDone();
-        },
-        onError,
-      });
-    }
-  };
+  useLateDefaults(reset, defaultVat, () => (product ? undefined : toFormValues(undefined, defaultVat)));
 
   return (
-    <form noValidate onSubmit={handleSubmit(onValid, server.onInvalid)} className="flex min-h-0 flex-1 flex-col">
-      <DialogBody>
-        <ProductFormFields
-          register={register}
-          control={control}
-          setValue={setValue}
-          errors={errors}
-          upload={upload}
-          categories={categories.data ?? []}
-        />
-      </DialogBody>
-      <FormMessage message={server.message} />
-      <DialogFooter className={server.message ? "border-t-0" : undefined}>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button
-          type="submit"
-          disabled={incomplete || mutation.isPending || upload.isPending}
-          aria-busy={mutation.isPending}
-        >
-          {product ? "Update Product" : "Add Product"}
-        </Button>
-      </DialogFooter>
-    </form>
+    <DialogForm
+      {...formProps}
+      submitLabel={product ? "Update Product" : "Add Product"}
+      busy={mutation.isPending}
+      disabled={incomplete || upload.isPending}
+    >
+      <ProductFormFields
+        register={register}
+        control={control}
+        setValue={setValue}
+        errors={errors}
+        upload={upload}
+        categories={categories.data ?? []}
+      />
+    </DialogForm>
   );
 }

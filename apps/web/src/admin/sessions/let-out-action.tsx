@@ -1,10 +1,7 @@
 import type { SessionDetail } from "@glide/contracts";
-import { useEffect, useRef, useState } from "react";
-import { errorMessage } from "../../lib/api.ts";
 import { formatKronor } from "../../lib/format.ts";
-import { ErrorAlert } from "../../ui/alert.tsx";
-import { ConfirmDialog } from "../../ui/alert-dialog.tsx";
-import { Button } from "../../ui/button.tsx";
+import { ConfirmActionPanel } from "./confirm-action-panel.tsx";
+import { useConfirmAction } from "./use-confirm-action.ts";
 import { useLetOut } from "./use-sessions.ts";
 
 /** Inside the store, and no charge under way (the server refuses to let out a visit being charged). */
@@ -22,76 +19,36 @@ const canLetOut = (session: SessionDetail) =>
  * the gone button had.
  */
 export function LetOutAction({ session }: { session: SessionDetail }) {
-  const letOut = useLetOut(session.id);
-  const [confirming, setConfirming] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
-  const doneLine = useRef<HTMLParagraphElement>(null);
+  const action = useConfirmAction(useLetOut(session.id), {
+    failure: "Failed to let the shopper out",
+    done: (detail) =>
+      detail.status === "left_unpaid"
+        ? `Let out through the exit gate. The visit is left unpaid (${formatKronor(detail.total)}).`
+        : "Let out through the exit gate. The cart was empty, so nothing is owed.",
+  });
   const amount = formatKronor(session.total);
-  const hasGoods = session.lines > 0;
-
-  useEffect(() => {
-    if (done) doneLine.current?.focus();
-  }, [done]);
-
-  const confirm = () => {
-    setProblem(null);
-    letOut.mutate(undefined, {
-      onSuccess: (detail) =>
-        setDone(
-          detail.status === "left_unpaid"
-            ? `Let out through the exit gate. The visit is left unpaid (${formatKronor(detail.total)}).`
-            : "Let out through the exit gate. The cart was empty, so nothing is owed.",
-        ),
-      onError: (failure) => setProblem(errorMessage(failure, "Failed to let the shopper out")),
-    });
-  };
-
   return (
-    <>
-      {canLetOut(session) || letOut.isPending ? (
-        <section aria-labelledby="session-let-out" className="grid gap-3 rounded-lg border p-4">
-          <div className="grid gap-1">
-            <h3 id="session-let-out" className="font-semibold">
-              In the store: <span className="tabular-nums">{amount}</span> in the cart
-            </h3>
-            <p className="text-sm text-muted-foreground">
-              If the shopper cannot pay at the exit (no card on file, a declined card), open the gate for them.
-            </p>
-          </div>
-          {problem ? <ErrorAlert>{problem}</ErrorAlert> : null}
-          <div>
-            {/* aria-disabled, not disabled: the button keeps the focus the confirmation gave back while it runs. */}
-            <Button
-              variant="outline"
-              className="aria-disabled:cursor-wait aria-disabled:opacity-50"
-              aria-disabled={letOut.isPending || undefined}
-              onClick={() => {
-                if (!letOut.isPending) setConfirming(true);
-              }}
-            >
-              {letOut.isPending ? "Letting out…" : "Let out unpaid"}
-            </Button>
-          </div>
-        </section>
-      ) : null}
-      {done ? (
-        <p ref={doneLine} role="status" tabIndex={-1} className="rounded-lg border p-3 text-sm font-medium">
-          {done}
-        </p>
-      ) : null}
-      <ConfirmDialog
-        open={confirming}
-        onOpenChange={setConfirming}
-        title="Let the shopper out without paying?"
-        description={
-          hasGoods
+    <ConfirmActionPanel
+      action={action}
+      show={canLetOut(session)}
+      headingId="session-let-out"
+      tone="plain"
+      heading={
+        <>
+          In the store: <span className="tabular-nums">{amount}</span> in the cart
+        </>
+      }
+      text="If the shopper cannot pay at the exit (no card on file, a declined card), open the gate for them."
+      label="Let out unpaid"
+      pendingLabel="Letting out…"
+      confirm={{
+        title: "Let the shopper out without paying?",
+        description:
+          session.lines > 0
             ? `The exit gate opens and nothing is charged now. The visit becomes Left unpaid (${amount}): staff then charge the card on file or write the goods off. The shopper cannot start a new visit until it is settled.`
-            : "The exit gate opens. The cart is empty, so nothing is owed and the visit ends."
-        }
-        confirmLabel="Let out unpaid"
-        onConfirm={confirm}
-      />
-    </>
+            : "The exit gate opens. The cart is empty, so nothing is owed and the visit ends.",
+        label: "Let out unpaid",
+      }}
+    />
   );
 }

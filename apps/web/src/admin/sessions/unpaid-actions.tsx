@@ -1,10 +1,9 @@
 import type { SessionDetail } from "@glide/contracts";
-import { useEffect, useRef, useState } from "react";
-import { errorMessage } from "../../lib/api.ts";
+import { useState } from "react";
 import { formatKronor } from "../../lib/format.ts";
-import { ErrorAlert } from "../../ui/alert.tsx";
-import { ConfirmDialog } from "../../ui/alert-dialog.tsx";
 import { Button } from "../../ui/button.tsx";
+import { ConfirmActionPanel } from "./confirm-action-panel.tsx";
+import { useConfirmAction } from "./use-confirm-action.ts";
 import { useChargeUnpaid } from "./use-sessions.ts";
 import { WriteOffDialog } from "./write-off-dialog.tsx";
 
@@ -16,83 +15,44 @@ import { WriteOffDialog } from "./write-off-dialog.tsx";
  * the gone button had.
  */
 export function UnpaidActions({ session }: { session: SessionDetail }) {
-  const charge = useChargeUnpaid(session.id);
-  const [confirming, setConfirming] = useState(false);
+  const action = useConfirmAction(useChargeUnpaid(session.id), {
+    failure: "Failed to charge the card on file",
+    done: (detail) =>
+      `Charged ${formatKronor(detail.total)} to the card on file${detail.receipt_number !== null ? `, receipt ${detail.receipt_number}` : ""}.`,
+  });
   const [writingOff, setWritingOff] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
-  const doneLine = useRef<HTMLParagraphElement>(null);
   const amount = formatKronor(session.total);
-
-  useEffect(() => {
-    if (done) doneLine.current?.focus();
-  }, [done]);
-
-  const chargeCard = () => {
-    setProblem(null);
-    charge.mutate(undefined, {
-      onSuccess: (detail) =>
-        setDone(
-          `Charged ${formatKronor(detail.total)} to the card on file${detail.receipt_number !== null ? `, receipt ${detail.receipt_number}` : ""}.`,
-        ),
-      onError: (failure) => setProblem(errorMessage(failure, "Failed to charge the card on file")),
-    });
-  };
-
   return (
-    <>
-      {/* While the charge runs the live feed already shows the visit as being charged: the panel stays till it answers. */}
-      {session.status === "left_unpaid" || charge.isPending ? (
-        <section
-          aria-labelledby="session-unpaid"
-          className="grid gap-3 rounded-lg border border-destructive/50 bg-destructive-muted p-4"
+    <ConfirmActionPanel
+      action={action}
+      // While the charge runs the live feed already shows the visit as being charged: the panel stays till it answers.
+      show={session.status === "left_unpaid"}
+      headingId="session-unpaid"
+      tone="alert"
+      heading={
+        <>
+          Left unpaid: <span className="tabular-nums">{amount}</span>
+        </>
+      }
+      text="The shopper left with goods and no payment. Charge the card they saved, or write the goods off."
+      label="Charge card on file"
+      pendingLabel="Charging…"
+      confirm={{
+        title: `Charge ${amount} to the shopper's card on file?`,
+        description: "The card is charged once, however often this is asked; the shopper gets the receipt.",
+        label: `Charge ${amount}`,
+      }}
+      more={
+        <Button
+          variant="outline"
+          className="aria-disabled:opacity-50"
+          aria-disabled={action.pending || undefined}
+          onClick={action.whenIdle(() => setWritingOff(true))}
         >
-          <div className="grid gap-1">
-            <h3 id="session-unpaid" className="font-semibold">
-              Left unpaid: <span className="tabular-nums">{amount}</span>
-            </h3>
-            <p className="text-sm">
-              The shopper left with goods and no payment. Charge the card they saved, or write the goods off.
-            </p>
-          </div>
-          {problem ? <ErrorAlert className="bg-card">{problem}</ErrorAlert> : null}
-          <div className="flex flex-wrap gap-2">
-            {/* aria-disabled, not disabled: the button keeps the focus the confirmation gave back while it runs. */}
-            <Button
-              className="aria-disabled:cursor-wait aria-disabled:opacity-50"
-              aria-disabled={charge.isPending || undefined}
-              onClick={() => {
-                if (!charge.isPending) setConfirming(true);
-              }}
-            >
-              {charge.isPending ? "Charging…" : "Charge card on file"}
-            </Button>
-            <Button
-              variant="outline"
-              className="aria-disabled:opacity-50"
-              aria-disabled={charge.isPending || undefined}
-              onClick={() => {
-                if (!charge.isPending) setWritingOff(true);
-              }}
-            >
-              Write off
-            </Button>
-          </div>
-        </section>
-      ) : null}
-      {done ? (
-        <p ref={doneLine} role="status" tabIndex={-1} className="rounded-lg border p-3 text-sm font-medium">
-          {done}
-        </p>
-      ) : null}
-      <ConfirmDialog
-        open={confirming}
-        onOpenChange={setConfirming}
-        title={`Charge ${amount} to the shopper's card on file?`}
-        description="The card is charged once, however often this is asked; the shopper gets the receipt."
-        confirmLabel={`Charge ${amount}`}
-        onConfirm={chargeCard}
-      />
+          Write off
+        </Button>
+      }
+    >
       <WriteOffDialog
         sessionId={session.id}
         amount={session.total}
@@ -100,9 +60,9 @@ export function UnpaidActions({ session }: { session: SessionDetail }) {
         onOpenChange={setWritingOff}
         onWrittenOff={(detail) => {
           setWritingOff(false);
-          setDone(`Written off ${formatKronor(detail.total)}.`);
+          action.finish(`Written off ${formatKronor(detail.total)}.`);
         }}
       />
-    </>
+    </ConfirmActionPanel>
   );
 }

@@ -1,11 +1,8 @@
 import { STORE_DEFAULTS, type Store } from "@glide/contracts";
-import { useEffect } from "react";
-import { useForm } from "react-hook-form";
-import { toast } from "sonner";
-import { useFormTabs, useServerErrors } from "../../lib/form-errors.ts";
-import { Button } from "../../ui/button.tsx";
-import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, FormMessage } from "../../ui/dialog.tsx";
+import { Dialog, DialogContent } from "../../ui/dialog.tsx";
 import { Tabs, TabsList, TabsTrigger } from "../../ui/tabs.tsx";
+import { DialogForm } from "../lib/dialog-form.tsx";
+import { useFormDialog, useLateDefaults } from "../lib/use-form-dialog.ts";
 import { StoreOverrideList } from "../settings/store-override-list.tsx";
 import { effectiveValue, useEffectiveSettings } from "../settings/use-settings.ts";
 import {
@@ -55,72 +52,51 @@ function StoreForm({ store, onDone }: { store?: Store; onDone: () => void }) {
   const create = useCreateStore();
   const update = useUpdateStore();
   const mutation = store ? update : create;
+  const { form, tabs, formProps } = useFormDialog({
+    defaultValues: toFormValues(store, newStoreDefaults(effective.data)),
+    fieldOf: storeFieldOf,
+    tabs: STORE_TABS,
+    save: (values: StoreFormValues, callbacks) => {
+      const input = toStoreInput(values);
+      if (store) update.mutate({ id: store.id, input }, callbacks);
+      else create.mutate(input, callbacks);
+    },
+    savedText: () => (store ? "Store updated" : "Store created"),
+    failure: store ? "Failed to update store" : "Failed to create store",
+    onDone,
+  });
   const {
     register,
     control,
-    handleSubmit,
-    setFocus,
-    setError,
     setValue,
     reset,
     formState: { errors },
-  } = useForm<StoreFormValues>({ defaultValues: toFormValues(store, newStoreDefaults(effective.data)) });
-  const tabs = useFormTabs(STORE_TABS, errors);
-  const server = useServerErrors({ setError, setFocus, fieldOf: storeFieldOf, first: tabs.first, reveal: tabs.reveal });
-
-  // Settings that answer after the form opened fill the fields the person has not touched yet.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the settings arrive, for a new store only.
-  useEffect(() => {
-    if (store || !effective.data) return;
-    reset(toFormValues(undefined, newStoreDefaults(effective.data)), { keepDirtyValues: true });
-  }, [effective.data]);
-
-  const onValid = (values: StoreFormValues) => {
-    server.clear();
-    const input = toStoreInput(values);
-    const callbacks = {
-      onSuccess: () => {
-        toast.success(store ? "Store updated" : "Store created");
-        onDone();
-      },
-      // The dialog stays open: each problem beside its field, anything else once above the buttons.
-      onError: (error: unknown) => server.show(error, store ? "Failed to update store" : "Failed to create store"),
-    };
-    if (store) update.mutate({ id: store.id, input }, callbacks);
-    else create.mutate(input, callbacks);
-  };
+  } = form;
+  // When the settings arrive, for a new store only.
+  useLateDefaults(reset, effective.data, () =>
+    store || !effective.data ? undefined : toFormValues(undefined, newStoreDefaults(effective.data)),
+  );
 
   return (
-    <form noValidate onSubmit={handleSubmit(onValid, server.onInvalid)} className="flex min-h-0 flex-1 flex-col">
-      <DialogBody>
-        <Tabs value={tabs.tab} onValueChange={tabs.setTab}>
-          <TabsList>
-            <TabsTrigger value="basic" invalid={tabs.invalid.has("basic")}>
-              Basic Info
-            </TabsTrigger>
-            <TabsTrigger value="location" invalid={tabs.invalid.has("location")}>
-              Location
-            </TabsTrigger>
-            <TabsTrigger value="contact" invalid={tabs.invalid.has("contact")}>
-              Contact
-            </TabsTrigger>
-            <TabsTrigger value="settings" invalid={tabs.invalid.has("settings")}>
-              Settings
-            </TabsTrigger>
-          </TabsList>
-          <StoreFormFields register={register} control={control} errors={errors} setValue={setValue} />
-          {store && tabs.tab === "settings" ? <StoreOverrideList custom={store.custom_settings} /> : null}
-        </Tabs>
-      </DialogBody>
-      <FormMessage message={server.message} />
-      <DialogFooter className={server.message ? "border-t-0" : undefined}>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" disabled={mutation.isPending} aria-busy={mutation.isPending}>
-          {store ? "Save Changes" : "Create Store"}
-        </Button>
-      </DialogFooter>
-    </form>
+    <DialogForm {...formProps} submitLabel={store ? "Save Changes" : "Create Store"} busy={mutation.isPending}>
+      <Tabs value={tabs.tab} onValueChange={tabs.setTab}>
+        <TabsList>
+          <TabsTrigger value="basic" invalid={tabs.invalid.has("basic")}>
+            Basic Info
+          </TabsTrigger>
+          <TabsTrigger value="location" invalid={tabs.invalid.has("location")}>
+            Location
+          </TabsTrigger>
+          <TabsTrigger value="contact" invalid={tabs.invalid.has("contact")}>
+            Contact
+          </TabsTrigger>
+          <TabsTrigger value="settings" invalid={tabs.invalid.has("settings")}>
+            Settings
+          </TabsTrigger>
+        </TabsList>
+        <StoreFormFields register={register} control={control} errors={errors} setValue={setValue} />
+        {store && tabs.tab === "settings" ? <StoreOverrideList custom={store.custom_settings} /> : null}
+      </Tabs>
+    </DialogForm>
   );
 }

@@ -2,6 +2,7 @@ import type { Cart } from "@glide/contracts";
 import { refreshTokens } from "../lib/client.ts";
 import { log } from "../lib/log.ts";
 import { tokenStore } from "../lib/storage.ts";
+import type { AddedProduct } from "./cart-sync.ts";
 
 /*
  * The live cart (docs/live-cart.md): one WebSocket per visit that hands every
@@ -13,6 +14,8 @@ import { tokenStore } from "../lib/storage.ts";
 
 export type LiveCartEvent =
   | { type: "cart"; cart: Cart }
+  /** One more of a product, before the `cart_updated` that always follows. */
+  | { type: "product_added"; product: AddedProduct }
   | { type: "connection"; connected: boolean }
   /** The visit is not this shopper's, or is gone: stop, as the spec's gate would. */
   | { type: "forbidden" }
@@ -57,7 +60,7 @@ export function connectLiveCart(sessionId: string, onEvent: (event: LiveCartEven
       current.send(JSON.stringify({ type: "auth", access_token: tokenStore.access() ?? "" }));
     };
     current.onmessage = (message) => {
-      let data: { type?: string; cart?: Cart };
+      let data: { type?: string; cart?: Cart; product?: Partial<AddedProduct> };
       try {
         data = JSON.parse(String(message.data)) as typeof data;
       } catch {
@@ -71,7 +74,14 @@ export function connectLiveCart(sessionId: string, onEvent: (event: LiveCartEven
         }
         onEvent({ type: "cart", cart: data.cart });
       }
-      // product_added / product_removed are always followed by cart_updated, which is what the page shows.
+      if (
+        data.type === "product_added" &&
+        typeof data.product?.id === "string" &&
+        typeof data.product.price === "number"
+      ) {
+        onEvent({ type: "product_added", product: data.product as AddedProduct });
+      }
+      // product_removed and cart_changed are left to the cart_updated that always follows them.
     };
     current.onclose = (event) => {
       if (socket !== current) return;

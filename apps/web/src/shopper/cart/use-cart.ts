@@ -5,6 +5,7 @@ import { ShopperApiError, shopperApi } from "../lib/client.ts";
 import { log } from "../lib/log.ts";
 import { sumKronor } from "../lib/money.ts";
 import { sv } from "../sv.ts";
+import { cartKeeper } from "./cart-sync.ts";
 import { backoffDelay, connectLiveCart } from "./live-cart.ts";
 import { newScanId, type PendingScan, scanQueue } from "./scan-queue.ts";
 
@@ -60,8 +61,10 @@ const isFinal = (error: unknown) =>
 
 /**
  * The visit's cart as both shopping pages show it: the server's cart is the
- * truth, pushed over the live cart socket and reloaded after every change;
- * `glide_cart` is only a copy to show while the phone has no connection.
+ * truth, pushed over the live cart socket; a scan's answer and the socket's
+ * `product_added` are applied to it where they fit (cart-sync.ts), and it is
+ * read again when they do not, after a refused scan, and when the phone is
+ * back online. `glide_cart` is only a copy to show while the phone has no connection.
  */
 export function useCart(sessionId: string | null): ShoppingCart {
   const [cart, setCartState] = useState<Cart | null>(() => (sessionId ? readOfflineCopy(sessionId) : null));
@@ -75,13 +78,15 @@ export function useCart(sessionId: string | null): ShoppingCart {
   const retryAttempt = useRef(0);
   const flushing = useRef<Promise<void> | null>(null);
   const live = useRef(true);
-
-  const setCart = useCallback((next: Cart) => {
-    if (!live.current) return;
-    setCartState(next);
-    setLoaded(true);
-    saveOfflineCopy(next);
-  }, []);
+  /** The server's cart as this phone last heard it, and how each answer and message changes it. */
+  const [keeper] = useState(() =>
+    cartKeeper((next) => {
+      if (!live.current) return;
+      setCartState(next);
+      setLoaded(true);
+      saveOfflineCopy(next);
+    }),
+  );
 
   const say = useCallback((next: StatusMessage | null) => {
     clearTimeout(messageTimer.current);
@@ -94,12 +99,12 @@ export function useCart(sessionId: string | null): ShoppingCart {
   const reload = useCallback(async () => {
     if (!sessionId) return;
     try {
-      setCart(await shopperApi.cart(sessionId));
+      keeper.answerCart(await shopperApi.cart(sessionId));
     } catch (error) {
       if (error instanceof ShopperApiError && (error.status === 403 || error.status === 404)) setForbidden(true);
       log.warn("Could not load the cart", error);
     }
-  }, [sessionId, setCart]);
+  }, [sessionId, keeper]);
 
   /** Sends waiting scans in the order they were made; stops at the first that cannot get through. */
   const flush = useCallback((): Promise<void> => {
@@ -107,14 +112,17 @@ export function useCart(sessionId: string | null): ShoppingCart {
     flushing.current ??= (async () => {
       clearTimeout(retryTimer.current);
       let blocked = false;
+      let sent = 0;
+      /** An answer the copy could not take, or a refused scan: only the whole cart says where it stands. */
+      let behind = false;
       for (const scan of scanQueue.list(sessionId)) {
         try {
-          const answer = await shopperApi.scan({
-            session_id: scan.session_id,
-            barcode: scan.barcode,
-            scan_id: scan.scan_id,
-          });
+          const answer = await keeper.change(() =>
+            shopperApi.scan({ session_id: scan.session_id, barcode: scan.barcode, scan_id: scan.scan_id }),
+          );
           scanQueue.remove(scan.scan_id);
+          sent++;
+          if (!keeper.scanAnswered(answer)) behind = true;
           say({ tone: "success", text: sv.scan.added(answer.product.name) });
         } catch (error) {
           if (!isFinal(error)) {
@@ -122,6 +130,7 @@ export function useCart(sessionId: string | null): ShoppingCart {
             break;
           }
           scanQueue.remove(scan.scan_id);
+          behind = true;
           say({ tone: "error", text: messageOfScan(error) });
         }
       }
@@ -131,21 +140,24 @@ export function useCart(sessionId: string | null): ShoppingCart {
         retryTimer.current = setTimeout(() => void flush(), backoffDelay(retryAttempt.current++));
       } else {
         retryAttempt.current = 0;
-        await reload();
+        // Nothing sent (the page opened, or the phone came back online): read the cart anyway.
+        if (behind || sent === 0) await reload();
       }
     })().finally(() => {
       flushing.current = null;
     });
     return flushing.current;
-  }, [sessionId, reload, say]);
+  }, [sessionId, reload, say, keeper]);
 
   useEffect(() => {
     live.current = true;
+    keeper.reset();
     if (!sessionId) return;
     void reload();
     void flush();
     const stop = connectLiveCart(sessionId, (event) => {
-      if (event.type === "cart") setCart(event.cart);
+      if (event.type === "cart") keeper.socketCart(event.cart);
+      else if (event.type === "product_added") keeper.productAdded(event.product);
       // Signed out (elsewhere, or ended as stolen): nothing on this page works without signing in again.
       else if (event.type === "forbidden" || event.type === "signed_out") setForbidden(true);
       else {
@@ -169,7 +181,7 @@ export function useCart(sessionId: string | null): ShoppingCart {
       clearTimeout(retryTimer.current);
       clearTimeout(messageTimer.current);
     };
-  }, [sessionId, reload, flush, setCart]);
+  }, [sessionId, reload, flush, keeper]);
 
   const scan = useCallback(
     async (barcode: string) => {
@@ -193,26 +205,30 @@ export function useCart(sessionId: string | null): ShoppingCart {
   const setQuantity = useCallback(
     async (item: CartItem, quantity: number) => {
       try {
-        setCart(quantity > 0 ? await shopperApi.setQuantity(item.id, quantity) : await shopperApi.removeItem(item.id));
+        const cart = await keeper.change(() =>
+          quantity > 0 ? shopperApi.setQuantity(item.id, quantity) : shopperApi.removeItem(item.id),
+        );
+        // One more is echoed on the socket as product_added, which this answer already shows.
+        keeper.answerCart(cart, quantity === item.quantity + 1 ? item.product.id : undefined);
       } catch (error) {
         // Spec §8: cart update failures are only logged.
         log.warn("Could not change the quantity", error);
         await reload();
       }
     },
-    [setCart, reload],
+    [keeper, reload],
   );
 
   const remove = useCallback(
     async (item: CartItem) => {
       try {
-        setCart(await shopperApi.removeItem(item.id));
+        keeper.answerCart(await shopperApi.removeItem(item.id));
       } catch (error) {
         log.warn("Could not remove the line", error);
         await reload();
       }
     },
-    [setCart, reload],
+    [keeper, reload],
   );
 
   const items = cart?.items ?? [];

@@ -1,21 +1,34 @@
 import type {
+  AuthInitResponse,
   Cart,
-  CartItem,
   CheckoutResponse,
   CollectResponse,
+  cartScanResponseSchema,
+  doorScanResponseSchema,
+  doorStatusSchema,
   EntrySession,
+  ExitStatus,
+  ExitToken,
+  FaceConsent,
+  FaceVerifyResponse,
   OpenVisit,
+  Profile,
   PublicConfig,
   PublicStore,
+  paymentMethodResponseSchema,
+  QrResponse,
   Receipt,
+  receiptSummarySchema,
   ShopperTokens,
   UnpaidVisit,
 } from "@glide/contracts";
+import type { z } from "zod";
 import { tokenStore } from "./storage.ts";
 
 /*
- * The shopper app's calls. Types come from the contract with `import type`:
- * the schemas themselves would bring zod into the shopper bundle.
+ * The shopper app's calls. Every answer's type comes from the contract with
+ * `import type` (a schema's own type through z.infer): the schemas themselves
+ * would bring zod into the shopper bundle.
  */
 
 const baseUrl = (import.meta.env.VITE_API_BASE_URL ?? "").replace(/\/+$/, "");
@@ -135,9 +148,9 @@ export const shopperApi = {
     json<PublicStore>("GET", `/api/v1/public/stores/${encodeURIComponent(storeId)}`, { signal }),
 
   startSignIn: (body: { autostart: boolean; return_path?: string }, signal?: AbortSignal) =>
-    json<{ order_ref: string; auto_start_token: string }>("POST", "/api/v1/auth/init", { body, signal }),
+    json<AuthInitResponse>("POST", "/api/v1/auth/init", { body, signal }),
   qr: (orderRef: string, signal?: AbortSignal) =>
-    json<{ qr_code_data: string }>("GET", `/api/v1/auth/qr/${encodeURIComponent(orderRef)}`, { signal }),
+    json<QrResponse>("GET", `/api/v1/auth/qr/${encodeURIComponent(orderRef)}`, { signal }),
   collect: (orderRef: string, signal?: AbortSignal) =>
     json<CollectResponse>("POST", "/api/v1/auth/collect", { body: { order_ref: orderRef }, signal }),
   cancelSignIn: (orderRef: string) =>
@@ -158,13 +171,13 @@ export const shopperApi = {
   cancelEntry: (sessionId: string) =>
     json<void>("DELETE", `/api/v1/sessions/entry/${encodeURIComponent(sessionId)}`, { auth: true }),
   doorStatus: (sessionId: string, signal?: AbortSignal) =>
-    json<{ door_opened: boolean }>("GET", `/api/v1/sessions/${encodeURIComponent(sessionId)}/door-status`, {
+    json<DoorStatus>("GET", `/api/v1/sessions/${encodeURIComponent(sessionId)}/door-status`, {
       auth: true,
       signal,
     }),
   /** The 'Test: Öppna Dörr' button: the server lets the shopper play the door scanner only with DEV_TOOLS on. */
   openDoorForTest: (entry: { session_id: string; session_token: string; store_id: string }) =>
-    json<{ door_opened: boolean }>("POST", "/api/v1/sessions/door/scan", { body: entry, auth: true }),
+    json<DoorScanAnswer>("POST", "/api/v1/sessions/door/scan", { body: entry, auth: true }),
 
   /** One scan; `scan_id` makes a retry of the same scan add once. */
   scan: (body: { session_id: string; barcode: string; scan_id: string }) =>
@@ -176,20 +189,14 @@ export const shopperApi = {
   removeItem: (itemId: string) =>
     json<Cart>("DELETE", `/api/v1/cart/item/${encodeURIComponent(itemId)}`, { auth: true }),
 
-  card: (signal?: AbortSignal) =>
-    json<{ card: { brand: string; last4: string } | null }>("GET", "/api/v1/payment-method", { auth: true, signal }),
+  card: (signal?: AbortSignal) => json<SavedCardAnswer>("GET", "/api/v1/payment-method", { auth: true, signal }),
   saveCard: (paymentMethod: string) =>
-    json<{ card: { brand: string; last4: string } | null }>("PUT", "/api/v1/payment-method", {
+    json<SavedCardAnswer>("PUT", "/api/v1/payment-method", {
       body: { payment_method: paymentMethod },
       auth: true,
     }),
   removeCard: () => json<void>("DELETE", "/api/v1/payment-method", { auth: true }),
-  receipts: (signal?: AbortSignal) =>
-    json<{ id: string; number: number; store_name: string; paid_at: string; total: number }[]>(
-      "GET",
-      "/api/v1/receipts",
-      { auth: true, signal },
-    ),
+  receipts: (signal?: AbortSignal) => json<ReceiptSummary[]>("GET", "/api/v1/receipts", { auth: true, signal }),
   receipt: (id: string, signal?: AbortSignal) =>
     json<Receipt>("GET", `/api/v1/receipts/${encodeURIComponent(id)}`, { auth: true, signal }),
   dispute: (id: string, message: string) =>
@@ -197,19 +204,16 @@ export const shopperApi = {
       auth: true,
       body: { message },
     }),
-  profile: (signal?: AbortSignal) =>
-    json<{ name: string; email: string | null }>("GET", "/api/v1/profile", { auth: true, signal }),
-  setEmail: (email: string | null) =>
-    json<{ name: string; email: string | null }>("PUT", "/api/v1/profile/email", { body: { email }, auth: true }),
-  faceConsent: (signal?: AbortSignal) =>
-    json<{ consent: boolean; given_at: string | null }>("GET", "/api/v1/face/consent", { auth: true, signal }),
+  profile: (signal?: AbortSignal) => json<Profile>("GET", "/api/v1/profile", { auth: true, signal }),
+  setEmail: (email: string | null) => json<Profile>("PUT", "/api/v1/profile/email", { body: { email }, auth: true }),
+  faceConsent: (signal?: AbortSignal) => json<FaceConsent>("GET", "/api/v1/face/consent", { auth: true, signal }),
   setFaceConsent: (consent: boolean) =>
-    json<{ consent: boolean; given_at: string | null }>("PUT", "/api/v1/face/consent", {
+    json<FaceConsent>("PUT", "/api/v1/face/consent", {
       body: { consent },
       auth: true,
     }),
   faceVerify: (userId: string, signal?: AbortSignal) =>
-    json<{ status: "ok" | "not_verified" }>("POST", "/api/v1/face/verify", {
+    json<FaceVerifyResponse>("POST", "/api/v1/face/verify", {
       body: { user_id: userId },
       auth: true,
       signal,
@@ -221,7 +225,7 @@ export const shopperApi = {
   /** The shopper's visit inside a store now, for "Fortsätt handla"; null when there is none. */
   openVisit: (signal?: AbortSignal) => json<OpenVisit | null>("GET", "/api/v1/visits/open", { auth: true, signal }),
   exitToken: (signal?: AbortSignal) =>
-    json<{ token: string; session_id: string; expires_at: string }>("GET", "/api/v1/exit/token", {
+    json<ExitToken>("GET", "/api/v1/exit/token", {
       auth: true,
       signal,
     }),
@@ -232,12 +236,9 @@ export const shopperApi = {
     }),
 };
 
-export type ExitState = "shopping" | "pending" | "declined" | "paid" | "empty";
-
-/** needs_card: the gate refused the exit code for want of a card, and there is still none on file. */
-export type ExitStatus = { state: ExitState; receipt: Receipt | null; notice?: string; needs_card?: true };
-
-export interface ScanAnswer {
-  product: CartItem["product"];
-  item: CartItem;
-}
+/** A scan's answer: its product, and its line as the line now stands. */
+export type ScanAnswer = z.infer<typeof cartScanResponseSchema>;
+type DoorStatus = z.infer<typeof doorStatusSchema>;
+type DoorScanAnswer = z.infer<typeof doorScanResponseSchema>;
+type SavedCardAnswer = z.infer<typeof paymentMethodResponseSchema>;
+type ReceiptSummary = z.infer<typeof receiptSummarySchema>;

@@ -1,0 +1,229 @@
+import type { CartItem } from "@glide/contracts";
+import { parseBarcode, parseVariableMeasure } from "@glide/contracts";
+import { type Db, queryPrepared, queryRows, sql, type Tx } from "../../db/client.ts";
+import { AppError, conflict, isUniqueViolation, notFound } from "../../platform/errors.ts";
+import { ACTIVITY_PRECISION, type AnnounceSession, announceNothing } from "../sessions/session-events.ts";
+import { checkAgeLimit } from "./age-limit.ts";
+import { addedEvent, type CartEvent } from "./cart.events.ts";
+import { type ItemRow, readItem, toItem } from "./cart.service.ts";
+import { type CartLimits, checkLimits, visitStore } from "./cart-limits.ts";
+import { type CartActor, checkSession, type SessionRow, sessionSelect } from "./cart-visit.ts";
+
+/** The line a scan id (or a recognition worker's event id) went to, or undefined if the id is new. */
+export async function scannedItem(db: Db | Tx, scanId: string, sessionId: string): Promise<CartItem | undefined> {
+  const [scan] = await queryRows<{ session_id: string; item_id: string }>(
+    db,
+    sql`select session_id, item_id from cart_scans where scan_id = ${scanId}`,
+  );
+  if (!scan) return undefined;
+  if (scan.session_id !== sessionId) throw conflict("Skanningen hör till ett annat besök.", "scan_id_reused");
+  const item = await readItem(db, scan.item_id);
+  // The line was removed since; the scan counted once and is not counted again.
+  if (!item) throw conflict("Skanningen är redan registrerad.", "scan_already_counted");
+  return item;
+}
+
+/**
+ * How a scanned code is looked up, as the products lookup does it: the
+ * code's own GTIN first; failing that, for a GS1 price or weight label
+ * (EAN-13, prefix 20–25), the item the label was printed for, priced by the
+ * label. Null for a code that is not a valid barcode. Each printed label
+ * is a line of its own (two packs of mince weigh differently), so its line
+ * key is the whole code.
+ */
+function planCode(barcode: string) {
+  const parsed = parseBarcode(barcode);
+  if (!parsed) return null;
+  const variable = parseVariableMeasure(parsed.raw);
+  const item = variable ? parseBarcode(variable.itemCode) : null;
+  const measure = variable?.measure;
+  return {
+    raw: parsed.raw,
+    gtin14: parsed.gtin14,
+    labelGtin14: item?.gtin14 ?? null,
+    priceOre: measure?.kind === "price" ? measure.priceOre : null,
+    grams: measure?.kind === "weight" ? measure.grams : null,
+  };
+}
+
+type FoundProduct = {
+  id: string;
+  name: string;
+  image_url: string | null;
+  price_ore: number;
+  is_active: boolean;
+  age_limit: number | null;
+  /** What one scan of this code adds: the product's price, or the label's. */
+  unit_ore: number;
+};
+
+type ScanRow = {
+  session: SessionRow | null;
+  product: FoundProduct | null;
+  /** The scan_id's earlier scan: its visit, and the line it went to (null fields once the line is gone). */
+  previous: ({ session_id: string } & { [K in keyof ItemRow]: ItemRow[K] | null }) | null;
+  /** The line as it is after this scan; null when the scan added nothing. */
+  item: ItemRow | null;
+  /** Before this scan: the units on the code's line, and the cart's total in öre. */
+  line_quantity: number;
+  cart_ore: number;
+};
+
+/**
+ * One round trip: the visit (locked against a checkout, see sessionSelect),
+ * the product, the scan_id's earlier scan, and, when nothing stands in the
+ * way, one more on the product's line and the scan_id recorded. Whether
+ * something stood in the way is decided here in SQL only to keep the write
+ * from happening; which error the shopper hears is decided by the same
+ * checks in TypeScript as for every other cart call. Age-limited goods are
+ * never added here unless `ageChecked`: the age rule lives in checkAgeLimit
+ * alone.
+ */
+async function scanStatement(
+  db: Db,
+  opts: { customerId: string; sessionId: string; scanId: string | null; ageChecked: boolean; limits: CartLimits },
+  code: NonNullable<ReturnType<typeof planCode>> | null,
+): Promise<ScanRow> {
+  const { customerId, sessionId, scanId, ageChecked, limits } = opts;
+  const grams = code?.grams ?? null;
+  const priceOre = code?.priceOre ?? null;
+  // Prepared: planning this statement cost PostgreSQL more than running it (bench/results.md, Cart).
+  const [row] = await queryPrepared<ScanRow>(
+    db,
+    "cart_scan",
+    sql`with visit as (${sessionSelect(sessionId, true)}),
+      found as (
+        select p.id, p.name, p.image_url, p.price_ore, p.is_active, p.age_limit, b.gtin14 = ${code?.gtin14 ?? null} as exact,
+          case when b.gtin14 = ${code?.gtin14 ?? null} then p.price_ore
+               when ${priceOre}::int is not null then ${priceOre}::int
+               else round(p.price_ore * ${grams}::int / 1000.0)::int end as unit_ore,
+          case when b.gtin14 = ${code?.gtin14 ?? null} then p.id::text else ${code ? `label:${code.raw}` : null}::text end as line_key
+        from product_barcodes b join products p on p.id = b.product_id
+        where b.gtin14 in (${code?.gtin14 ?? null}, ${code?.labelGtin14 ?? null})
+        order by exact desc
+        limit 1
+      ),
+      previous as (
+        select c.session_id, i.id, i.quantity, i.unit_price_ore, i.weight_grams, p.id as product_id, p.name, p.image_url
+        from cart_scans c
+        left join cart_items i on i.id = c.item_id
+        left join products p on p.id = i.product_id
+        where c.scan_id = ${scanId}::uuid
+      ),
+      cart as (
+        select coalesce(sum(i.quantity::bigint * i.unit_price_ore), 0)::bigint as ore,
+          coalesce(max(i.quantity) filter (where i.line_key = (select line_key from found)), 0) as line_quantity
+        from cart_items i where i.session_id = ${sessionId}::uuid
+      ),
+      item as (
+        insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams)
+        select v.id, f.id, f.line_key, 1, f.unit_ore, case when f.exact then null else ${grams}::int end
+        from visit v, found f, cart k
+        where v.customer_id = ${customerId} and v.state = 'in_store'
+          and v.store_active and f.is_active and (${ageChecked}::boolean or coalesce(f.age_limit, 0) = 0)
+          and k.line_quantity < ${limits.maxLineQuantity}::int and k.ore + f.unit_ore <= ${limits.maxTotalOre}::bigint
+          and not exists (select 1 from previous)
+        on conflict (session_id, line_key) do update set quantity = cart_items.quantity + 1, updated_at = now()
+        returning id, quantity, unit_price_ore, weight_grams, product_id
+      ),
+      scan as (
+        insert into cart_scans (scan_id, session_id, item_id)
+        select ${scanId}::uuid, ${sessionId}::uuid, id from item where ${scanId}::uuid is not null
+      ),
+      -- The visit's timeline and its last activity, in this same statement: only a scan that added something
+      -- is an event (a repeated scan_id adds nothing), and a scan costs no extra round trip.
+      event as (
+        insert into session_events (session_id, store_id, kind, source, detail)
+        select v.id, v.store_id, 'item_added', 'phone',
+          jsonb_build_object('product', f.name, 'product_id', f.id, 'quantity', 1, 'line_quantity', item.quantity,
+            'barcode', ${code?.raw ?? null}::text, 'label', not f.exact)
+        from item, visit v, found f
+      ),
+      touched as (
+        update shopping_sessions set last_activity_at = now()
+        where id = ${sessionId}::uuid and exists (select 1 from item)
+          and last_activity_at < now() - ${ACTIVITY_PRECISION}::interval
+      )
+      select (select row_to_json(visit) from visit) as session,
+        (select row_to_json(found) from found) as product,
+        (select row_to_json(previous) from previous) as previous,
+        (select row_to_json(x) from (select item.*, found.name, found.image_url from item, found) x) as item,
+        (select line_quantity from cart)::int as line_quantity, (select ore from cart) as cart_ore`,
+  );
+  return row!;
+}
+
+/**
+ * Adds one of the scanned product to the visit's cart: the checks in the
+ * order a shopper would hear them, in one round trip to the database (two
+ * for age-limited goods, whose age check runs between them). With a scan id
+ * the scan counts once however often it is sent; the same id again answers
+ * the line it went to.
+ */
+export async function scanIntoCart(opts: {
+  db: Db;
+  customerId: string;
+  sessionId: string;
+  barcode: string;
+  scanId?: string | undefined;
+  /** The cart limits of a store (its settings); asked before any statement. */
+  limitsOf: (storeId: string) => Promise<CartLimits>;
+  announce?: AnnounceSession;
+}): Promise<{ product: CartItem["product"]; item: CartItem; events: CartEvent[] }> {
+  const code = planCode(opts.barcode);
+  const storeId = await visitStore(opts.db, opts.sessionId);
+  // An unknown visit adds nothing whatever its limits: the statement finds no visit and the shopper hears 404.
+  const limits = storeId ? await opts.limitsOf(storeId) : { maxLineQuantity: 0, maxTotalOre: 0 };
+  const scanId = opts.scanId ?? null;
+  const actor: CartActor = { kind: "shopper", customerId: opts.customerId };
+  for (const ageChecked of [false, true]) {
+    let row: ScanRow;
+    try {
+      row = await scanStatement(
+        opts.db,
+        { customerId: opts.customerId, sessionId: opts.sessionId, scanId, ageChecked, limits },
+        code,
+      );
+    } catch (err) {
+      // The same scan id arrived twice at once: the other one counted it.
+      if (!scanId || !isUniqueViolation(err)) throw err;
+      const counted = await scannedItem(opts.db, scanId, opts.sessionId);
+      if (counted === undefined) throw err;
+      return scanned(counted);
+    }
+    const session = checkSession(actor, row.session ?? undefined);
+    if (!code) throw new AppError(422, "invalid_barcode", "Streckkoden gick inte att läsa. Försök igen.");
+    const product = row.product;
+    if (!product) throw notFound("Produkt inte hittad", "unknown_barcode");
+    if (!product.is_active) throw conflict(`${product.name} säljs inte just nu.`, "product_inactive");
+    checkAgeLimit(session, product);
+    if (row.item) {
+      const item = toItem(row.item);
+      await (opts.announce ?? announceNothing)({
+        store_id: session.store_id,
+        session_id: session.id,
+        kind: "item_added",
+      });
+      return scanned(item);
+    }
+    if (row.previous) return scanned(previousItem(row.previous, opts.sessionId));
+    checkLimits(limits, product, {
+      quantity: row.line_quantity + 1,
+      totalOre: Number(row.cart_ore) + product.unit_ore,
+    });
+    // Only the age limit held the scan back, and the shopper is of age: add it now.
+    if (!product.age_limit) break;
+  }
+  throw new Error("the scan passed every check but was not added");
+}
+
+/** A scan's answer, and what the shopper's screens hear: the product was added (once, however often it is sent). */
+const scanned = (item: CartItem) => ({ product: item.product, item, events: [addedEvent(item)] });
+
+/** The line an earlier scan with the same id went to. */
+function previousItem(previous: NonNullable<ScanRow["previous"]>, sessionId: string): CartItem {
+  if (previous.session_id !== sessionId) throw conflict("Skanningen hör till ett annat besök.", "scan_id_reused");
+  // The line was removed since; the scan counted once and is not counted again.
+  if (previous.id === null) throw conflict("Skanningen är redan registrerad.", "scan_already_counted");
+  return toItem(previous as ItemRow);
+}

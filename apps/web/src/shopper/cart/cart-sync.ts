@@ -1,0 +1,148 @@
+import type { Cart, CartItem } from "@glide/contracts";
+import { sumKronor } from "../lib/money.ts";
+
+/*
+ * The phone's copy of the server's cart, kept in step without reading the
+ * whole cart again after each scan (docs/live-cart.md). A scan's answer is
+ * its line as it now stands; the socket's `product_added` is one more of a
+ * product. Each is applied only when it fits the copy exactly; what does
+ * not fit is left to a whole cart: the `cart_updated` the server sends after
+ * every change, or a GET when the copy cannot take a scan's answer.
+ */
+
+/** What this module needs of a scan's answer (`POST /api/v1/cart/scan`): the line as it now stands. */
+export type ScanAnswer = { item: CartItem };
+
+/** `product_added`'s product: the line's product and the price of one (kronor). */
+export type AddedProduct = CartItem["product"] & { price: number };
+
+export interface SyncedCart {
+  cart: Cart;
+  /**
+   * Per product, the `product_added` messages still to come for changes this
+   * phone already shows from their answers: each is its own echo, not one more.
+   */
+  echoes: Readonly<Record<string, number>>;
+}
+
+/** A whole cart from the socket (`ready`, `cart_updated`): it shows every change before it, echoes included. */
+export function fromSocket(cart: Cart): SyncedCart {
+  return { cart, echoes: {} };
+}
+
+/**
+ * A whole cart from an HTTP answer (GET, a quantity change). Echoes stay: a
+ * change's message may still be on its way on the socket although the
+ * answer already shows the change.
+ */
+export function fromAnswer(previous: SyncedCart | null, cart: Cart): SyncedCart {
+  return { cart, echoes: previous?.echoes ?? {} };
+}
+
+/** The copy, told that this phone's change will be echoed on the socket as `product_added` of the product. */
+export function expectEcho(synced: SyncedCart, productId: string): SyncedCart {
+  return { ...synced, echoes: { ...synced.echoes, [productId]: (synced.echoes[productId] ?? 0) + 1 } };
+}
+
+function withItems(cart: Cart, items: CartItem[]): Cart {
+  return { ...cart, items, total: sumKronor(items.map((item) => item.total_price)) };
+}
+
+/**
+ * The copy with a scan's answer in it, or null when the answer does not fit
+ * (the line is more than one ahead, or behind): then only a GET can say what
+ * the cart is. The line is new (quantity 1, added last, as the server orders
+ * lines by when they were made), one more than the copy has, or what the
+ * copy already shows (the socket's cart came first, or a retry of a scan
+ * that had counted). Either way the server echoes the scan as `product_added`.
+ */
+export function applyScanAnswer(synced: SyncedCart | null, answer: ScanAnswer): SyncedCart | null {
+  if (!synced) return null;
+  const { item } = answer;
+  const at = synced.cart.items.findIndex((line) => line.id === item.id);
+  const shown = at === -1 ? 0 : synced.cart.items[at]!.quantity;
+  if (item.quantity !== shown && item.quantity !== shown + 1) return null;
+  const items =
+    at === -1 ? [...synced.cart.items, item] : synced.cart.items.map((line, index) => (index === at ? item : line));
+  return expectEcho({ ...synced, cart: withItems(synced.cart, items) }, item.product.id);
+}
+
+/**
+ * The copy after `product_added`: this phone's own echo is passed over; else
+ * the one line of that product at that price gets one more. A product with
+ * no such line (a new line: its id is not in the message) or several (price
+ * and weight labels) is left to the `cart_updated` that follows.
+ */
+export function applyProductAdded(synced: SyncedCart, product: AddedProduct): SyncedCart {
+  const echoes = synced.echoes[product.id] ?? 0;
+  if (echoes > 0) return { ...synced, echoes: { ...synced.echoes, [product.id]: echoes - 1 } };
+  const lines = synced.cart.items.filter((line) => line.product.id === product.id && line.unit_price === product.price);
+  if (lines.length !== 1) return synced;
+  const line = lines[0]!;
+  const quantity = line.quantity + 1;
+  // In öre, as the server counts: a line's total is exact to the öre.
+  const more: CartItem = { ...line, quantity, total_price: (Math.round(line.unit_price * 100) * quantity) / 100 };
+  return {
+    ...synced,
+    cart: withItems(
+      synced.cart,
+      synced.cart.items.map((item) => (item === line ? more : item)),
+    ),
+  };
+}
+
+/** What the page does with the copy: show it (and keep it for offline), and read the whole cart when told. */
+export interface CartKeeper {
+  /** Forgets the copy: another visit, or a page opened anew. */
+  reset(): void;
+  /** `ready` or `cart_updated`: the whole cart, as the socket heard it. */
+  socketCart(cart: Cart): void;
+  /** A whole cart from an HTTP answer; `echoed` names the product whose one more the socket will echo. */
+  answerCart(cart: Cart, echoed?: string): void;
+  productAdded(product: AddedProduct): void;
+  /** Runs one of this phone's cart changes: a `product_added` heard meanwhile is its echo, or left to `cart_updated`. */
+  change<T>(run: () => Promise<T>): Promise<T>;
+  /** Applies a scan's answer; false when the copy cannot take it and only reading the whole cart will do. */
+  scanAnswered(answer: ScanAnswer): boolean;
+}
+
+/** The phone's copy of the cart, told of every answer and message, showing each new cart with `show`. */
+export function cartKeeper(show: (cart: Cart) => void): CartKeeper {
+  let synced: SyncedCart | null = null;
+  let changing = 0;
+  const keep = (next: SyncedCart) => {
+    const changed = next.cart !== synced?.cart;
+    synced = next;
+    if (changed) show(next.cart);
+  };
+  return {
+    reset() {
+      synced = null;
+    },
+    socketCart(cart) {
+      keep(fromSocket(cart));
+    },
+    answerCart(cart, echoed) {
+      const next = fromAnswer(synced, cart);
+      keep(echoed ? expectEcho(next, echoed) : next);
+    },
+    productAdded(product) {
+      if (synced && changing === 0) keep(applyProductAdded(synced, product));
+    },
+    async change(run) {
+      changing++;
+      try {
+        return await run();
+      } finally {
+        changing--;
+      }
+    },
+    scanAnswered(answer) {
+      const next = applyScanAnswer(synced, answer);
+      if (next) keep(next);
+      // The whole cart that is read shows the scan; its echo is still to be passed over.
+      else if (synced) synced = expectEcho(synced, answer.item.product.id);
+      return next !== null;
+    },
+  };
+}
