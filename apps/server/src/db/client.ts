@@ -32,6 +32,11 @@ export type OpenOptions = {
   databaseUrl?: string | undefined;
   /** Folder for the embedded database; omitted means in memory (tests). */
   dataDir?: string | undefined;
+  /**
+   * In memory only: start from this copy of a data folder (`pgliteImage`)
+   * instead of an empty one, so the migrations it already holds are skipped.
+   */
+  startFrom?: Blob | undefined;
   poolSize?: number;
   /** How long a query waits for a free pool connection before the request is answered 503 busy (5 s). */
   poolWaitMs?: number;
@@ -47,6 +52,20 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     throw err;
   }
   return database;
+}
+
+/**
+ * An in-memory database with every migration applied, as a copy of its data
+ * folder (an uncompressed tar) for `startFrom`: a test file's database then
+ * opens in a fraction of the time the migrations take.
+ */
+export async function pgliteImage(logger: FastifyBaseLogger): Promise<Blob> {
+  const database = await openDatabase({ logger });
+  try {
+    return await (database.db as unknown as { $client: PGlite }).$client.dumpDataDir("none");
+  } finally {
+    await database.close();
+  }
 }
 
 async function migrateDatabase(database: Database): Promise<void> {
@@ -222,7 +241,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
       throw err;
     }
   } else {
-    client = await PGlite.create(pgliteOptions);
+    client = await PGlite.create({ ...pgliteOptions, ...(opts.startFrom ? { loadDataDir: opts.startFrom } : {}) });
   }
   const db = drizzle(client, { schema }) as unknown as Db;
   const select1 = (timeoutMs = 2_000) => withTimeout(client.query("select 1"), timeoutMs);

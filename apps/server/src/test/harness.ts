@@ -7,10 +7,10 @@ import { sql } from "drizzle-orm";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import pg from "pg";
 import pino from "pino";
-import { expect, vi } from "vitest";
+import { expect, inject, vi } from "vitest";
 import { type BuildOptions, buildApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
-import { type Database, type Db, openDatabase, queryRows } from "../db/client.ts";
+import { type Database, type Db, openDatabase, pgliteImage, queryRows } from "../db/client.ts";
 import { customers, storeDeviceKeys } from "../db/schema/index.ts";
 import { ADMIN_COOKIE } from "../features/admin-auth/admin-auth.hooks.ts";
 import { createAdmin } from "../features/admin-auth/admin-auth.service.ts";
@@ -31,16 +31,26 @@ export type TestContext = {
 };
 
 /** A fresh database of its own: a new PostgreSQL database, or an in-memory PGlite. */
+/**
+ * The migrated PGlite every test file of this worker starts from: made once
+ * (Vitest keeps modules across the files of a worker), then each file's
+ * database is a copy of it rather than an empty database migrated again.
+ */
+let pgliteTemplate: Promise<Blob> | undefined;
+
 export async function freshDatabase(): Promise<{ database: Database; url?: string; drop(): Promise<void> }> {
   const logger = pino({ level: "silent" });
   if (!TEST_DATABASE_URL) {
-    const database = await openDatabase({ logger });
+    pgliteTemplate ??= pgliteImage(logger);
+    const database = await openDatabase({ logger, startFrom: await pgliteTemplate });
     return { database, drop: async () => {} };
   }
   const name = `glide_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  // Copied from the run's migrated template when there is one (test/postgres-template.ts), else migrated below.
+  const template = inject("postgresTemplate");
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
