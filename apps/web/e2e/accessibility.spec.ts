@@ -168,53 +168,60 @@ test("the console's screens and dialogs pass the accessibility checks in both th
   expect((await page.request.delete(`/api/v1/stores/${store.id}`)).ok()).toBe(true);
 });
 
-test("the operations screens pass the accessibility checks in the dark theme", async ({ page }) => {
-  // Their light theme is checked where each screen is tested (sessions, refunds, analytics and audit specs).
-  test.setTimeout(120_000);
-  await signIn(page);
-  const store = await createStore(page.request);
-  const product = await createProduct(page.request, { price: 19.9, name: "Mörk kaffe" });
-  const who = await signInShopper(page);
-  const visit = await paidVisit(page, who, store, await exitGateKey(page, store), [product.barcode]);
-  const complaint = unique("Fel pris på kaffet");
-  const dispute = await page.request.post(`/api/v1/receipts/${visit.receiptId}/dispute`, {
-    data: { message: complaint },
-    headers: who.headers,
+// Analytics reads the admin's own calendar days and each store's figures its own; an operator works in the
+// stores' zone. A browser left in UTC would, between midnight in Stockholm and midnight in UTC, look at
+// yesterday while the sale made a moment ago is on the store's today.
+test.describe("in the stores' time zone", () => {
+  test.use({ timezoneId: "Europe/Stockholm" });
+
+  test("the operations screens pass the accessibility checks in the dark theme", async ({ page }) => {
+    // Their light theme is checked where each screen is tested (sessions, refunds, analytics and audit specs).
+    test.setTimeout(120_000);
+    await signIn(page);
+    const store = await createStore(page.request);
+    const product = await createProduct(page.request, { price: 19.9, name: "Mörk kaffe" });
+    const who = await signInShopper(page);
+    const visit = await paidVisit(page, who, store, await exitGateKey(page, store), [product.barcode]);
+    const complaint = unique("Fel pris på kaffet");
+    const dispute = await page.request.post(`/api/v1/receipts/${visit.receiptId}/dispute`, {
+      data: { message: complaint },
+      headers: who.headers,
+    });
+    expect(dispute.ok(), await dispute.text()).toBe(true);
+
+    await page.goto("/sessions");
+    await openNav(page);
+    await page.getByRole("button", { name: "Switch to dark theme" }).click();
+    await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+    await page.keyboard.press("Escape");
+
+    await page.goto(`/sessions?store=${store.id}`);
+    const row = page.locator(`[data-session-id="${visit.sessionId}"]`);
+    await expect(row).toContainText("Disputed");
+    await expectAccessible(page, "the Sessions list, dark");
+    await page.goto(`/sessions?store=${store.id}&session=${visit.sessionId}`);
+    const detail = page.getByRole("dialog", { name: who.name });
+    await expect(detail.getByRole("region", { name: `Receipt ${visit.receiptNumber}` })).toBeVisible();
+    await expectAccessible(page, "the session detail, dark");
+    await detail.getByRole("button", { name: "Refund", exact: true }).click();
+    await expect(page.getByRole("dialog", { name: "Refund", exact: true })).toBeVisible();
+    await expectAccessible(page, "the refund dialog, dark");
+    await page.keyboard.press("Escape");
+
+    await page.goto("/sessions?view=disputes");
+    await expect(page.getByRole("listitem").filter({ hasText: complaint })).toBeVisible();
+    await expectAccessible(page, "the Disputes view, dark");
+    await page.goto("/sessions?view=spot-checks");
+    await expect(page.getByRole("tab", { name: "Spot checks" })).toHaveAttribute("aria-selected", "true");
+    await expectAccessible(page, "the Spot checks view, dark");
+
+    await page.goto(`/analytics?store=${store.id}`);
+    await expect(page.getByRole("img", { name: /^Revenue per day: 19,90\s*kr/ })).toBeVisible();
+    await expectAccessible(page, "the analytics screen, dark");
+
+    await page.goto("/audit");
+    const first = page.getByRole(isPhone(page) ? "list" : "table", { name: "Audit log" });
+    await expect(first).toBeVisible();
+    await expectAccessible(page, "the audit log, dark");
   });
-  expect(dispute.ok(), await dispute.text()).toBe(true);
-
-  await page.goto("/sessions");
-  await openNav(page);
-  await page.getByRole("button", { name: "Switch to dark theme" }).click();
-  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
-  await page.keyboard.press("Escape");
-
-  await page.goto(`/sessions?store=${store.id}`);
-  const row = page.locator(`[data-session-id="${visit.sessionId}"]`);
-  await expect(row).toContainText("Disputed");
-  await expectAccessible(page, "the Sessions list, dark");
-  await page.goto(`/sessions?store=${store.id}&session=${visit.sessionId}`);
-  const detail = page.getByRole("dialog", { name: who.name });
-  await expect(detail.getByRole("region", { name: `Receipt ${visit.receiptNumber}` })).toBeVisible();
-  await expectAccessible(page, "the session detail, dark");
-  await detail.getByRole("button", { name: "Refund", exact: true }).click();
-  await expect(page.getByRole("dialog", { name: "Refund", exact: true })).toBeVisible();
-  await expectAccessible(page, "the refund dialog, dark");
-  await page.keyboard.press("Escape");
-
-  await page.goto("/sessions?view=disputes");
-  await expect(page.getByRole("listitem").filter({ hasText: complaint })).toBeVisible();
-  await expectAccessible(page, "the Disputes view, dark");
-  await page.goto("/sessions?view=spot-checks");
-  await expect(page.getByRole("tab", { name: "Spot checks" })).toHaveAttribute("aria-selected", "true");
-  await expectAccessible(page, "the Spot checks view, dark");
-
-  await page.goto(`/analytics?store=${store.id}`);
-  await expect(page.getByRole("img", { name: /^Revenue per day: 19,90\s*kr/ })).toBeVisible();
-  await expectAccessible(page, "the analytics screen, dark");
-
-  await page.goto("/audit");
-  const first = page.getByRole(isPhone(page) ? "list" : "table", { name: "Audit log" });
-  await expect(first).toBeVisible();
-  await expectAccessible(page, "the audit log, dark");
 });
