@@ -281,6 +281,20 @@ const GROUPS = {
     ],
   },
   profile: { mutate: [feature("profile/profile.service.ts")], tests: [feature("profile/profile.routes.test.ts")] },
+  // Issue 24: the VAT rate table, the rate of a sale's day, and a product's category.
+  "vat-rates": {
+    mutate: [
+      feature("vat-rates/vat-rates.service.ts"),
+      feature("vat-rates/vat-rate-table.ts"),
+      feature("products/products.vat.ts"),
+    ],
+    tests: [
+      feature("vat-rates/vat-rates.test.ts"),
+      feature("vat-rates/vat-rates.boundaries.test.ts"),
+      feature("checkout/checkout.vat-dates.test.ts"),
+      feature("products/products.vat.test.ts"),
+    ],
+  },
 };
 
 const name = process.env.MUTATE ?? "all";

@@ -50,6 +50,7 @@ import { shopperAuthRoutes } from "./features/shopper-auth/shopper-auth.routes.t
 import { spotCheckRoutes } from "./features/spot-checks/spot-checks.routes.ts";
 import { storeRoutes } from "./features/stores/stores.routes.ts";
 import { unpaidVisitRoutes } from "./features/unpaid-visits/unpaid-visits.routes.ts";
+import { vatRateRoutes } from "./features/vat-rates/vat-rates.routes.ts";
 import { visitRoutes } from "./features/visits/visits.routes.ts";
 import { sameOriginOnly } from "./platform/auth.ts";
 import { createBankIdClient } from "./platform/bankid/client.ts";
@@ -78,6 +79,11 @@ export type BuildOptions = {
   faceVerifier?: FaceVerifier;
   /** What talks to cameras; by default the real protocols (platform/cameras). */
   cameraDevices?: CameraDevices;
+  /**
+   * The moment a checkout prices an order (which day's VAT rates apply); the
+   * real time unless a test moves it to the edge of a rate's validity.
+   */
+  saleClock?: () => Date;
 };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -144,6 +150,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate("bankid", config.bankid ? createBankIdClient(config.bankid) : null);
   app.decorate("door", config.doorWebhook ? webhookDoor(config.doorWebhook) : simulatedDoor(app.log));
   app.decorate("faceVerifier", options.faceVerifier ?? noFaceVerifier);
+  app.decorate("saleClock", options.saleClock ?? (() => new Date()));
   app.decorate("cameraDevices", options.cameraDevices ?? createCameraDevices());
   app.decorate("cameraSealer", sealerFor(deriveKey(config.secretKey, "camera-password-seal")));
   app.decorate(
@@ -229,6 +236,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(auditRoutes);
   await app.register(storeRoutes);
   await app.register(settingsRoutes);
+  await app.register(vatRateRoutes);
   await app.register(camerasRoutes);
   await app.register(productRoutes);
   await app.register(deviceRoutes);

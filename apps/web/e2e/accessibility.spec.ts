@@ -135,11 +135,11 @@ test("the console's screens and dialogs pass the accessibility checks in both th
     await page.keyboard.press("Escape");
 
     await page.goto("/settings?tab=product");
-    const vat = page.getByRole("article", { name: "default_vat_rate" });
+    const vat = page.getByRole("article", { name: "default_vat_category" });
     await expect(vat).toBeVisible();
     await expectAccessible(page, `the settings, ${theme}`);
     await vat.getByRole("button", { name: /^Edit/ }).click();
-    await expect(page.getByRole("slider", { name: "Default VAT rate" })).toBeVisible();
+    await expect(page.getByRole("combobox", { name: "Default VAT category" })).toBeVisible();
     await expectAccessible(page, `the edit setting dialog, ${theme}`);
     await page.keyboard.press("Escape");
 

@@ -1,3 +1,4 @@
+import type { VatCategory } from "@glide/contracts";
 import type { Locator, Page } from "@playwright/test";
 import { createStore, expect, test, unique } from "./fixtures.ts";
 import { expectAccessible } from "./support/accessibility.ts";
@@ -7,8 +8,8 @@ import { enterStore, randomEan13, scanThroughApi } from "./support/shopping.ts";
 /** Long enough to need three lines on any phone: the receipt and the cart show two, then an ellipsis. */
 const LONG_NAME = "Bregott Normalsaltat Extra Krämigt Bredbart Smörgåsmargarin med Rapsolja Familjeförpackning";
 
-/** A product at a VAT rate of its own (percent), made by the test admin. */
-async function productAt(page: Page, fields: { name: string; price: number; vat_rate: number }) {
+/** A product in a VAT category of its own, made by the test admin. */
+async function productAt(page: Page, fields: { name: string; price: number; vat_category: VatCategory }) {
   const barcode = randomEan13();
   const created = await page.request.post("/api/v1/products/", {
     data: { sku: unique("SKU").replaceAll(" ", "-"), barcode, category: "Test", ...fields },
@@ -58,8 +59,13 @@ test("after a refund the receipt shows what was paid, what came back per VAT rat
   test.setTimeout(60_000);
   const store = await createStore(page.request);
   const gateKey = await exitGateKey(page, store);
-  const spread = await productAt(page, { name: `${LONG_NAME} ${unique("600 g")}`, price: 49.9, vat_rate: 12 });
-  const soap = await productAt(page, { name: unique("Diskmedel"), price: 34.5, vat_rate: 25 });
+  // Books and newspapers are 6 % on any day (food's rate moves with the law): a spread sold at that rate.
+  const spread = await productAt(page, {
+    name: `${LONG_NAME} ${unique("600 g")}`,
+    price: 49.9,
+    vat_category: "books_newspapers",
+  });
+  const soap = await productAt(page, { name: unique("Diskmedel"), price: 34.5, vat_category: "standard" });
   const who = await signInShopper(page);
   // An address on file, but this server has no SMTP_URL: nothing is e-mailed, and the receipt must not say so.
   const email = await page.request.put("/api/v1/profile/email", {
@@ -69,7 +75,7 @@ test("after a refund the receipt shows what was paid, what came back per VAT rat
   expect(email.ok(), await email.text()).toBe(true);
   const visit = await paidVisit(page, who, store, gateKey, [spread.barcode, spread.barcode, soap.barcode]);
 
-  // Staff give back one spread (12 %) and the soap (25 %) in one refund.
+  // Staff give back one spread (6 %) and the soap (25 %) in one refund.
   const order = (await (await page.request.get(`/api/v1/admin/orders/${visit.receiptId}/refunds`)).json()) as {
     lines: Array<{ id: string; name: string }>;
   };
@@ -88,20 +94,20 @@ test("after a refund the receipt shows what was paid, what came back per VAT rat
 
   await asShopper(page, who, `/customer/receipts/${visit.receiptId}`);
   const receipt = page.getByRole("region", { name: "Kvitto", exact: true });
-  // Paid 2 × 49,90 kr at 12 % (10,69 kr VAT) and 34,50 kr at 25 % (6,90 kr): 134,30 kr.
+  // Paid 2 × 49,90 kr at 6 % (5,65 kr VAT) and 34,50 kr at 25 % (6,90 kr): 134,30 kr.
   await expect(row(receipt, "Totalt")).toHaveText(/Totalt\s*134,30\s*kr/);
   await expect(receipt.getByRole("list", { name: "Återbetalningar" })).toContainText(/−84,40\s*kr/);
   await expect(row(receipt, /^Betalt$/)).toHaveText(/Betalt\s*134,30\s*kr/);
   await expect(row(receipt, /^Återbetalt$/)).toHaveText(/Återbetalt\s*−84,40\s*kr/);
   await expect(row(receipt, /^Netto$/)).toHaveText(/Netto\s*49,90\s*kr/);
-  // VAT per rate: on the purchase, on what came back (49,90 kr → 5,35 kr; 34,50 kr → 6,90 kr), and on the net.
+  // VAT per rate: on the purchase, on what came back (49,90 kr → 2,82 kr; 34,50 kr → 6,90 kr), and on the net.
   const vatRows = await row(receipt, /^Varav moms/).allInnerTexts();
   expect(vatRows.map((text) => text.replace(/\s+/g, " "))).toEqual([
     "Varav moms 25 % 6,90 kr",
-    "Varav moms 12 % 10,69 kr",
+    "Varav moms 6 % 5,65 kr",
     "Varav moms 25 % −6,90 kr",
-    "Varav moms 12 % −5,35 kr",
-    "Varav moms 12 % 5,34 kr",
+    "Varav moms 6 % −2,82 kr",
+    "Varav moms 6 % 2,83 kr",
   ]);
   await expect(receipt).not.toContainText("Att betala");
   // The brand as it is written, never the provider's lower case.
@@ -123,7 +129,7 @@ test("after a refund the receipt shows what was paid, what came back per VAT rat
 test("the receipt says it was e-mailed only when the server says a mail was queued for it", async ({ page }) => {
   const store = await createStore(page.request);
   const gateKey = await exitGateKey(page, store);
-  const tea = await productAt(page, { name: unique("Te"), price: 25, vat_rate: 12 });
+  const tea = await productAt(page, { name: unique("Te"), price: 25, vat_category: "food" });
   const who = await signInShopper(page);
   const visit = await paidVisit(page, who, store, gateKey, [tea.barcode]);
 
@@ -146,7 +152,7 @@ test("the exit's receipt: a long name on two lines, amounts on one, the card's b
   page,
 }) => {
   const visit = await enterStore(page);
-  const spread = await productAt(page, { name: `${LONG_NAME} ${unique("300 g")}`, price: 49.9, vat_rate: 12 });
+  const spread = await productAt(page, { name: `${LONG_NAME} ${unique("300 g")}`, price: 49.9, vat_category: "food" });
   const card = await page.request.put("/api/v1/payment-method", {
     data: { payment_method: "pm_card_mastercard" },
     headers: { Authorization: `Bearer ${visit.accessToken}` },

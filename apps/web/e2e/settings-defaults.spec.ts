@@ -1,53 +1,68 @@
-import type { SessionDetail, Setting, Store } from "@glide/contracts";
+import { SETTING_DEFINITIONS, type SessionDetail, type Setting, type Store } from "@glide/contracts";
 import { createStore, expect, openNav, signIn, test, unique } from "./fixtures.ts";
 import { exitGateKey, paidVisit, signInShopper } from "./support/sales.ts";
 import { openTab, putSetting, restoreBuiltInSettings, row, settingValue, signedIn, toast } from "./support/settings.ts";
 import { createProduct } from "./support/shopping.ts";
+import { todayText } from "./support/vat.ts";
 
 // What the global values change elsewhere in the console: new stores and products, page sizes, dates.
+
+const BUILT_IN_RATES = SETTING_DEFINITIONS.product.vat_rates_by_country.value as Record<string, number>;
 
 // The spec files share one server: every global value a test changed goes back to its built-in one.
 test.afterEach(async ({ request }) => {
   await restoreBuiltInSettings(request);
 });
 
-test("the default VAT set with the 12% quick button is what a new store and a new product start with", async ({
-  page,
-}) => {
+test("the default VAT category chosen in Simple Mode is what a new product starts with", async ({ page }) => {
   await signIn(page, "/settings");
   await expect(page.getByRole("heading", { name: "System Settings", exact: true })).toBeVisible();
   await expect(page.getByText("Manage global defaults and store-specific overrides")).toBeVisible();
   await expect(page).toHaveTitle("Settings · Glide");
   await openTab(page, "product");
   await expect(page).toHaveURL(/tab=product/);
-  const vat = row(page, "default_vat_rate");
-  await expect(vat).toContainText("25 %");
+  // The old percent is gone: a category, read by its name.
+  await expect(row(page, "default_vat_rate")).toHaveCount(0);
+  const vat = row(page, "default_vat_category");
+  await expect(vat).toContainText("Standard");
 
   const edit = vat.getByRole("button", { name: /^Edit/ });
   await edit.click();
   const dialog = page.getByRole("dialog", { name: "Edit Setting" });
   await expect(dialog.getByRole("button", { name: "Simple Mode" })).toHaveAttribute("aria-pressed", "true");
-  // A real slider: named, its value said as a percent, moved by the keyboard.
-  const slider = dialog.getByRole("slider", { name: "Default VAT rate" });
-  await expect(slider).toHaveAttribute("aria-valuetext", "25 %");
-  await expect(slider).toHaveAttribute("aria-valuemin", "0");
-  await expect(slider).toHaveAttribute("aria-valuemax", "30");
-  await slider.focus();
-  await page.keyboard.press("ArrowLeft");
-  await expect(slider).toHaveAttribute("aria-valuetext", "24 %");
-  await dialog.getByRole("button", { name: "12%" }).click();
-  await expect(slider).toHaveAttribute("aria-valuetext", "12 %");
-  await expect(dialog.getByRole("button", { name: "12%" })).toHaveAttribute("aria-pressed", "true");
+  const select = dialog.getByRole("combobox", { name: "Default VAT category" });
+  await expect(select).toHaveValue("standard");
+  await expect(select.getByRole("option")).toHaveText([
+    "Standard",
+    "Food (livsmedel, folköl)",
+    "Alcoholic drink (over 3.5 %)",
+    "Books and newspapers",
+    "Exempt",
+  ]);
+  await select.selectOption({ label: "Food (livsmedel, folköl)" });
   await dialog.getByRole("button", { name: "Save Changes" }).click();
   await expect(toast(page, "Setting updated successfully")).toBeVisible();
   await expect(dialog).toBeHidden();
   await expect(edit).toBeFocused();
-  await expect(vat).toContainText("12 %");
-  expect(await settingValue(page.request, "product", "default_vat_rate")).toBe(0.12);
+  await expect(vat).toContainText("Food (livsmedel, folköl)");
+  expect(await settingValue(page.request, "product", "default_vat_category")).toBe("food");
 
-  // A new store's draft takes its VAT from the setting; an existing store keeps its own.
   await openNav(page);
-  await page.getByRole("link", { name: "Stores", exact: true }).click();
+  await page.getByRole("link", { name: "Products", exact: true }).click();
+  await page.getByRole("button", { name: "Add Product" }).click();
+  const category = page.getByRole("dialog", { name: "Add Product" }).getByLabel("VAT Category");
+  await expect(category).toHaveValue("food");
+  await expect(category).toHaveAccessibleDescription(todayText("food"));
+});
+
+test("a new store's VAT is its country's rate in vat_rates_by_country; an existing store keeps its own", async ({
+  page,
+  request,
+}) => {
+  await signedIn(request);
+  const existing = await createStore(request);
+  await putSetting(request, "product", "vat_rates_by_country", { ...BUILT_IN_RATES, SE: 0.12 });
+  await signIn(page, "/stores");
   await page.getByRole("button", { name: "Create Store" }).click();
   const store = page.getByRole("dialog", { name: "Create Store" });
   await store.getByRole("tab", { name: "Settings" }).click();
@@ -55,10 +70,11 @@ test("the default VAT set with the 12% quick button is what a new store and a ne
   await expect(store.getByLabel("Currency")).toHaveValue("SEK");
   await page.keyboard.press("Escape");
 
-  await openNav(page);
-  await page.getByRole("link", { name: "Products", exact: true }).click();
-  await page.getByRole("button", { name: "Add Product" }).click();
-  await expect(page.getByRole("dialog", { name: "Add Product" }).getByLabel("VAT Rate (%)")).toHaveValue("12");
+  await page.goto(`/stores?search=${encodeURIComponent(existing.name)}`);
+  await page.getByRole("article", { name: existing.name, exact: true }).getByRole("button", { name: "Edit" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit Store" });
+  await edit.getByRole("tab", { name: "Settings" }).click();
+  await expect(edit.getByLabel("VAT Rate (%)")).toHaveValue("25");
 });
 
 test("a new store's country, time zone, language and currency follow the settings", async ({ page, request }) => {
@@ -67,6 +83,7 @@ test("a new store's country, time zone, language and currency follow the setting
   await putSetting(request, "store", "default_timezone", "Europe/Oslo");
   await putSetting(request, "store", "default_locale", "nb-NO");
   await putSetting(request, "product", "default_currency", "NOK");
+  await putSetting(request, "product", "vat_rates_by_country", { ...BUILT_IN_RATES, NO: 0.15 });
   await signIn(page, "/stores");
   await page.getByRole("button", { name: "Create Store" }).click();
   const dialog = page.getByRole("dialog", { name: "Create Store" });
@@ -76,6 +93,15 @@ test("a new store's country, time zone, language and currency follow the setting
   await dialog.getByRole("tab", { name: "Settings" }).click();
   await expect(dialog.getByLabel("Language")).toHaveValue("nb-NO");
   await expect(dialog.getByLabel("Currency")).toHaveValue("NOK");
+  await expect(dialog.getByLabel("VAT Rate (%)")).toHaveValue("15");
+  await page.keyboard.press("Escape");
+
+  // A country the map does not name starts at the built-in 25 %.
+  const { NO: _norway, ...withoutNorway } = BUILT_IN_RATES;
+  await putSetting(request, "product", "vat_rates_by_country", withoutNorway);
+  await page.reload();
+  await page.getByRole("button", { name: "Create Store" }).click();
+  await dialog.getByRole("tab", { name: "Settings" }).click();
   await expect(dialog.getByLabel("VAT Rate (%)")).toHaveValue("25");
 });
 

@@ -7,12 +7,13 @@ const ENTRIES = [
   ["Cameras", "/cameras", "Camera Management"],
   ["Stores", "/stores", "Stores"],
   ["Products", "/products", "Global Product Database"],
+  ["Pricing", "/pricing", "Pricing"],
   ["Sessions", "/sessions", "Sessions"],
   ["Analytics", "/analytics", "Analytics"],
   ["Settings", "/settings", "System Settings"],
 ] as const;
 
-test("the sidebar has the seven entries and marks the active one", async ({ page }) => {
+test("the sidebar has its eight entries and marks the active one", async ({ page }) => {
   await signIn(page);
   await expect(page.getByText("Admin", { exact: true }).first()).toBeVisible({ visible: !isPhone(page) });
   for (const [title, path, heading] of ENTRIES) {

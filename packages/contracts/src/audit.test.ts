@@ -31,6 +31,7 @@ describe("the action filter's groups", () => {
     ["refund.create", "Refunds"],
     ["spot_check.outcome", "Spot checks"],
     ["dispute.resolve", "Disputes"],
+    ["vat_rate.update", "VAT rates"],
   ];
 
   it("put every recorded action under exactly one group, named for a person", () => {

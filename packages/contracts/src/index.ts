@@ -22,3 +22,4 @@ export * from "./settings.ts";
 export * from "./settings-api.ts";
 export * from "./shopper-api.ts";
 export * from "./stores.ts";
+export * from "./vat.ts";

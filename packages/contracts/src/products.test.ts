@@ -172,7 +172,8 @@ describe("product answers", () => {
     category: "Mat",
     brand: null,
     price: 10,
-    vat_rate: 12,
+    vat_category: "food",
+    vat_rate: 6,
     barcode: "96385074",
     barcodes: ["96385074"],
     image_url: null,
@@ -188,6 +189,9 @@ describe("product answers", () => {
 
   it("keep every field", () => {
     expect(productSchema.parse(product)).toEqual(product);
+    // A category the rate table has no rate for today.
+    expect(productSchema.parse({ ...product, vat_rate: null }).vat_rate).toBeNull();
+    expect(productSchema.safeParse({ ...product, vat_category: "luxury" }).success).toBe(false);
     const price = { product, code: "2001234012345", measure: { kind: "price", price: 12.34 }, line_price: 12.34 };
     expect(productLookupSchema.parse(price)).toEqual(price);
     const weight = { ...price, measure: { kind: "weight", weight_grams: 500 }, line_price: 5 };

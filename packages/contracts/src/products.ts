@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { parseBarcode } from "./barcodes.ts";
+import { type VatCategory, vatCategoryForPercent, vatCategorySchema } from "./vat.ts";
 
 export const AGE_LIMITS = [15, 18, 20] as const;
 export const PRODUCT_SORT_FIELDS = ["sku", "name", "category", "price"] as const;
 export const PRODUCT_DEFAULTS = {
+  vat_category: "standard",
+  /** The spec's draft default of the form's VAT rate (percent): the standard category's rate. */
   vat_rate: 25,
   view_mode: "list",
   sort_field: "name",
@@ -80,7 +83,12 @@ export const productInputSchema = z.object({
   category: text(L.category),
   brand: text(L.brand),
   price: money,
-  /** Percent, e.g. 25. */
+  /** Which VAT rate applies; the rate itself comes from the rate table on the day of sale. */
+  vat_category: vatCategorySchema.optional(),
+  /**
+   * Percent, for clients from before categories: without vat_category it
+   * names one (productVatCategory); with it, it must be that category's rate today.
+   */
   vat_rate: z
     .number()
     .min(0, "VAT rate must be between 0 and 100")
@@ -115,6 +123,35 @@ export const productInputSchema = z.object({
     .optional(),
 });
 export type ProductInput = z.input<typeof productInputSchema>;
+
+/**
+ * The VAT category a product's input asks for, or why it cannot be had.
+ * `rateToday` gives a category's home rate today in hundredths of a percent.
+ * A vat_category is taken as it is, and a vat_rate beside it must be its rate
+ * today. A vat_rate alone, as clients from before categories send it, keeps
+ * the `current` category (an edit) when it is that category's rate today, and
+ * otherwise names one: 25 standard, 12 and 6 food, 0 exempt. Neither gives
+ * undefined: the default category for a new product, no change for an edit.
+ */
+export function productVatCategory(
+  input: { vat_category?: VatCategory | undefined; vat_rate?: number | undefined },
+  rateToday: (category: VatCategory) => number | null,
+  current?: VatCategory,
+): { category: VatCategory | undefined; error?: undefined } | { category?: undefined; error: string } {
+  const { vat_category: category, vat_rate: rate } = input;
+  const matches = (c: VatCategory) => rate !== undefined && rateToday(c) === Math.round(rate * 100);
+  if (category !== undefined) {
+    if (rate === undefined || matches(category)) return { category };
+    const today = rateToday(category);
+    const todayText = today === null ? "no rate today" : `${today / 100} % today`;
+    return { error: `vat_rate ${rate} does not match vat_category ${category} (${todayText})` };
+  }
+  if (rate === undefined) return { category: undefined };
+  if (current !== undefined && matches(current)) return { category: current };
+  const named = vatCategoryForPercent(rate);
+  if (named) return { category: named };
+  return { error: `vat_rate ${rate} is not a Swedish VAT rate (25, 12, 6 or 0); send vat_category instead` };
+}
 export const productUpdateSchema = productInputSchema.partial();
 
 export const productSchema = z.object({
@@ -126,7 +163,9 @@ export const productSchema = z.object({
   brand: z.string().nullable(),
   /** Kronor; for weighed goods the price per kilogram. */
   price: z.number(),
-  vat_rate: z.number(),
+  vat_category: vatCategorySchema,
+  /** Percent: the category's rate today in Sweden (null while the rate table has none for it). */
+  vat_rate: z.number().nullable(),
   barcode: z.string().nullable(),
   barcodes: z.array(z.string()),
   image_url: z.string().nullable(),
@@ -210,6 +249,7 @@ export const PRODUCT_CSV_COLUMNS = [
   "category",
   "brand",
   "price",
+  "vat_category",
   "vat_rate",
   "barcode",
   "barcodes",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COUNTRIES, PAGE_SIZES } from "./constants.ts";
+import { COUNTRIES, PAGE_SIZES, STORE_DEFAULTS } from "./constants.ts";
 import {
   AI_MODELS,
   CAMERA_BRANDS,
@@ -71,7 +71,7 @@ describe("known settings", () => {
   const keys: Record<SettingCategory, string[]> = {
     camera: ["brand_presets", "system_defaults", "camera_defaults", "resolutions", "health_check_interval"],
     product: [
-      "default_vat_rate",
+      "default_vat_category",
       "vat_rates_by_country",
       "currencies_by_country",
       "default_currency",
@@ -152,7 +152,8 @@ describe("known settings", () => {
     const rates = builtIn("product", "vat_rates_by_country");
     expect(Object.keys(rates).sort()).toEqual(countries);
     expect(Object.keys(builtIn("product", "currencies_by_country")).sort()).toEqual(countries);
-    expect(rates.SE).toBe(builtIn("product", "default_vat_rate"));
+    expect(rates.SE).toBe(STORE_DEFAULTS.vat_rate);
+    expect(builtIn("product", "default_vat_category")).toBe("standard");
     expect(builtIn("store", "default_country")).toBe("SE");
     expect(builtIn("product", "default_currency")).toBe("SEK");
   });

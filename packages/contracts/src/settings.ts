@@ -10,6 +10,7 @@ import {
   STORE_TYPES,
   TIMEZONES,
 } from "./constants.ts";
+import { DEFAULT_VAT_CATEGORY, vatCategorySchema } from "./vat.ts";
 
 /**
  * The ceilings of the cart limits a store may set: a line's quantity, and a
@@ -114,7 +115,7 @@ export const SETTING_VALUE_SCHEMAS = {
       .max(3600, "The interval must be from 10 to 3600 seconds"),
   },
   product: {
-    default_vat_rate: vatFraction,
+    default_vat_category: vatCategorySchema,
     vat_rates_by_country: byCountry(vatFraction),
     currencies_by_country: byCountry(
       z.strictObject({
@@ -219,7 +220,11 @@ export const SETTING_DEFINITIONS: { [C in SettingCategory]: { [K in keyof Schema
     },
   },
   product: {
-    default_vat_rate: { value: STORE_DEFAULTS.vat_rate, description: "Default VAT rate (fraction)", is_editable: true },
+    default_vat_category: {
+      value: DEFAULT_VAT_CATEGORY,
+      description: "VAT category of a product created without one",
+      is_editable: true,
+    },
     vat_rates_by_country: {
       value: { SE: 0.25, NO: 0.25, DK: 0.25, FI: 0.255, DE: 0.19, UK: 0.2, US: 0, FR: 0.2 },
       description: "Standard VAT rate per country (fraction)",

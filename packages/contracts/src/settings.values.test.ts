@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { COUNTRIES, CURRENCIES_BY_COUNTRY, LANGUAGES, PAGE_SIZES, TIMEZONES } from "./constants.ts";
 import { SETTING_TEXT_LIMITS, SETTING_VALUE_SCHEMAS } from "./settings.ts";
 import { builtIn, keeps, messageAt, refused } from "./testing.ts";
+import { VAT_CATEGORIES } from "./vat.ts";
 
 /** Each category's setting values: camera, product, store, AI and the console's display defaults. */
 
@@ -102,19 +103,22 @@ describe("camera settings", () => {
 });
 
 describe("product settings", () => {
-  it("keeps a VAT rate as a fraction from 0 to 1 with at most two decimals of a percent", () => {
-    for (const rate of [0, 1, 0.25, 0.125, 0.255, 0.07, 0.0001]) keeps(product.default_vat_rate, rate);
-    expect(messageAt(product.default_vat_rate, -0.01)).toBe(
-      "A VAT rate must be from 0 to 1 (a fraction: 0.25 is 25 %)",
-    );
-    expect(messageAt(product.default_vat_rate, 1.01)).toBe("A VAT rate must be from 0 to 1 (a fraction: 0.25 is 25 %)");
-    expect(messageAt(product.default_vat_rate, "0.25")).toBe(
-      "A VAT rate must be a number from 0 to 1 (a fraction: 0.25 is 25 %)",
-    );
+  it("keeps a default VAT category, one of the categories and nothing else", () => {
+    for (const category of VAT_CATEGORIES) keeps(product.default_vat_category, category);
+    const words = "A VAT category is one of standard, food, alcoholic_drink, books_newspapers, exempt";
+    for (const bad of ["Food", "luxury", "", 0.25, null])
+      expect(messageAt(product.default_vat_category, bad)).toBe(words);
+  });
+
+  it("keeps a country's VAT rate as a fraction from 0 to 1 with at most two decimals of a percent", () => {
+    const rateOf = (SE: unknown) => ({ SE });
+    for (const rate of [0, 1, 0.25, 0.125, 0.255, 0.07, 0.0001]) keeps(product.vat_rates_by_country, rateOf(rate));
+    const at = (rate: unknown) => messageAt(product.vat_rates_by_country, rateOf(rate), "SE");
+    expect(at(-0.01)).toBe("A VAT rate must be from 0 to 1 (a fraction: 0.25 is 25 %)");
+    expect(at(1.01)).toBe("A VAT rate must be from 0 to 1 (a fraction: 0.25 is 25 %)");
+    expect(at("0.25")).toBe("A VAT rate must be a number from 0 to 1 (a fraction: 0.25 is 25 %)");
     for (const rate of [0.12345, 0.00001]) {
-      expect(messageAt(product.default_vat_rate, rate)).toBe(
-        "A VAT rate allows at most two decimals of a percent (0.125 is 12.5 %)",
-      );
+      expect(at(rate)).toBe("A VAT rate allows at most two decimals of a percent (0.125 is 12.5 %)");
     }
   });
 

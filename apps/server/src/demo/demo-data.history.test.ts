@@ -81,6 +81,19 @@ describe("the demo's seeded history", () => {
              or o.total_ore <> (select sum(total_ore) from order_lines where order_id = o.id)`,
     );
     expect(vat!.n).toBe(0);
+    // Each line at its product's category's rate on the Stockholm day its order was paid, as the checkout takes it.
+    const rates = await queryRows<{ category: string; rate: number; right: boolean; n: number }>(
+      db,
+      sql`select p.vat_category as category, l.vat_rate_bp as rate, l.vat_rate_bp = (
+              select r.rate_bp from vat_rates r where r.country = 'SE' and r.category = p.vat_category
+                and r.valid_from <= (o.paid_at at time zone 'Europe/Stockholm')::date
+                and (r.valid_to is null or r.valid_to >= (o.paid_at at time zone 'Europe/Stockholm')::date)) as right,
+            count(*)::int as n
+          from order_lines l join orders o on o.id = l.order_id join products p on p.id = l.product_id
+          group by 1, 2, 3 order by 1, 2`,
+    );
+    expect(rates.filter((r) => !r.right)).toEqual([]);
+    expect(new Set(rates.map((r) => r.category))).toEqual(new Set(["food", "standard", "books_newspapers"]));
   });
 
   it("is seeded on the first start only: a later start adds nothing", async () => {

@@ -2,7 +2,8 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { fromOre } from "../platform/money.ts";
 import type { DemoProduct } from "./demo-products.ts";
-import { type HistoryStore, type PlannedVisit, planVisits, randomSource } from "./demo-visits.ts";
+import { randomSource } from "./demo-random.ts";
+import { type HistoryStore, type PlannedVisit, planVisits } from "./demo-visits.ts";
 
 /**
  * Writes the demo's past visits (planned in demo-visits.ts) with the rows and

@@ -51,7 +51,7 @@ export async function seedDemoOrders(tx: Tx, visits: PlannedVisit[]): Promise<vo
           name: line.product.name,
           quantity: line.quantity,
           unit_ore: line.unitOre,
-          vat_rate_bp: line.product.vatRateBp,
+          vat_rate_bp: line.vatRateBp,
           grams: line.weightGrams,
         })),
       ),

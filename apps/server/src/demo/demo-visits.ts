@@ -1,16 +1,33 @@
-import { gtinCheckDigit, lineRefundOre } from "@glide/contracts";
+import {
+  type CalendarDay,
+  calendarDay,
+  gtinCheckDigit,
+  lineRefundOre,
+  SWEDISH_VAT_RATES,
+  vatRateOn,
+} from "@glide/contracts";
 import { vatPerRate } from "../features/orders/vat.ts";
 import { mustTransition, type VisitEvent, type VisitState } from "../features/visits/visit-state.ts";
 import type { DemoProduct } from "./demo-products.ts";
+import { type Random, randomSource } from "./demo-random.ts";
 
 /**
  * What happened in the demo stores before the first start: every visit, its
  * scans, its order and payment and the odd refund, decided here in plain
  * TypeScript from a fixed random seed (the same story on every fresh seed).
  * Each visit walks the state machine, an order's VAT is the checkout's own
- * vatPerRate, and a refund is priced by lineRefundOre, as the console's
- * refund is; demo-history.ts then writes it as those paths write.
+ * vatPerRate at the rates of the Swedish day it was paid on, and a refund is
+ * priced by lineRefundOre, as the console's refund is; demo-history.ts then
+ * writes it as those paths write.
  */
+
+/** The demo stores' zone (they are all Swedish), whose calendar days pick the VAT rates. */
+const DEMO_TIME_ZONE = "Europe/Stockholm";
+const DAY_MS = 86_400_000;
+
+/** The day `days` after a YYYY-MM-DD day (before it when negative). */
+const addDays = (day: CalendarDay, days: number): CalendarDay =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 /** A store with a past: how many visits a day, and in which local hours (weights per hour, 0 when closed). */
 export type HistoryStore = { id: string; visitsPerDay: [number, number]; hours: readonly number[] };
@@ -28,6 +45,8 @@ export type PlannedLine = {
   quantity: number;
   unitOre: number;
   weightGrams: number | null;
+  /** Hundredths of a percent: the product's category's rate on the day its order was paid; null with no order. */
+  vatRateBp: number | null;
   /** When each unit was scanned, ms after the entry code was issued. */
   scans: { id: string; ms: number }[];
   refundedQuantity: number;
@@ -71,41 +90,6 @@ export type PlannedVisit = {
   } | null;
 };
 
-/** mulberry32: small, fast and good enough to pick groceries. */
-export function randomSource(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  const hex = (n: number) => Array.from({ length: n }, () => int(0, 15).toString(16)).join("");
-  const ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-  return {
-    next,
-    int,
-    pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!,
-    /** An index drawn with the given weights. */
-    weighted: (weights: readonly number[]) => {
-      let left = next() * weights.reduce((sum, w) => sum + w, 0);
-      for (const [i, w] of weights.entries()) {
-        left -= w;
-        if (left < 0) return i;
-      }
-      return weights.length - 1;
-    },
-    uuid: () => `${hex(8)}-${hex(4)}-4${hex(3)}-${"89ab"[int(0, 3)]}${hex(3)}-${hex(12)}`,
-    /** A payment provider's id: `pi_` and 24 letters and digits, as Stripe (and its simulator) make them. */
-    providerId: (prefix: string, length = 24) =>
-      `${prefix}_${Array.from({ length }, () => ALNUM[int(0, ALNUM.length - 1)]).join("")}`,
-    hex,
-  };
-}
-export type Random = ReturnType<typeof randomSource>;
-
 /** How much of a basket each shelf is: a corner shop sells milk, bread and fruit, seldom batteries. */
 const CATEGORY_WEIGHTS: Record<string, number> = {
   Mejeri: 14,
@@ -148,7 +132,13 @@ type Shelf = (DemoProduct & { id: string })[];
 
 /** One product's line: its scans' barcode, unit price and weight, as the scan statement prices them. */
 function lineOf(random: Random, product: Shelf[number], quantity: number): Omit<PlannedLine, "scans"> {
-  const ids = { itemId: random.uuid(), orderLineId: random.uuid(), refundedQuantity: 0, refundedOre: 0 };
+  const ids = {
+    itemId: random.uuid(),
+    orderLineId: random.uuid(),
+    refundedQuantity: 0,
+    refundedOre: 0,
+    vatRateBp: null,
+  };
   if (!product.measure) {
     const barcode = product.barcode;
     return {
@@ -185,6 +175,7 @@ function planVisit(
   shelf: Shelf,
   byCategory: Map<string, Shelf>,
   visit: Pick<PlannedVisit, "id" | "store" | "shopper" | "day" | "minute">,
+  today: CalendarDay,
 ): PlannedVisit {
   const doorMs = random.int(6, 45) * 1000 + random.int(0, 999);
   const inside = { hasGoods: false, gone: false };
@@ -235,12 +226,18 @@ function planVisit(
   ]);
   const exitMs = ms + random.int(30, 240) * 1000;
   const checkoutMs = exitMs + random.int(30, 120);
-  const totals = lines.map((line) => ({ totalOre: line.unitOre * line.quantity, vatRateBp: line.product.vatRateBp }));
+  const orderId = random.uuid();
+  const paidMs = checkoutMs + random.int(400, 1500);
+  // The rates of the Swedish day it is paid on, as the checkout takes them: a visit late at night may pay after midnight.
+  const paidDay = addDays(today, Math.floor((visit.minute * 60_000 + paidMs) / DAY_MS) - visit.day);
+  for (const line of lines)
+    line.vatRateBp = vatRateOn(SWEDISH_VAT_RATES, "SE", line.product.vatCategory, paidDay) ?? 2500;
+  const totals = lines.map((line) => ({ totalOre: line.unitOre * line.quantity, vatRateBp: line.vatRateBp! }));
   const order: NonNullable<PlannedVisit["order"]> = {
-    id: random.uuid(),
+    id: orderId,
     totalOre: totals.reduce((sum, line) => sum + line.totalOre, 0),
     vatOre: vatPerRate(totals).reduce((sum, rate) => sum + rate.vatOre, 0),
-    paidMs: checkoutMs + random.int(400, 1500),
+    paidMs,
     receiptNumber: 0,
     intentId: random.providerId("pi"),
     refund: null,
@@ -278,8 +275,9 @@ function planRefund(random: Random, visit: PlannedVisit): PlannedRefund {
 }
 
 /**
- * `days` days of visits before today at each store, oldest first, with
- * receipt numbers from 1 per store in the order the visits were paid.
+ * `days` days of visits before today (`now`'s day in Stockholm) at each
+ * store, oldest first, with receipt numbers from 1 per store in the order the
+ * visits were paid.
  */
 export function planVisits(opts: {
   stores: HistoryStore[];
@@ -287,8 +285,10 @@ export function planVisits(opts: {
   shelf: Shelf;
   days: number;
   seed?: number;
+  now?: Date;
 }): PlannedVisit[] {
   const random = randomSource(opts.seed ?? 22);
+  const today = calendarDay(opts.now ?? new Date(), DEMO_TIME_ZONE);
   const byCategory = new Map<string, Shelf>();
   for (const product of opts.shelf)
     byCategory.set(product.category, [...(byCategory.get(product.category) ?? []), product]);
@@ -302,13 +302,19 @@ export function planVisits(opts: {
       ).sort((a, b) => a - b);
       for (const minute of minutes)
         visits.push(
-          planVisit(random, opts.shelf, byCategory, {
-            id: random.uuid(),
-            store,
-            shopper: random.int(0, opts.shoppers - 1),
-            day,
-            minute,
-          }),
+          planVisit(
+            random,
+            opts.shelf,
+            byCategory,
+            {
+              id: random.uuid(),
+              store,
+              shopper: random.int(0, opts.shoppers - 1),
+              day,
+              minute,
+            },
+            today,
+          ),
         );
     }
   }

@@ -235,7 +235,7 @@ describe("settings used by the store form", () => {
     const all = await admin().get("/api/v1/settings/");
     expect(all.statusCode).toBe(200);
     const keys = all.json().map((s: { category: string; key: string }) => `${s.category}/${s.key}`);
-    expect(keys).toEqual(expect.arrayContaining(["store/types", "product/default_vat_rate", "ui/defaults"]));
+    expect(keys).toEqual(expect.arrayContaining(["store/types", "product/default_vat_category", "ui/defaults"]));
     const store = await admin().get("/api/v1/settings/?category=store");
     expect(new Set(store.json().map((s: { category: string }) => s.category))).toEqual(new Set(["store"]));
     expect(store.json().find((s: { key: string }) => s.key === "types").is_editable).toBe(false);

@@ -48,6 +48,10 @@ export type Fixtures = {
   // --- issue 22 ---
   /** A third shopper's visit inside store A, for staff to let out. */
   visitToLetOut?: string;
+  // --- issue 24 ---
+  /** A VAT rate period (Norway's food) to replace, and one to delete. */
+  vatRate?: string;
+  vatRateToDelete?: string;
 };
 
 /** One route's row. */
@@ -317,4 +321,22 @@ export const MATRIX: Record<string, Row> = {
   // --- issue 12: audit rows ---
   "GET /api/v1/admin/audit": { expect: platformOnly },
   "GET /api/v1/admin/audit/:id": { expect: platformOnly, params: (f) => ({ id: String(f.auditEntry) }) },
+  // --- issue 24: the VAT rate table; every admin reads it, platform admins change it ---
+  "GET /api/v1/vat-rates": { expect: adminsOnly, query: "?country=SE" },
+  "POST /api/v1/vat-rates": {
+    expect: platformOnly,
+    body: () => ({
+      country: "NO",
+      category: "standard",
+      rate: 25,
+      valid_from: `${2100 + ++sku}-01-01`,
+      valid_to: `${2100 + sku}-12-31`,
+    }),
+  },
+  "PUT /api/v1/vat-rates/:id": {
+    expect: platformOnly,
+    params: (f) => ({ id: f.vatRate! }),
+    body: () => ({ country: "NO", category: "food", rate: 15, valid_from: "2024-01-01", valid_to: null }),
+  },
+  "DELETE /api/v1/vat-rates/:id": { expect: "401 401 401 403 204", params: (f) => ({ id: f.vatRateToDelete! }) },
 };

@@ -160,6 +160,12 @@ beforeAll(async () => {
     fixtures.visitToLetOut = code.json().session_id;
     await putVisitIn(ctx.app.db, fixtures.visitToLetOut!, "in_store");
   }
+  // --- issue 24: fixtures ---
+  {
+    const period = (body: object) => created("/api/v1/vat-rates", body).then((r: { id: string }) => r.id);
+    fixtures.vatRate = await period({ country: "NO", category: "food", rate: 15, valid_from: "2024-01-01" });
+    fixtures.vatRateToDelete = await period({ country: "NO", category: "exempt", rate: 0, valid_from: "2024-01-01" });
+  }
   fixtures.auditEntry = String((await api.get(`/api/v1/admin/audit?action=store.create&entity_id=${a}`)).json()[0].id);
   await signInCallers();
   operations = await listOperations(ctx.app);

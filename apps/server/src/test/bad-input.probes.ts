@@ -43,6 +43,7 @@ const ID_OF: Array<[prefix: string, key: string]> = [
   ["/api/v1/admin/sessions/:id/let-out", "session_to_let_out"],
   ["/api/v1/admin/sessions/", "paid_session"],
   ["/api/v1/admin/audit/", "audit"],
+  ["/api/v1/vat-rates/", "vat_rate"],
 ];
 
 /** Good values of path parameters: rows that exist, so a mutation of one parameter reaches the handler. */
@@ -95,6 +96,9 @@ export const VALID_BODIES: Record<string, () => unknown> = {
   "POST /api/v1/stores/:id/modules/:moduleId": () => ({ enabled: true }),
   "POST /api/v1/stores/:id/device-keys": () => ({ kind: "door_scanner" }),
   "POST /api/v1/sessions/entry": () => ({ store_id: real.store }),
+  // Days of their own, so a variation that is still valid is taken (and the next one meets it: 409).
+  "POST /api/v1/vat-rates": () => ({ country: "NO", category: "food", rate: 15, valid_from: "2090-01-01" }),
+  "PUT /api/v1/vat-rates/:id": () => ({ country: "NO", category: "standard", rate: 25, valid_from: "2080-01-01" }),
 };
 
 function validBody(op: Operation): unknown {

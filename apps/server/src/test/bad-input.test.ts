@@ -170,6 +170,11 @@ await visit(1);
 real.undisputed_order = (
   await made(await asShopper("POST", "/api/v1/checkout", { user_id: shopper.customerId }))
 ).receipt.id;
+real.vat_rate = (
+  await made(
+    await api.post("/api/v1/vat-rates", { country: "NO", category: "standard", rate: 25, valid_from: "2080-01-01" }),
+  )
+).id;
 real.audit = String((await made(await api.get("/api/v1/admin/audit?limit=1")))[0].id);
 real.session_id = await visit(1);
 real.item_id = (await made(await asShopper("GET", `/api/v1/cart/${real.session_id}`))).items[0].id;

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { gtinCheckDigit } from "@glide/contracts";
+import { gtinCheckDigit, type VatCategory } from "@glide/contracts";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { sql } from "../db/client.ts";
 import { customers } from "../db/schema/index.ts";
@@ -36,16 +36,27 @@ export type ShopperOptions = {
   birthDate?: string;
 };
 
+/**
+ * A sale at noon in Stockholm on 2026-03-16, when food's VAT was still 12 %:
+ * the `saleClock` of test apps whose receipts are worked out at that rate, so
+ * they do not change with the calendar.
+ */
+export const SOLD_WHEN_FOOD_WAS_12 = new Date("2026-03-16T11:00:00Z");
+
 let sku = 0;
-/** A product sold in every store: a fresh barcode and SKU each time. */
-export async function product(app: FastifyInstance, cookie: string, price: number, vat_rate = 25) {
+/**
+ * A product sold in every store: a fresh barcode and SKU each time. Its VAT
+ * is a category, or a percentage as an older client sends it (25 standard,
+ * 12 or 6 food, 0 exempt).
+ */
+export async function product(app: FastifyInstance, cookie: string, price: number, vat: number | VatCategory = 25) {
   const body = `7390${randomBytes(4).readUInt32BE(0).toString().padStart(8, "0").slice(0, 8)}`;
   const barcode = body + gtinCheckDigit(body);
   const res = await as(app, cookie).post("/api/v1/products/", {
     sku: `rf-${++sku}-${randomBytes(3).toString("hex")}`,
     name: `Vara ${sku}`,
     price,
-    vat_rate,
+    ...(typeof vat === "number" ? { vat_rate: vat } : { vat_category: vat }),
     barcode,
   });
   if (res.statusCode !== 201) throw new Error(`product: ${res.statusCode} ${res.body}`);

@@ -5,7 +5,7 @@ import { queryRows, sql } from "../db/client.ts";
 import { signExitToken } from "../features/exit/exit-token.ts";
 import { useSpotCheckRandom } from "../features/spot-checks/exit-draw.ts";
 import { deriveKey } from "../platform/crypto.ts";
-import { product, shop, shopper, type TestShopper } from "./factories.ts";
+import { product, SOLD_WHEN_FOOD_WAS_12, shop, shopper, type TestShopper } from "./factories.ts";
 import { as, createDeviceKey, createTestContext, signIn, type TestContext } from "./harness.ts";
 import { type PaymentHarness, startPaymentHarness } from "./payments.ts";
 
@@ -102,11 +102,11 @@ export const orderOf = async (orderId: string) =>
 export function useSpotChecksApp(): void {
   beforeAll(async () => {
     pay = await startPaymentHarness();
-    ctx = await createTestContext({
-      STRIPE_SECRET_KEY: pay.simulator.secretKey,
-      STRIPE_API_BASE: pay.apiBase,
-      SECRET_KEY: SECRET,
-    });
+    ctx = await createTestContext(
+      { STRIPE_SECRET_KEY: pay.simulator.secretKey, STRIPE_API_BASE: pay.apiBase, SECRET_KEY: SECRET },
+      // Items added at a check are worked out with food at 12 %, the rate at this moment.
+      { saleClock: () => SOLD_WHEN_FOOD_WAS_12 },
+    );
     const me = await signIn(ctx.app);
     cookie = me.cookie;
     adminId = me.id;

@@ -13,6 +13,7 @@ const DashboardPage = lazy(() => import("../admin/dashboard/dashboard-page.tsx")
 const CamerasPage = lazy(() => import("../admin/cameras/cameras-page.tsx"));
 const StoresPage = lazy(() => import("../admin/stores/stores-page.tsx"));
 const ProductsPage = lazy(() => import("../admin/products/products-page.tsx"));
+const PricingPage = lazy(() => import("../admin/pricing/pricing-page.tsx"));
 const SessionsPage = lazy(() => import("../admin/sessions/sessions-page.tsx"));
 const AnalyticsPage = lazy(() => import("../admin/analytics/analytics-page.tsx"));
 const SettingsPage = lazy(() => import("../admin/settings/settings-page.tsx"));
@@ -43,6 +44,7 @@ export const router = createBrowserRouter([
               { path: "cameras", Component: CamerasPage },
               { path: "stores", Component: StoresPage },
               { path: "products", Component: ProductsPage },
+              { path: "pricing", Component: PricingPage },
               { path: "sessions", Component: SessionsPage },
               { path: "analytics", Component: AnalyticsPage },
               { path: "settings", Component: SettingsPage },

@@ -10,3 +10,4 @@ export * from "./receipt-mails.ts";
 export * from "./settings.ts";
 export * from "./shoppers.ts";
 export * from "./stores.ts";
+export * from "./vat.ts";

@@ -24,8 +24,8 @@ export const products = pgTable(
     brand: text("brand"),
     /** Öre; for weighed goods öre per kilogram. */
     priceOre: integer("price_ore").notNull(),
-    /** Hundredths of a percent: 25 % is 2500. */
-    vatRateBp: integer("vat_rate_bp").notNull().default(2500),
+    /** Which VAT rate applies (contracts' VAT_CATEGORIES); the rate itself comes from vat_rates on the day of sale. */
+    vatCategory: text("vat_category").notNull().default("standard"),
     imageUrl: text("image_url"),
     isActive: boolean("is_active").notNull().default(true),
     /** Milligrams (the form takes grams with three decimals). */
@@ -49,6 +49,10 @@ export const products = pgTable(
     index("products_price_idx").on(t.priceOre, t.id),
     check("products_age_limit_check", sql`${t.ageLimit} is null or ${t.ageLimit} in (15, 18, 20)`),
     check("products_price_check", sql`${t.priceOre} >= 0`),
+    check(
+      "products_vat_category_check",
+      sql`${t.vatCategory} in ('standard', 'food', 'alcoholic_drink', 'books_newspapers', 'exempt')`,
+    ),
   ],
 );
 

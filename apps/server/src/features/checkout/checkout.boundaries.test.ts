@@ -1,7 +1,7 @@
 import { analyticsSummarySchema, gtinCheckDigit, receiptSchema, type SessionDetail } from "@glide/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
-import { paidVisit, product, shopper, type TestShopper } from "../../test/factories.ts";
+import { paidVisit, product, SOLD_WHEN_FOOD_WAS_12, shopper, type TestShopper } from "../../test/factories.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
 import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
 import { idempotencyKeyOf } from "../payments/charge.ts";
@@ -22,7 +22,10 @@ const ean = (body12: string) => body12 + gtinCheckDigit(body12);
 
 beforeAll(async () => {
   pay = await startPaymentHarness();
-  ctx = await createTestContext({ STRIPE_SECRET_KEY: pay.simulator.secretKey, STRIPE_API_BASE: pay.apiBase });
+  ctx = await createTestContext(
+    { STRIPE_SECRET_KEY: pay.simulator.secretKey, STRIPE_API_BASE: pay.apiBase },
+    { saleClock: () => SOLD_WHEN_FOOD_WAS_12 },
+  );
   cookie = (await signIn(ctx.app)).cookie;
   admin = as(ctx.app, cookie);
 });

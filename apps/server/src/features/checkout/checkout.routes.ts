@@ -19,6 +19,13 @@ import { settleUnsettled } from "./checkout.service.ts";
 const errors = errorResponses(400, 401, 402, 403, 404, 409, 422, 503);
 const tags = ["checkout"];
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /** When a checkout prices an order (app.ts' BuildOptions.saleClock). */
+    saleClock: () => Date;
+  }
+}
+
 /** How often charges the provider did not answer are asked again, with their own keys. */
 export const SETTLE_INTERVAL_MS = 60_000;
 
@@ -32,6 +39,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
       payments: chargeWith(app.payments),
       announce,
       mailReceipts: app.receiptMails.sends,
+      now: app.saleClock,
     });
     if (settled > 0) {
       app.log.info({ settled }, "settled charges the provider had not answered");

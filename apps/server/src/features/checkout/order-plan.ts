@@ -1,4 +1,4 @@
-import type { CheckoutResponse, VisitState } from "@glide/contracts";
+import type { CheckoutResponse, VatCategory, VisitState } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
@@ -8,6 +8,7 @@ import { enqueueReceiptMail } from "../orders/receipt-mail.outbox.ts";
 import { vatPerRate } from "../orders/vat.ts";
 import type { ChargeOutcome } from "../payments/charge.ts";
 import { recordSessionEvent, type SessionChange } from "../sessions/session-events.ts";
+import { saleVatRates } from "../vat-rates/vat-rate-table.ts";
 import { type ChargeDetails, loadVisit, type Visit } from "../visits/visit-loader.ts";
 import { mustTransition, transition } from "../visits/visit-state.ts";
 import { moveVisit } from "../visits/visits.ts";
@@ -39,7 +40,7 @@ type CartLine = {
   quantity: number;
   unit_price_ore: number;
   weight_grams: number | null;
-  vat_rate_bp: number;
+  vat_category: VatCategory;
   age_limit: number | null;
 };
 
@@ -151,7 +152,12 @@ async function endEmpty(tx: Tx, visit: VisitToCharge, order: OrderRow | undefine
   };
 }
 
-/** The cart becomes the order, in öre summed as bigint; the visit is charging from here on. */
+/**
+ * The cart becomes the order, in öre summed as bigint; the visit is charging
+ * from here on. Each line's VAT rate is the one valid on the store's calendar
+ * day of this moment (the payment's), kept on the line so the receipt never
+ * changes afterwards.
+ */
 async function makeOrder(
   tx: Tx,
   visit: VisitToCharge,
@@ -161,14 +167,16 @@ async function makeOrder(
 ): Promise<Plan> {
   const lines = await queryRows<CartLine>(
     tx,
-    sql`select i.product_id, p.name, i.quantity, i.unit_price_ore, i.weight_grams, p.vat_rate_bp, p.age_limit
+    sql`select i.product_id, p.name, i.quantity, i.unit_price_ore, i.weight_grams, p.vat_category, p.age_limit
         from cart_items i join products p on p.id = i.product_id
         where i.session_id = ${visit.id}
         order by i.created_at, i.id`,
   );
   if (checkAge) for (const line of lines) checkAgeLimit(visit, line, now);
   const charged = withCard(visit);
-  const totals = lines.map((line) => ({ totalOre: line.unit_price_ore * line.quantity, vatRateBp: line.vat_rate_bp }));
+  const rateOf = await saleVatRates(tx, visit, now);
+  const priced = lines.map((line, position) => ({ ...line, position, vat_rate_bp: rateOf(line.vat_category) }));
+  const totals = priced.map((line) => ({ totalOre: line.unit_price_ore * line.quantity, vatRateBp: line.vat_rate_bp }));
   const totalOre = totals.reduce((sum, line) => sum + line.totalOre, 0);
   const vatOre = vatPerRate(totals).reduce((sum, rate) => sum + rate.vatOre, 0);
   // A declined try is over at the provider: the next one is a new charge under a new key.
@@ -193,7 +201,7 @@ async function makeOrder(
     sql`insert into order_lines (order_id, position, product_id, name, quantity, unit_price_ore, vat_rate_bp, total_ore, weight_grams)
         select ${orderId}, l.position, l.product_id, l.name, l.quantity, l.unit_price_ore, l.vat_rate_bp,
                l.quantity::bigint * l.unit_price_ore, l.weight_grams
-        from jsonb_to_recordset(${JSON.stringify(lines.map((line, position) => ({ ...line, position })))}::jsonb)
+        from jsonb_to_recordset(${JSON.stringify(priced)}::jsonb)
           as l(position int, product_id uuid, name text, quantity int, unit_price_ore int, vat_rate_bp int, weight_grams int)`,
   );
   await moveVisit(tx, visit.id, "charging", now);

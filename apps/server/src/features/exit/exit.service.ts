@@ -46,6 +46,8 @@ type GateOptions = {
   token: string;
   openGate: (visit: { storeId: string; sessionId: string }) => Promise<void>;
   now?: Date;
+  /** When the charge prices the order (app.saleClock). */
+  saleClock?: () => Date;
   announce?: AnnounceSession;
   /** The store's store/spot_check_share, read before any transaction; none: no spot checks. */
   spotCheckShare?: number;
@@ -134,6 +136,7 @@ async function passGate(
       mailReceipts: opts.mailReceipts,
       customerId: visit.customer_id,
       announce,
+      now: opts.saleClock,
     });
     answer = { gate_opened: true, status: paid.status, receipt_number: paid.receipt?.number ?? null };
   } catch (err) {

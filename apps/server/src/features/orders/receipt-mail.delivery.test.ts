@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../db/client.ts";
-import { shopper } from "../../test/factories.ts";
+import { SOLD_WHEN_FOOD_WAS_12, shopper } from "../../test/factories.ts";
 import { as, createTestContext, signIn } from "../../test/harness.ts";
 import {
   buy,
@@ -135,7 +135,10 @@ describe("the receipt e-mail", () => {
 
 describe("without SMTP_URL", () => {
   it("queues no receipt mail, and the receipt does not say it was e-mailed, even with an address on file", async () => {
-    const bare = await createTestContext({ STRIPE_SECRET_KEY: pay.simulator.secretKey, STRIPE_API_BASE: pay.apiBase });
+    const bare = await createTestContext(
+      { STRIPE_SECRET_KEY: pay.simulator.secretKey, STRIPE_API_BASE: pay.apiBase },
+      { saleClock: () => SOLD_WHEN_FOOD_WAS_12 },
+    );
     try {
       const staff = as(bare.app, (await signIn(bare.app)).cookie);
       const shop = (await staff.post("/api/v1/stores/", { name: "Utan post" })).json().id as string;

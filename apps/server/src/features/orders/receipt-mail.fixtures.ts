@@ -2,7 +2,7 @@ import { checkoutResponseSchema, gtinCheckDigit, type Receipt, receiptSchema } f
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect } from "vitest";
 import { queryRows } from "../../db/client.ts";
-import type { TestShopper } from "../../test/factories.ts";
+import { SOLD_WHEN_FOOD_WAS_12, type TestShopper } from "../../test/factories.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
 import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
 import { type SmtpSink, startSmtpSink } from "../../test/smtp-sink.ts";
@@ -95,12 +95,11 @@ export function useMailingApp(): void {
     pay = await startPaymentHarness();
     sink = await startSmtpSink();
     smtpPort = Number(new URL(sink.url).port);
-    ctx = await createTestContext({
-      STRIPE_SECRET_KEY: pay.simulator.secretKey,
-      STRIPE_API_BASE: pay.apiBase,
-      SMTP_URL: sink.url,
-      MAIL_FROM: FROM,
-    });
+    ctx = await createTestContext(
+      { STRIPE_SECRET_KEY: pay.simulator.secretKey, STRIPE_API_BASE: pay.apiBase, SMTP_URL: sink.url, MAIL_FROM: FROM },
+      // The receipts here are worked out with food at 12 %.
+      { saleClock: () => SOLD_WHEN_FOOD_WAS_12 },
+    );
     const admin = as(ctx.app, (await signIn(ctx.app)).cookie);
     const created = await admin.post("/api/v1/stores/", {
       name: "Hörnbutiken",

@@ -23,6 +23,7 @@ describe("adding products", () => {
     });
     expect(p).toMatchObject({
       price: 17.9,
+      vat_category: "standard",
       vat_rate: 25,
       is_active: true,
       barcode: ean("731000000001"),
@@ -41,6 +42,7 @@ describe("adding products", () => {
     [{ price: 1.234 }, "price"],
     [{ vat_rate: 101 }, "vat_rate"],
     [{ vat_rate: -6 }, "vat_rate"],
+    [{ vat_category: "luxury" }, "vat_category: A VAT category is one of standard, food"],
     [{ barcode: "4006381333932" }, "barcode: not a valid EAN-13"],
     [{ barcodes: ["12345"] }, "barcodes.0"],
     [{ age_limit: 16 }, "age_limit"],

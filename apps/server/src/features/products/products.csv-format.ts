@@ -70,6 +70,9 @@ export function toInput(record: Record<string, string>): Record<string, unknown>
       case "barcode":
         input[column] = v === "" ? null : v;
         break;
+      case "vat_category":
+        input[column] = v === "" ? undefined : v;
+        break;
       default:
         input[column] = cellText(v);
     }

@@ -5,7 +5,7 @@ import { freshDatabase, signIn } from "../../test/harness.ts";
 import { ADMIN_COOKIE } from "../admin-auth/admin-auth.hooks.ts";
 import { exportProductsCsv } from "./products.csv.ts";
 import { cellText, csvCell, MISSING_SKU } from "./products.csv-format.ts";
-import { admin, create, csvPost, ctx, ean, useProductsApp } from "./products.fixtures.ts";
+import { admin, create, csvPost, ctx, ean, percentToday, useProductsApp } from "./products.fixtures.ts";
 
 /** CSV import and export, then the dashboard's count of the products made here. */
 useProductsApp();
@@ -54,9 +54,11 @@ describe("CSV import and export", () => {
       price: 55.5,
       barcode: ean("731500000001"),
     });
+    // 12 % from a file of before categories: food, at its rate of today.
     expect((await admin.get(`/api/v1/products/${existing.id}`)).json()).toMatchObject({
       name: "Ny titel",
-      vat_rate: 12,
+      vat_category: "food",
+      vat_rate: percentToday("food"),
     });
   });
 
@@ -89,16 +91,22 @@ describe("CSV import and export", () => {
       category: "Färdigmat",
       brand: "Göteborgs Kex",
       price: 89.9,
-      vat_rate: 12,
+      vat_category: "books_newspapers",
       barcodes: [ean("731600000001"), ean("731600000002")],
     });
     const exported = await admin.get("/api/v1/products/export?search=RUND-1");
     expect(exported.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(exported.headers["content-disposition"]).toContain("products.csv");
-    expect(exported.body.startsWith("\uFEFFsku,name,description,")).toBe(true);
+    expect(exported.body.startsWith("\uFEFFsku,name,description,category,brand,price,vat_category,vat_rate,")).toBe(
+      true,
+    );
     expect(exported.body.trim().split("\n").length).toBeGreaterThan(1);
 
-    await admin.put(`/api/v1/products/${tricky.id}`, { name: "Förstörd", barcodes: [ean("731600000003")] });
+    await admin.put(`/api/v1/products/${tricky.id}`, {
+      name: "Förstörd",
+      vat_category: "standard",
+      barcodes: [ean("731600000003")],
+    });
     const back = await csvPost(exported.body, "?dry_run=false");
     expect(back.json()).toMatchObject({ created: 0, updated: 1, rejected: 0 });
     const restored = productSchema.parse((await admin.get(`/api/v1/products/${tricky.id}`)).json());
@@ -107,7 +115,8 @@ describe("CSV import and export", () => {
       description: tricky.description,
       brand: tricky.brand,
       price: 89.9,
-      vat_rate: 12,
+      vat_category: "books_newspapers",
+      vat_rate: 6,
       barcodes: tricky.barcodes,
     });
   });
@@ -192,7 +201,10 @@ describe("CSV import and export", () => {
   it("reads semicolon files with decimal commas, as Swedish spreadsheets write them", async () => {
     const res = await csvPost("sku;name;price;vat_rate\nSEMI-1;Kanelbulle;12,50;12", "?dry_run=false");
     expect(res.json()).toMatchObject({ created: 1, rejected: 0 });
-    expect((await admin.get("/api/v1/products/?search=SEMI-1")).json()[0]).toMatchObject({ price: 12.5, vat_rate: 12 });
+    expect((await admin.get("/api/v1/products/?search=SEMI-1")).json()[0]).toMatchObject({
+      price: 12.5,
+      vat_category: "food",
+    });
   });
 
   it("refuses a file with unknown or missing columns, or no rows", async () => {

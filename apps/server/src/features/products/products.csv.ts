@@ -2,9 +2,12 @@ import { Readable } from "node:stream";
 import {
   displayGtin,
   type ImportReport,
+  isVatCategory,
   PRODUCT_CSV_COLUMNS,
   type productInputSchema,
   productUpdateSchema,
+  productVatCategory,
+  type VatCategory,
 } from "@glide/contracts";
 import { stringify } from "csv-stringify/sync";
 import { and, asc, gt, inArray, sql } from "drizzle-orm";
@@ -19,6 +22,7 @@ import { plannedBarcodes } from "./barcode-store.ts";
 import { csvCell, MISSING_SKU, parseCsv, rowErrors, toInput } from "./products.csv-format.ts";
 import { productFilter } from "./products.search.ts";
 import { barcodesColumn, productColumns, toProduct } from "./products.service.ts";
+import { homeRatesToday } from "./products.vat.ts";
 
 const BOM = "\uFEFF";
 const BATCH = 1000;
@@ -38,6 +42,7 @@ export async function exportProductsCsv(opts: {
   category?: string | undefined;
 }): Promise<Readable> {
   const where = await productFilter(opts.db, opts);
+  const rateToday = await homeRatesToday(opts.db);
   const page = (after: string | undefined) =>
     opts.db
       .select({ product: products, barcodes: barcodesColumn })
@@ -53,7 +58,7 @@ export async function exportProductsCsv(opts: {
     while (current.length > 0) {
       yield stringify(
         current.map(({ product, barcodes }) => {
-          const p = toProduct(product, barcodes);
+          const p = toProduct(product, barcodes, rateToday);
           const values: Record<Column, unknown> = { ...p, barcodes: p.barcodes.join("|") };
           return PRODUCT_CSV_COLUMNS.map((c) => csvCell(values[c]));
         }),
@@ -82,6 +87,8 @@ type RowPlan = {
   input?: z.output<typeof productInputSchema>;
   gtins?: string[] | undefined;
   existingId?: string;
+  /** What the row's vat_category or vat_rate names; none keeps an existing product's and gives a new one the default. */
+  vatCategory?: VatCategory | undefined;
   errors: string[];
 };
 
@@ -96,8 +103,8 @@ export async function importProductsCsv(opts: {
   csv: string;
   dryRun: boolean;
   skipRejected: boolean;
-  /** A new product's VAT rate (fraction) when its row leaves vat_rate empty: product/default_vat_rate. */
-  defaultVatRate: number;
+  /** A new product's VAT category when its row names none: product/default_vat_category. */
+  defaultVatCategory: VatCategory;
 }): Promise<ImportReport> {
   assertPlatformAdmin(opts.actor, "change products");
   const { db } = opts;
@@ -140,17 +147,17 @@ export async function importProductsCsv(opts: {
   }
 
   // Against the database: which SKUs exist, and who owns the barcodes.
-  const existing = new Map<string, string>();
+  const existing = new Map<string, { id: string; vatCategory: string }>();
   const owners = new Map<string, { id: string; name: string; sku: string }>();
   const skus = [...skuLine.keys()];
   const gtins = [...gtinLine.keys()];
   for (let i = 0; i < skus.length; i += LOOKUP_BATCH) {
     const chunk = skus.slice(i, i + LOOKUP_BATCH);
     const rows = await db
-      .select({ id: products.id, key: sql<string>`lower(${products.sku})` })
+      .select({ id: products.id, vatCategory: products.vatCategory, key: sql<string>`lower(${products.sku})` })
       .from(products)
       .where(inArray(sql`lower(${products.sku})`, chunk));
-    for (const r of rows) existing.set(r.key, r.id);
+    for (const r of rows) existing.set(r.key, r);
   }
   for (let i = 0; i < gtins.length; i += LOOKUP_BATCH) {
     const rows = await db
@@ -160,10 +167,16 @@ export async function importProductsCsv(opts: {
       .where(inArray(productBarcodes.gtin14, gtins.slice(i, i + LOOKUP_BATCH)));
     for (const r of rows) owners.set(r.gtin, r);
   }
+  const rateToday = await homeRatesToday(db);
   for (const p of plans) {
     if (p.errors.length || !p.input) continue;
-    const id = existing.get(keyOf.get(p.input.sku)!);
+    const found = existing.get(keyOf.get(p.input.sku)!);
+    const id = found?.id;
     if (id) p.existingId = id;
+    const current = found && isVatCategory(found.vatCategory) ? found.vatCategory : undefined;
+    const vat = productVatCategory(p.input, rateToday, current);
+    if (vat.error !== undefined) p.errors.push(`vat_rate: ${vat.error}`);
+    else p.vatCategory = vat.category;
     for (const g of p.gtins ?? []) {
       const owner = owners.get(g);
       if (owner && owner.id !== id)
@@ -209,8 +222,7 @@ export async function importProductsCsv(opts: {
         .insert(products)
         .values(
           chunk.map((p) => ({
-            vatRateBp: Math.round(opts.defaultVatRate * 10_000),
-            ...productColumns(p.input!),
+            ...productColumns(p.input!, p.vatCategory ?? opts.defaultVatCategory),
             sku: p.input!.sku,
             name: p.input!.name,
             priceOre: Math.round(p.input!.price * 100),
@@ -225,7 +237,7 @@ export async function importProductsCsv(opts: {
     for (const p of updates) {
       await tx
         .update(products)
-        .set({ ...productColumns(p.input!), updatedAt: sql`now()` })
+        .set({ ...productColumns(p.input!, p.vatCategory), updatedAt: sql`now()` })
         .where(sql`${products.id} = ${p.existingId}`);
     }
     const withBarcodes = good.filter((p) => p.gtins !== undefined);

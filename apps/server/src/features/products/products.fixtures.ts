@@ -1,4 +1,12 @@
-import { gtinCheckDigit, type Product, productSchema } from "@glide/contracts";
+import {
+  calendarDay,
+  gtinCheckDigit,
+  type Product,
+  productSchema,
+  SWEDISH_VAT_RATES,
+  type VatCategory,
+  vatRateOn,
+} from "@glide/contracts";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect } from "vitest";
 import { queryRows } from "../../db/client.ts";
@@ -21,6 +29,10 @@ export const ean = (body12: string) => `${body12}${gtinCheckDigit(body12)}`;
 export let seq = 0;
 /** A SKU no other test uses. */
 export const sku = () => `T-${++seq}-${Math.random().toString(36).slice(2, 7)}`;
+
+/** A category's rate today in Sweden, in percent, as the migration seeds the rate table (food is 6 % in 2026–2027). */
+export const percentToday = (category: VatCategory): number =>
+  vatRateOn(SWEDISH_VAT_RATES, "SE", category, calendarDay(new Date(), "Europe/Stockholm"))! / 100;
 
 /** A product made through the API, as the answer's contract reads it. */
 export async function create(body: Record<string, unknown>): Promise<Product> {

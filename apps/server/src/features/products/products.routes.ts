@@ -126,7 +126,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
             csv: request.body,
             dryRun: request.query.dry_run,
             skipRejected: request.query.skip_rejected,
-            defaultVatRate: (await app.settings.effective()).product.default_vat_rate,
+            defaultVatCategory: (await app.settings.effective()).product.default_vat_category,
           }),
       );
     });
@@ -154,7 +154,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
           db: app.db,
           actor: actorOf(request),
           input: request.body,
-          defaultVatRate: (await app.settings.effective()).product.default_vat_rate,
+          defaultVatCategory: (await app.settings.effective()).product.default_vat_category,
         });
         return reply.status(201).send(product);
       },

@@ -5,6 +5,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import { productBarcodes, products } from "../../db/schema/index.ts";
 import { storageGtin } from "./barcode-store.ts";
 import { barcodesColumn, toProduct } from "./products.service.ts";
+import { homeRatesToday } from "./products.vat.ts";
 
 type ListQuery = z.output<typeof productListQuerySchema>;
 
@@ -53,6 +54,7 @@ export async function listProducts(opts: { db: Db; query: ListQuery }): Promise<
     price: products.priceOre,
   }[query.sort];
   const count = () => db.$count(products, where);
+  const rateToday = await homeRatesToday(db);
 
   if (!query.search?.trim()) {
     // Browsing: the sort index yields the page without reading the rest, and the count is an index-only scan.
@@ -66,7 +68,7 @@ export async function listProducts(opts: { db: Db; query: ListQuery }): Promise<
         .offset(query.offset),
       count(),
     ]);
-    return { items: rows.map((r) => toProduct(r.product, r.barcodes)), total };
+    return { items: rows.map((r) => toProduct(r.product, r.barcodes, rateToday)), total };
   }
 
   // Searching: the trigram index finds every match once; the page and the total both come from that one
@@ -91,7 +93,7 @@ export async function listProducts(opts: { db: Db; query: ListQuery }): Promise<
     .orderBy(direction(page.key), direction(page.id));
   // Past the last page no row carries the total.
   const total = rows[0]?.total ?? (query.offset > 0 ? await count() : 0);
-  return { items: rows.map((r) => toProduct(r.product, r.barcodes)), total };
+  return { items: rows.map((r) => toProduct(r.product, r.barcodes, rateToday)), total };
 }
 
 export async function listCategories(db: Db): Promise<string[]> {

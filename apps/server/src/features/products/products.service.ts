@@ -1,4 +1,4 @@
-import type { Product, ProductLookup, productInputSchema, productUpdateSchema } from "@glide/contracts";
+import type { Product, ProductLookup, productInputSchema, productUpdateSchema, VatCategory } from "@glide/contracts";
 import { displayGtin, parseBarcode, parseVariableMeasure } from "@glide/contracts";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
@@ -10,6 +10,7 @@ import { assertPlatformAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { named, recordAudit, recordUpdate } from "../audit/audit.ts";
 import { plannedBarcodes } from "./barcode-store.ts";
+import { categoryOf, homeRatesToday, inputVatCategory, type RateToday } from "./products.vat.ts";
 
 type CreateInput = z.output<typeof productInputSchema>;
 type UpdateInput = z.output<typeof productUpdateSchema>;
@@ -25,8 +26,9 @@ const productName = (p: Product) => `${named("Product", p.name)} (SKU ${p.sku})`
 
 const scaled = (v: number | null, by: number) => (v === null ? null : v / by);
 
-export function toProduct(row: ProductRow, gtins: string[]): Product {
+export function toProduct(row: ProductRow, gtins: string[], rateToday: RateToday): Product {
   const barcodes = gtins.map(displayGtin);
+  const rate = rateToday(categoryOf(row));
   return {
     id: row.id,
     sku: row.sku,
@@ -35,7 +37,8 @@ export function toProduct(row: ProductRow, gtins: string[]): Product {
     category: row.category,
     brand: row.brand,
     price: fromOre(row.priceOre),
-    vat_rate: row.vatRateBp / 100,
+    vat_category: categoryOf(row),
+    vat_rate: rate === null ? null : rate / 100,
     barcode: barcodes[0] ?? null,
     barcodes,
     image_url: row.imageUrl,
@@ -50,8 +53,15 @@ export function toProduct(row: ProductRow, gtins: string[]): Product {
   };
 }
 
-/** Column values from API fields; only the fields present are set (an absent one is left out, not cleared). */
-export function productColumns(input: UpdateInput): Partial<typeof products.$inferInsert> {
+/**
+ * Column values from API fields; only the fields present are set (an absent
+ * one is left out, not cleared). The VAT category is the one the input's
+ * vat_category or vat_rate resolved to (inputVatCategory).
+ */
+export function productColumns(
+  input: UpdateInput,
+  vatCategory: VatCategory | undefined,
+): Partial<typeof products.$inferInsert> {
   const scaled = <T extends number | null | undefined>(v: T, by: number) =>
     (typeof v === "number" ? Math.round(v * by) : v) as T;
   const cols: Partial<typeof products.$inferInsert> = {
@@ -61,7 +71,7 @@ export function productColumns(input: UpdateInput): Partial<typeof products.$inf
     category: input.category,
     brand: input.brand,
     priceOre: scaled(input.price, 100),
-    vatRateBp: scaled(input.vat_rate, 100),
+    vatCategory,
     imageUrl: input.image_url,
     isActive: input.is_active,
     weightMg: scaled(input.weight, 1000),
@@ -73,13 +83,13 @@ export function productColumns(input: UpdateInput): Partial<typeof products.$inf
   return Object.fromEntries(Object.entries(cols).filter(([, v]) => v !== undefined));
 }
 
-export async function getProduct(db: Db | Tx, id: string): Promise<Product> {
+export async function getProduct(db: Db | Tx, id: string, rateToday?: RateToday): Promise<Product> {
   const [row] = await db
     .select({ product: products, barcodes: barcodesColumn })
     .from(products)
     .where(eq(products.id, id));
   if (!row) throw notFound(`Product ${id} not found`);
-  return toProduct(row.product, row.barcodes);
+  return toProduct(row.product, row.barcodes, rateToday ?? (await homeRatesToday(db)));
 }
 
 async function assertSkuFree(tx: Db | Tx, sku: string, exceptId?: string) {
@@ -134,32 +144,33 @@ function explainConflict(
   };
 }
 
-/** `defaultVatRate` (a fraction, product/default_vat_rate) is the VAT of a product created without one. */
+/** `defaultVatCategory` (product/default_vat_category) is the VAT category of a product created without one. */
 export async function createProduct(opts: {
   db: Db;
   actor: AdminActor;
   input: CreateInput;
-  defaultVatRate: number;
+  defaultVatCategory: VatCategory;
 }): Promise<Product> {
   assertPlatformAdmin(opts.actor, "change products");
   const { input } = opts;
   const gtins = plannedBarcodes(input, []) ?? [];
   return opts.db
     .transaction(async (tx) => {
+      const rateToday = await homeRatesToday(tx);
+      const vatCategory = inputVatCategory(input, rateToday) ?? opts.defaultVatCategory;
       await assertSkuFree(tx, input.sku);
       await assertBarcodesFree(tx, gtins);
       const [row] = await tx
         .insert(products)
         .values({
-          vatRateBp: Math.round(opts.defaultVatRate * 10_000),
-          ...productColumns(input),
+          ...productColumns(input, vatCategory),
           sku: input.sku,
           name: input.name,
           priceOre: Math.round(input.price * 100),
         })
         .returning();
       await writeBarcodes(tx, row!.id, gtins);
-      const product = toProduct(row!, gtins);
+      const product = toProduct(row!, gtins, rateToday);
       await recordAudit(tx, {
         actor: opts.actor,
         action: "product.create",
@@ -189,6 +200,8 @@ export async function updateProduct(opts: {
         .where(eq(products.id, id))
         .for("update");
       if (!existing) throw notFound(`Product ${id} not found`);
+      const rateToday = await homeRatesToday(tx);
+      const vatCategory = inputVatCategory(input, rateToday, existing.product);
       if (input.sku !== undefined) await assertSkuFree(tx, input.sku, id);
       const gtins = plannedBarcodes(input, existing.barcodes);
       if (gtins) {
@@ -197,16 +210,16 @@ export async function updateProduct(opts: {
       }
       await tx
         .update(products)
-        .set({ ...productColumns(input), updatedAt: sql`now()` })
+        .set({ ...productColumns(input, vatCategory), updatedAt: sql`now()` })
         .where(eq(products.id, id));
-      const after = await getProduct(tx, id);
+      const after = await getProduct(tx, id, rateToday);
       await recordUpdate(tx, {
         actor: opts.actor,
         action: "product.update",
         entityType: "product",
         entityId: id,
         label: productName(after),
-        before: toProduct(existing.product, existing.barcodes),
+        before: toProduct(existing.product, existing.barcodes, rateToday),
         after,
       });
       return after;
@@ -240,13 +253,14 @@ export async function lookupProduct(opts: { db: Db | Tx; code: string }): Promis
   const parsed = parseBarcode(opts.code);
   if (!parsed)
     throw unprocessable("code: not a valid EAN-13, EAN-8, UPC-A, UPC-E or GTIN-14 (check digit)", "invalid_barcode");
+  const rateToday = await homeRatesToday(opts.db);
   const find = async (gtin14: string) => {
     const [row] = await opts.db
       .select({ product: products, barcodes: barcodesColumn })
       .from(productBarcodes)
       .innerJoin(products, eq(products.id, productBarcodes.productId))
       .where(eq(productBarcodes.gtin14, gtin14));
-    return row ? toProduct(row.product, row.barcodes) : null;
+    return row ? toProduct(row.product, row.barcodes, rateToday) : null;
   };
   const exact = await find(parsed.gtin14);
   if (exact) return { product: exact, code: parsed.raw, measure: null, line_price: exact.price };

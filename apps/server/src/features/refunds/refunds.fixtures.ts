@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { orderRefundsSchema } from "@glide/contracts";
 import { afterAll, beforeAll } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
-import { paidVisit, product, shopper } from "../../test/factories.ts";
+import { paidVisit, product, SOLD_WHEN_FOOD_WAS_12, shopper } from "../../test/factories.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
 import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
 import { type SmtpSink, startSmtpSink } from "../../test/smtp-sink.ts";
@@ -102,11 +102,15 @@ export const url = (orderId: string) => `/api/v1/admin/orders/${orderId}/refunds
 export function useRefundsApp(): void {
   beforeAll(async () => {
     [pay, smtp] = await Promise.all([startPaymentHarness(), startSmtpSink()]);
-    ctx = await createTestContext({
-      STRIPE_SECRET_KEY: pay.simulator.secretKey,
-      STRIPE_API_BASE: pay.apiBase,
-      SMTP_URL: smtp.url,
-    });
+    ctx = await createTestContext(
+      {
+        STRIPE_SECRET_KEY: pay.simulator.secretKey,
+        STRIPE_API_BASE: pay.apiBase,
+        SMTP_URL: smtp.url,
+      },
+      // The receipts here are worked out with bread at 12 %.
+      { saleClock: () => SOLD_WHEN_FOOD_WAS_12 },
+    );
     const me = await signIn(ctx.app);
     adminCookie = me.cookie;
     adminId = me.id;

@@ -77,9 +77,9 @@ describe("history", () => {
     ]);
     expect(items[0]).toMatchObject({ store_id: mine, store_name: "Min butik", changed_by: storeAdminEmail });
     await platform.put(`/api/v1/settings/stores/${theirs}`, { settings: { ai: { confidence_threshold: 0.3 } } });
-    await put("product", "default_vat_rate", 0.12);
+    await put("product", "default_vat_category", "food");
     expect((await history(`?store_id=${mine}`)).total).toBe(4);
-    expect((await history("?category=product")).items.map((c) => c.key)).toEqual(["default_vat_rate"]);
+    expect((await history("?category=product")).items.map((c) => c.key)).toEqual(["default_vat_category"]);
     expect((await history("?category=ai")).total).toBe(5);
     const page = await history(`?store_id=${mine}&key=confidence_threshold&limit=1&offset=1`);
     expect(page.total).toBe(2);

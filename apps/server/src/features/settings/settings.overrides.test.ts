@@ -142,21 +142,19 @@ describe("store overrides", () => {
 });
 
 describe("effective settings: a store's override, else the global value, else the built-in one", () => {
-  it("a changed default VAT rate is the VAT of the next store and product made without one", async () => {
-    expect((await put("product", "default_vat_rate", 0.12)).statusCode).toBe(200);
-    const store = storeSchema.parse((await platform.post("/api/v1/stores/", { name: "Ny butik" })).json());
-    expect(store.settings.vat_rate).toBe(0.12);
+  it("a changed default VAT category is the category of the next product made without one", async () => {
+    expect((await put("product", "default_vat_category", "food")).statusCode).toBe(200);
     const product = await platform.post("/api/v1/products/", { sku: `VAT-${Date.now()}`, name: "Bröd", price: 20 });
-    expect(product.json().vat_rate, product.body).toBe(12);
-    // A value the request gives still wins.
+    expect(product.json(), product.body).toMatchObject({ vat_category: "food" });
+    // A category or a rate the request gives still wins.
     const given = await platform.post("/api/v1/products/", {
       sku: `VAT2-${Date.now()}`,
-      name: "Mjölk",
+      name: "Tvål",
       price: 15,
-      vat_rate: 6,
+      vat_rate: 25,
     });
-    expect(given.json().vat_rate).toBe(6);
-    // A CSV row that leaves vat_rate empty makes a new product with the default; an update keeps its rate.
+    expect(given.json()).toMatchObject({ vat_category: "standard", vat_rate: 25 });
+    // A CSV row that names no VAT makes a new product in the default category; an update keeps its category.
     const csvSku = `CSV-${Date.now()}`;
     const csv = (body: string) =>
       ctx.app.inject({
@@ -169,14 +167,17 @@ describe("effective settings: a store's override, else the global value, else th
     const first = await csv(`sku,name,price\n${csvSku},Ost,50`);
     expect(first.statusCode, first.body).toBe(200);
     const listed = (await platform.get(`/api/v1/products/?search=${csvSku}`)).json();
-    expect(listed[0].vat_rate).toBe(12);
-    await put("product", "default_vat_rate", 0.06);
+    expect(listed[0].vat_category).toBe("food");
+    await put("product", "default_vat_category", "books_newspapers");
     expect((await csv(`sku,name,price\n${csvSku},Ost,55`)).statusCode).toBe(200);
-    expect((await platform.get(`/api/v1/products/?search=${csvSku}`)).json()[0].vat_rate).toBe(12);
+    expect((await platform.get(`/api/v1/products/?search=${csvSku}`)).json()[0].vat_category).toBe("food");
 
-    expect((await put("product", "default_vat_rate", 0.25)).statusCode).toBe(200);
-    const after = storeSchema.parse((await platform.post("/api/v1/stores/", { name: "Nästa butik" })).json());
-    expect(after.settings.vat_rate).toBe(0.25);
+    // Not a category: refused, and the value stays.
+    const refused = await expectError(await put("product", "default_vat_category", "luxury"), 422);
+    expect(refused.detail).toContain("A VAT category is one of standard, food, alcoholic_drink, books_newspapers");
+    expect((await put("product", "default_vat_category", "standard")).statusCode).toBe(200);
+    const after = await platform.post("/api/v1/products/", { sku: `VAT3-${Date.now()}`, name: "Ljus", price: 9 });
+    expect(after.json().vat_category).toBe("standard");
   });
 
   it("a new store's country, time zone, language and currency come from the default_* settings", async () => {

@@ -54,14 +54,13 @@ describe("reading settings", () => {
 
 /** Per key: values that fit and values that do not, with the path the 422 names inside the value. */
 const CASES: Record<string, { good: unknown[]; bad: [unknown, string][] }> = {
-  "product/default_vat_rate": {
-    good: [0, 0.06, 0.125, 1],
+  "product/default_vat_category": {
+    good: ["standard", "food", "alcoholic_drink", "books_newspapers", "exempt"],
     bad: [
-      [-0.01, "value"],
-      [1.01, "value"],
-      [25, "value"],
-      ["0.25", "value"],
-      [0.12345, "value"],
+      ["Food", "value"],
+      ["luxury", "value"],
+      [0.25, "value"],
+      [null, "value"],
     ],
   },
   "product/vat_rates_by_country": {

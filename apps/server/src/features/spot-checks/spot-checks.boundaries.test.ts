@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { analyticsSummarySchema, receiptSchema, type SessionDetail, spotCheckSchema } from "@glide/contracts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
-import { paidVisit, product, shop, shopper, type TestShopper } from "../../test/factories.ts";
+import { paidVisit, product, SOLD_WHEN_FOOD_WAS_12, shop, shopper, type TestShopper } from "../../test/factories.ts";
 import { as, createTestContext, putVisitIn, signIn, type TestContext } from "../../test/harness.ts";
 import { type PaymentHarness, startPaymentHarness } from "../../test/payments.ts";
 import { useSpotCheckRandom } from "./exit-draw.ts";
@@ -24,7 +24,10 @@ let restoreRandom: (() => void) | null = null;
 
 beforeAll(async () => {
   pay = await startPaymentHarness();
-  ctx = await createTestContext({ STRIPE_SECRET_KEY: pay.simulator.secretKey, STRIPE_API_BASE: pay.apiBase });
+  ctx = await createTestContext(
+    { STRIPE_SECRET_KEY: pay.simulator.secretKey, STRIPE_API_BASE: pay.apiBase },
+    { saleClock: () => SOLD_WHEN_FOOD_WAS_12 },
+  );
   cookie = (await signIn(ctx.app)).cookie;
   admin = as(ctx.app, cookie);
   store = await newStore("Kontrollbutiken");

@@ -58,6 +58,7 @@ export const spotCheckRoutes: FastifyPluginAsyncZod = async (app) => {
           charges: { charge: (charge) => chargeWith(paymentsOf(app)).charge(charge) },
           announce,
           kickMails: () => app.receiptMails.kick(),
+          saleClock: app.saleClock,
         },
         { actor: actorOf(request), checkId: request.params.id, decision: request.body },
       ),

@@ -1,4 +1,4 @@
-import type { SpotCheck, SpotCheckDecision } from "@glide/contracts";
+import type { SpotCheck, SpotCheckDecision, VatCategory } from "@glide/contracts";
 import { type Db, queryRows, sql } from "../../db/client.ts";
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
@@ -8,11 +8,16 @@ import { recordAudit } from "../audit/audit.ts";
 import type { ChargePort } from "../payments/charge.ts";
 import { createRefund, type RefundDeps } from "../refunds/refunds.service.ts";
 import { recordSessionEvent } from "../sessions/session-events.ts";
+import { saleVatRates, storeOfOrder } from "../vat-rates/vat-rate-table.ts";
 import { addLines, chargeAdded } from "./added-items.ts";
 import { type Adjustments, type CheckRow, readCheck, view } from "./spot-check-list.ts";
 
 /** What deciding a check needs: the refund service's, and the charge for items added. */
-export type SpotCheckDeps = RefundDeps & { charges: ChargePort };
+export type SpotCheckDeps = RefundDeps & {
+  charges: ChargePort;
+  /** When items added at the check are sold (their VAT rate's day): app.saleClock, the real time by default. */
+  saleClock?: () => Date;
+};
 
 /**
  * PUT /api/v1/admin/spot-checks/:id/outcome. The decision is taken once: the
@@ -153,11 +158,14 @@ async function record(deps: SpotCheckDeps, actor: AdminActor, check: CheckRow, d
     let chargeOre: number | null = null;
     if (decision.outcome === "items_added") {
       const ids = (decision.items_added ?? []).map((item) => item.product_id);
-      const products = await queryRows<{ id: string; name: string; price_ore: number; vat_rate_bp: number }>(
+      const products = await queryRows<{ id: string; name: string; price_ore: number; vat_category: VatCategory }>(
         tx,
-        sql`select id, name, price_ore, vat_rate_bp from products
+        sql`select id, name, price_ore, vat_category from products
             where id in (select unnest(${`{${ids.join(",")}}`}::uuid[]))`,
       );
+      // Sold at the check: the rate of the store's day of the decision.
+      const soldAt = deps.saleClock?.() ?? new Date();
+      const rateOf = await saleVatRates(tx, await storeOfOrder(tx, check.order_id!), soldAt);
       const byId = new Map(products.map((p) => [p.id, p]));
       adjustments.added = (decision.items_added ?? []).map((item) => {
         const product = byId.get(item.product_id);
@@ -167,7 +175,7 @@ async function record(deps: SpotCheckDeps, actor: AdminActor, check: CheckRow, d
           name: product.name,
           quantity: item.quantity,
           unit_price_ore: product.price_ore,
-          vat_rate_bp: product.vat_rate_bp,
+          vat_rate_bp: rateOf(product.vat_category),
         };
       });
       chargeOre = adjustments.added.reduce((sum, item) => sum + item.unit_price_ore * item.quantity, 0);

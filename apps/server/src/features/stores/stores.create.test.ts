@@ -201,7 +201,6 @@ describe("a new store's country, time zone, currency and VAT rate", () => {
         default_timezone: { category: "store", value: effective.store.default_timezone },
         default_locale: { category: "store", value: effective.store.default_locale },
         default_currency: { category: "product", value: effective.product.default_currency },
-        default_vat_rate: { category: "product", value: effective.product.default_vat_rate },
         currencies_by_country: { category: "product", value: effective.product.currencies_by_country },
         vat_rates_by_country: { category: "product", value: effective.product.vat_rates_by_country },
       };
@@ -211,28 +210,28 @@ describe("a new store's country, time zone, currency and VAT rate", () => {
       await setting("store", "default_timezone", "Asia/Tokyo");
       await setting("store", "default_locale", "en-GB");
       await setting("product", "default_currency", "EUR");
-      await setting("product", "default_vat_rate", 0.12);
       await setting("product", "currencies_by_country", currencies);
-      await setting("product", "vat_rates_by_country", vatRates);
+      // A rate of the test's own for the home country, to see that it is the map's, as every other country's is.
+      await setting("product", "vat_rates_by_country", { ...vatRates, DK: 0.2 });
     });
     afterAll(async () => {
       for (const [key, { category, value }] of Object.entries(built)) await setting(category, key, value);
     });
 
-    it("puts a store without a country in the default country, with the default_* values", async () => {
+    it("puts a store without a country in the default country, with the default_* values and its VAT rate", async () => {
       expect(defaultsOf(await create({ name: "Hemma" }))).toEqual({
         country: "DK",
         timezone: "Asia/Tokyo",
         language: "en-GB",
         currency: "EUR",
-        vat_rate: 0.12,
+        vat_rate: 0.2,
       });
       expect(defaultsOf(await create({ name: "Hemma uttryckligen", country: "DK" }))).toEqual({
         country: "DK",
         timezone: "Asia/Tokyo",
         language: "en-GB",
         currency: "EUR",
-        vat_rate: 0.12,
+        vat_rate: 0.2,
       });
     });
 
@@ -246,13 +245,13 @@ describe("a new store's country, time zone, currency and VAT rate", () => {
       });
     });
 
-    it("falls back to the default currency and VAT rate for a country missing from their maps", async () => {
+    it("falls back to the default currency, and the built-in 25 %, for a country missing from their maps", async () => {
       expect(defaultsOf(await create({ name: "London", country: "UK" }))).toEqual({
         country: "UK",
         timezone: "Europe/London",
         language: "en-GB",
         currency: "EUR",
-        vat_rate: 0.12,
+        vat_rate: 0.25,
       });
     });
   });

@@ -147,7 +147,8 @@ export async function getStore(db: Db | Tx, id: string): Promise<Store> {
 /**
  * What a new store starts with where the request says nothing: the
  * `default_*` settings, or, for a store in another country than the default
- * one, that country's currency, VAT rate and time zone.
+ * one, that country's currency and time zone; its VAT rate is its country's
+ * standard rate (product/vat_rates_by_country), whatever the country.
  */
 export function newStoreDefaults(input: CreateInput, s: SettingValues) {
   const country = input.country ?? s.store.default_country;
@@ -159,7 +160,7 @@ export function newStoreDefaults(input: CreateInput, s: SettingValues) {
     timezone: home ? s.store.default_timezone : (COUNTRY_TIMEZONES[country as CountryCode] ?? s.store.default_timezone),
     language: s.store.default_locale,
     currency: home || !currency ? s.product.default_currency : currency,
-    vatRateBp: Math.round((home || vat === undefined ? s.product.default_vat_rate : vat) * 10_000),
+    vatRateBp: Math.round((vat ?? STORE_DEFAULTS.vat_rate) * 10_000),
   };
 }
 

@@ -31,6 +31,7 @@ export const unpaidVisitRoutes: FastifyPluginAsyncZod = async (app) => {
         db: app.db,
         payments: () => chargeWith(paymentsOf(app)),
         mailReceipts: app.receiptMails.sends,
+        now: app.saleClock,
         actor,
         id: request.params.id,
         announce: sessionAnnouncer(app.bus, request.log),

@@ -49,6 +49,9 @@ export type ChargeDetails = {
   postal_code: string | null;
   city: string | null;
   currency: string;
+  /** Which country's VAT table applies, and the store's own rate where it has no entry. */
+  country: string;
+  vat_rate_bp: number;
   payment_customer_id: string | null;
   payment_method_id: string | null;
 };
@@ -60,7 +63,7 @@ export function visitSelect<M extends StoreModuleId>(key: VisitKey, opts: VisitO
   );
   const charge = opts.charge
     ? sql`, st.name as store_name, st.legal_name, st.organization_number, st.address, st.postal_code, st.city,
-          st.currency, c.payment_customer_id, c.payment_method_id`
+          st.currency, st.country, st.vat_rate_bp, c.payment_customer_id, c.payment_method_id`
     : sql``;
   const which =
     "sessionId" in key

@@ -1,8 +1,9 @@
-import { PRODUCT_DEFAULTS, type Product } from "@glide/contracts";
+import { DEFAULT_VAT_CATEGORY, type Product } from "@glide/contracts";
 import { useWatch } from "react-hook-form";
 import { Dialog, DialogContent } from "../../ui/dialog.tsx";
 import { DialogForm } from "../lib/dialog-form.tsx";
 import { type SaveCallbacks, useFormDialog, useLateDefaults } from "../lib/use-form-dialog.ts";
+import { useVatRates } from "../pricing/use-vat-rates.ts";
 import { effectiveValue, useEffectiveSettings } from "../settings/use-settings.ts";
 import {
   firstProductField,
@@ -11,6 +12,9 @@ import {
   productFieldOf,
   toFormValues,
   toProductInput,
+  VAT_COUNTRY,
+  vatPercentToday,
+  vatTodayText,
 } from "./product-form.ts";
 import { ProductFormFields } from "./product-form-fields.tsx";
 import { useCategories, useCreateProduct, useUpdateProduct, useUploadProductImage } from "./use-products.ts";
@@ -34,11 +38,10 @@ export function ProductDialog({ open, onOpenChange, product }: ProductDialogProp
 }
 
 function ProductForm({ product, onDone }: { product?: Product; onDone: () => void }) {
-  // A new product's VAT starts at the global default VAT rate (a fraction in settings, a percent here).
+  // A new product's VAT category starts at the global default one.
   const effective = useEffectiveSettings();
-  const defaultVatRate = effectiveValue(effective.data, "product", "default_vat_rate");
-  const defaultVat =
-    defaultVatRate === undefined ? PRODUCT_DEFAULTS.vat_rate : Math.round(defaultVatRate * 10_000) / 100;
+  const defaultVat = effectiveValue(effective.data, "product", "default_vat_category") ?? DEFAULT_VAT_CATEGORY;
+  const vatRates = useVatRates(VAT_COUNTRY);
   const create = useCreateProduct();
   const update = useUpdateProduct();
   const upload = useUploadProductImage();
@@ -68,10 +71,10 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
     reset,
     formState: { errors },
   } = form;
-  const [sku, name, price] = useWatch({ control, name: ["sku", "name", "price"] });
+  const [sku, name, price, vatCategory] = useWatch({ control, name: ["sku", "name", "price", "vat_category"] });
   // Add Product waits for the three required fields; Update Product has no such rule.
   const incomplete = !product && !hasRequiredFields({ sku, name, price });
-  // Settings that answer after the form opened set the VAT unless the person has already typed one.
+  // Settings that answer after the form opened set the VAT category unless the person has already chosen one.
   useLateDefaults(reset, defaultVat, () => (product ? undefined : toFormValues(undefined, defaultVat)));
 
   return (
@@ -88,6 +91,7 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
         errors={errors}
         upload={upload}
         categories={categories.data ?? []}
+        vatHint={vatTodayText(vatPercentToday(vatCategory, product, vatRates.data))}
       />
     </DialogForm>
   );

@@ -1,4 +1,4 @@
-import { AGE_LIMITS, PRODUCT_LIMITS } from "@glide/contracts";
+import { AGE_LIMITS, PRODUCT_LIMITS, VAT_CATEGORIES, VAT_CATEGORY_LABELS } from "@glide/contracts";
 import { type ComponentProps, useId } from "react";
 import {
   type Control,
@@ -17,7 +17,10 @@ import { NO_AGE_LIMIT, type ProductFormValues } from "./product-form.ts";
 import { ProductImageField } from "./product-image-field.tsx";
 import type { useUploadProductImage } from "./use-products.ts";
 
-type TextName = Exclude<keyof ProductFormValues, "age_limit" | "is_active" | "image_url" | "description">;
+type TextName = Exclude<
+  keyof ProductFormValues,
+  "age_limit" | "is_active" | "image_url" | "description" | "vat_category"
+>;
 
 interface FieldsProps {
   register: UseFormRegister<ProductFormValues>;
@@ -27,6 +30,8 @@ interface FieldsProps {
   upload: ReturnType<typeof useUploadProductImage>;
   /** Existing categories, offered as suggestions; any new one may be typed. */
   categories: string[];
+  /** The chosen VAT category's rate today ("6 % today"), when known. */
+  vatHint?: string | undefined;
 }
 
 const filled = (message: string) => (value: string) => value.trim() !== "" || message;
@@ -38,7 +43,8 @@ function textLimit(name: string): number | undefined {
 
 const decimal = (step: number, max: number) => ({ type: "number", min: 0, max, step, inputMode: "decimal" }) as const;
 
-export function ProductFormFields({ register, control, setValue, errors, upload, categories }: FieldsProps) {
+export function ProductFormFields(props: FieldsProps) {
+  const { register, control, setValue, errors, upload, categories, vatHint } = props;
   const categoryListId = useId();
   const activeId = useId();
   /** An input with the server's limit, its error beside it and, for the three required ones, the rule. */
@@ -90,7 +96,23 @@ export function ProductFormFields({ register, control, setValue, errors, upload,
       </Field>
       {field("brand", "Brand")}
       {field("price", "Price (kr) *", { required: "Price is required", input: decimal(0.01, PRODUCT_LIMITS.price) })}
-      {field("vat_rate", "VAT Rate (%)", { input: decimal(0.01, 100) })}
+      <Field label="VAT Category" error={errors.vat_category?.message} hint={vatHint}>
+        {(id, aria) => (
+          <Controller
+            control={control}
+            name="vat_category"
+            render={({ field: select }) => (
+              <Select id={id} {...aria} {...select}>
+                {VAT_CATEGORIES.map((category) => (
+                  <option key={category} value={category}>
+                    {VAT_CATEGORY_LABELS[category]}
+                  </option>
+                ))}
+              </Select>
+            )}
+          />
+        )}
+      </Field>
       {field("barcode", "Barcode", {
         hint: "EAN-13, EAN-8, UPC-A, UPC-E or GTIN-14",
         className: "sm:col-span-2",

@@ -1,4 +1,13 @@
-import { AGE_LIMITS, PRODUCT_DEFAULTS, type Product, type ProductInput } from "@glide/contracts";
+import {
+  AGE_LIMITS,
+  DEFAULT_VAT_CATEGORY,
+  isVatCategory,
+  type Product,
+  type ProductInput,
+  type VatCategory,
+  type VatRateList,
+  vatRateOn,
+} from "@glide/contracts";
 import { fieldMapper } from "../../lib/form-errors.ts";
 
 export const NO_AGE_LIMIT = "none";
@@ -12,8 +21,8 @@ export interface ProductFormValues {
   brand: string;
   /** Kronor. */
   price: string;
-  /** Percent. */
-  vat_rate: string;
+  /** One of VAT_CATEGORIES; the rate follows from the category and the day of the sale. */
+  vat_category: string;
   barcode: string;
   image_url: string;
   /** Grams. */
@@ -35,7 +44,7 @@ export const PRODUCT_FIELDS = [
   "category",
   "brand",
   "price",
-  "vat_rate",
+  "vat_category",
   "barcode",
   "image_url",
   "weight",
@@ -46,8 +55,14 @@ export const PRODUCT_FIELDS = [
   "is_active",
 ] as const satisfies readonly (keyof ProductFormValues)[];
 
-/** The API's paths are the form's names; its list of barcodes is shown on the one Barcode field. */
-export const productFieldOf = fieldMapper<ProductFormValues>(PRODUCT_FIELDS, { barcodes: "barcode" });
+/**
+ * The API's paths are the form's names; its list of barcodes is shown on the
+ * one Barcode field, and a problem with the rate on the category it comes from.
+ */
+export const productFieldOf = fieldMapper<ProductFormValues>(PRODUCT_FIELDS, {
+  barcodes: "barcode",
+  vat_rate: "vat_category",
+});
 
 export const firstProductField = (fields: readonly (keyof ProductFormValues)[]) =>
   PRODUCT_FIELDS.find((field) => fields.includes(field));
@@ -55,12 +70,13 @@ export const firstProductField = (fields: readonly (keyof ProductFormValues)[]) 
 const numberText = (value: number | null | undefined) => (value == null ? "" : String(value));
 
 /**
- * The draft defaults are VAT 25 (or, once the settings answer, the global
- * default VAT rate as a percent) and every other field empty; a new product starts active.
+ * The draft defaults are the standard VAT category (or, once the settings
+ * answer, product/default_vat_category) and every other field empty; a new
+ * product starts active.
  */
 export function toFormValues(
   product?: Product,
-  defaultVatPercent: number = PRODUCT_DEFAULTS.vat_rate,
+  defaultVatCategory: VatCategory = DEFAULT_VAT_CATEGORY,
 ): ProductFormValues {
   return {
     sku: product?.sku ?? "",
@@ -69,7 +85,7 @@ export function toFormValues(
     category: product?.category ?? "",
     brand: product?.brand ?? "",
     price: numberText(product?.price),
-    vat_rate: numberText(product?.vat_rate ?? defaultVatPercent),
+    vat_category: product?.vat_category ?? defaultVatCategory,
     barcode: product?.barcode ?? "",
     image_url: product?.image_url ?? "",
     weight: numberText(product?.weight),
@@ -93,7 +109,6 @@ function ageLimit(value: string): ProductInput["age_limit"] {
 
 /** Empty text fields are sent as "" so that clearing a field on edit clears it on the server. */
 export function toProductInput(values: ProductFormValues): ProductInput {
-  const vat = values.vat_rate.trim();
   return {
     sku: values.sku.trim(),
     name: values.name.trim(),
@@ -102,8 +117,8 @@ export function toProductInput(values: ProductFormValues): ProductInput {
     brand: values.brand,
     // Required on the form, so never empty here.
     price: Number(values.price.trim()),
-    // Left out when emptied: the server's default on create, unchanged on edit.
-    ...(vat === "" ? {} : { vat_rate: Number(vat) }),
+    // The select offers only categories; anything else is sent as it is, for the server to refuse by name.
+    vat_category: values.vat_category as VatCategory,
     barcode: values.barcode.trim(),
     image_url: values.image_url.trim(),
     is_active: values.is_active,
@@ -114,6 +129,31 @@ export function toProductInput(values: ProductFormValues): ProductInput {
     age_limit: ageLimit(values.age_limit),
   };
 }
+
+/** The country whose rates the hint shows: products are the grocery's, and the grocery is Swedish. */
+export const VAT_COUNTRY = "SE";
+
+/**
+ * Today's rate (percent) of the category chosen: the product's own answer
+ * while its category is unchanged (the server worked it out for today), else
+ * the rate table's for the server's today; null when neither says.
+ */
+export function vatPercentToday(
+  category: string,
+  product: Pick<Product, "vat_category" | "vat_rate"> | undefined,
+  table: VatRateList | undefined,
+): number | null {
+  if (!isVatCategory(category)) return null;
+  if (product && product.vat_category === category && product.vat_rate !== null) return product.vat_rate;
+  if (!table) return null;
+  const periods = table.items.map((item) => ({ ...item, rate_bp: Math.round(item.rate * 100) }));
+  const bp = vatRateOn(periods, VAT_COUNTRY, category, table.today);
+  return bp === null ? null : bp / 100;
+}
+
+/** "6 % today", or nothing to say. */
+export const vatTodayText = (percent: number | null): string | undefined =>
+  percent === null ? undefined : `${percent} % today`;
 
 /** Add Product stays disabled until these three are filled. */
 export function hasRequiredFields(values: Pick<ProductFormValues, "sku" | "name" | "price">): boolean {

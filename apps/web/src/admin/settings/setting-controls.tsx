@@ -1,6 +1,5 @@
 import clsx from "clsx";
 import { type ComponentProps, type ReactNode, useEffect, useId, useState } from "react";
-import { Button } from "../../ui/button.tsx";
 import { Input } from "../../ui/input.tsx";
 import { Label } from "../../ui/label.tsx";
 import { Select } from "../../ui/select.tsx";
@@ -50,7 +49,7 @@ function NumberText(
     return percent ? fromPercent(n) : n;
   };
   const [text, setText] = useState(() => toText(value));
-  // A value set from outside (a quick button, Advanced Mode) replaces the text; one typed here does not.
+  // A value set from outside (Advanced Mode) replaces the text; one typed here does not.
   // biome-ignore lint/correctness/useExhaustiveDependencies: follows the value only.
   useEffect(() => {
     if (JSON.stringify(fromText(text)) !== JSON.stringify(value)) setText(toText(value));
@@ -113,22 +112,6 @@ function SliderControl(props: ControlProps & { control: Extract<Control, { kind:
         <span>{`${min}${percent ? " %" : ""}`}</span>
         <span>{`${control.max}${percent ? " %" : ""}`}</span>
       </div>
-      {percent && control.quick ? (
-        <div className="flex flex-wrap gap-2">
-          {control.quick.map((quick) => (
-            <Button
-              key={quick}
-              variant="outline"
-              size="sm"
-              aria-pressed={numeric && toPercent(value) === quick}
-              className="aria-pressed:border-primary aria-pressed:bg-accent"
-              onClick={() => onChange(fromPercent(quick))}
-            >
-              {`${quick}%`}
-            </Button>
-          ))}
-        </div>
-      ) : null}
       <ErrorText id={errorId} error={error} />
     </div>
   );

@@ -15,6 +15,8 @@ import {
   type SettingCategory,
   TIME_FORMATS,
   TIMEZONES,
+  VAT_CATEGORIES,
+  VAT_CATEGORY_LABELS,
   VIEW_MODES,
 } from "@glide/contracts";
 
@@ -32,7 +34,7 @@ export interface Option {
 /** How one value (the whole setting, an object's field or a map's entry) is edited. */
 export type Control =
   /** A fraction shown as a percent slider: 0.25 is 25 %. */
-  | { kind: "percent"; max: number; step: number; quick?: readonly number[] }
+  | { kind: "percent"; max: number; step: number }
   /** A whole number on a slider. */
   | { kind: "range"; min: number; max: number; step: number }
   /** One of a list; `numeric` values are stored as numbers (page sizes). */
@@ -74,13 +76,16 @@ const COUNTRY_OPTIONS = named(COUNTRIES);
 const select = (options: readonly Option[], numeric = false): Control => ({ kind: "select", options, numeric });
 const port: Control = { kind: "number", min: 1, max: 65535, step: 1 };
 
-export const VAT_QUICK_PERCENTS = [6, 12, 25] as const;
+const VAT_CATEGORY_OPTIONS = VAT_CATEGORIES.map((category) => ({
+  value: category,
+  label: VAT_CATEGORY_LABELS[category],
+}));
 
 const EDITORS: Partial<Record<`${SettingCategory}/${string}`, EditorSpec>> = {
-  "product/default_vat_rate": {
+  "product/default_vat_category": {
     shape: "scalar",
-    label: "Default VAT rate",
-    control: { kind: "percent", max: 30, step: 1, quick: VAT_QUICK_PERCENTS },
+    label: "Default VAT category",
+    control: select(VAT_CATEGORY_OPTIONS),
   },
   "product/vat_rates_by_country": {
     shape: "map",
@@ -179,14 +184,20 @@ export function inlineControlOf(category: SettingCategory, key: string, value: u
 }
 
 /** Keys whose fractions read as percents in the list: VAT rates and the detection thresholds. */
-const PERCENT_KEYS = new Set([
-  "product/default_vat_rate",
-  "product/vat_rates_by_country",
-  "ai/confidence_threshold",
-  "ai/iou_threshold",
-]);
+const PERCENT_KEYS = new Set(["product/vat_rates_by_country", "ai/confidence_threshold", "ai/iou_threshold"]);
 
 export const isPercentSetting = (category: SettingCategory, key: string) => PERCENT_KEYS.has(`${category}/${key}`);
+
+/** Keys whose value is a code the list shows by its name: a VAT category reads "Food (livsmedel, folköl)". */
+const NAMED_CHOICE_KEYS = new Set(["product/default_vat_category"]);
+
+/** The name of a setting's chosen code, for the keys above; undefined for anything else or a code not offered. */
+export function choiceLabelOf(category: SettingCategory, key: string, value: unknown): string | undefined {
+  if (!NAMED_CHOICE_KEYS.has(`${category}/${key}`)) return undefined;
+  const editor = EDITORS[`${category}/${key}`];
+  if (editor?.shape !== "scalar" || editor.control.kind !== "select") return undefined;
+  return editor.control.options.find((option) => option.value === value)?.label;
+}
 
 /** A fraction as a percent with at most two decimals: 0.255 → 25.5. */
 export const toPercent = (fraction: number) => Math.round(fraction * 10_000) / 100;

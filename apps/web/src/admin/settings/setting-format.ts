@@ -1,5 +1,5 @@
 import type { Setting, SettingCategory } from "@glide/contracts";
-import { isPercentSetting, toPercent } from "./setting-editors.ts";
+import { choiceLabelOf, isPercentSetting, toPercent } from "./setting-editors.ts";
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -40,8 +40,8 @@ export interface ValueEntry {
 
 /**
  * A setting's value as a person reads it, one entry per line: fractions of
- * VAT and thresholds as percents ("25 %"), objects as "key: value" lines,
- * lists comma-separated.
+ * VAT and thresholds as percents ("25 %"), a VAT category by its name,
+ * objects as "key: value" lines, lists comma-separated.
  */
 export function formatEntries(category: SettingCategory, key: string, value: unknown): ValueEntry[] {
   const percent = isPercentSetting(category, key);
@@ -53,7 +53,8 @@ export function formatEntries(category: SettingCategory, key: string, value: unk
     }));
     return entries.length > 0 ? entries : [{ name: null, text: "(empty)" }];
   }
-  return [{ name: null, text: percent ? percentText(value) : scalarText(value) }];
+  const text = percent ? percentText(value) : (choiceLabelOf(category, key, value) ?? scalarText(value));
+  return [{ name: null, text }];
 }
 
 /** The same on one line ("view_mode: list; page_size: 20"), for the history and the store's overrides. */

@@ -1,5 +1,5 @@
 import type { LucideIcon } from "lucide-react";
-import { Camera, ChartColumn, LayoutDashboard, Package, Settings, ShoppingCart, Store } from "lucide-react";
+import { Camera, ChartColumn, LayoutDashboard, Package, Settings, ShoppingCart, Store, Tag } from "lucide-react";
 
 export interface NavItem {
   title: string;
@@ -7,12 +7,13 @@ export interface NavItem {
   icon: LucideIcon;
 }
 
-/** The sidebar entries, in order (spec §2 Navigation). */
+/** The sidebar entries, in order (spec §2 Navigation, and Pricing from issue 24). */
 export const NAV_ITEMS: readonly NavItem[] = [
   { title: "Dashboard", to: "/", icon: LayoutDashboard },
   { title: "Cameras", to: "/cameras", icon: Camera },
   { title: "Stores", to: "/stores", icon: Store },
   { title: "Products", to: "/products", icon: Package },
+  { title: "Pricing", to: "/pricing", icon: Tag },
   { title: "Sessions", to: "/sessions", icon: ShoppingCart },
   { title: "Analytics", to: "/analytics", icon: ChartColumn },
   { title: "Settings", to: "/settings", icon: Settings },

@@ -36,14 +36,19 @@ export function StoreDialog({ open, onOpenChange, store }: StoreDialogProps) {
 
 type Effective = ReturnType<typeof useEffectiveSettings>["data"];
 
-/** A new store's country, time zone, language, currency and VAT: the global settings, else the built-in defaults. */
+/**
+ * A new store's country, time zone, language, currency and VAT: the global
+ * settings, else the built-in defaults. Its VAT is the standard rate of its
+ * country (product/vat_rates_by_country).
+ */
 function newStoreDefaults(effective: Effective): StoreDraftDefaults {
+  const country = effectiveValue(effective, "store", "default_country") ?? STORE_DEFAULTS.country;
   return {
-    country: effectiveValue(effective, "store", "default_country") ?? STORE_DEFAULTS.country,
+    country,
     timezone: effectiveValue(effective, "store", "default_timezone") ?? STORE_DEFAULTS.timezone,
     language: effectiveValue(effective, "store", "default_locale") ?? STORE_DEFAULTS.language,
     currency: effectiveValue(effective, "product", "default_currency") ?? STORE_DEFAULTS.currency,
-    vat_rate: effectiveValue(effective, "product", "default_vat_rate") ?? STORE_DEFAULTS.vat_rate,
+    vat_rate: effectiveValue(effective, "product", "vat_rates_by_country")?.[country] ?? STORE_DEFAULTS.vat_rate,
   };
 }
 

@@ -1,0 +1,30 @@
+import { COUNTRY_CODES } from "@glide/contracts";
+import { useUrlParams } from "../../lib/use-url-params.ts";
+
+/** The screen's tabs, in order; the later ones (store prices, campaigns, offers) join this list. */
+export const PRICING_TABS = ["vat"] as const;
+export type PricingTab = (typeof PRICING_TABS)[number];
+
+export const DEFAULT_COUNTRY = "SE";
+
+const isTab = (value: string | null): value is PricingTab =>
+  (PRICING_TABS as readonly (string | null)[]).includes(value);
+const isCountry = (value: string | null): value is string =>
+  (COUNTRY_CODES as readonly (string | null)[]).includes(value);
+
+/**
+ * The tab and the VAT rates' country, kept in the URL (?tab=vat&country=NO) like the
+ * other screens keep their filters, so a reload or a shared link shows the same list.
+ * An unknown value reads as the default.
+ */
+export function usePricingParams() {
+  const [params, write] = useUrlParams();
+  const tab = params.get("tab");
+  const country = params.get("country");
+  return {
+    tab: isTab(tab) ? tab : PRICING_TABS[0],
+    setTab: (next: string) => write({ tab: isTab(next) ? next : null }),
+    country: isCountry(country) ? country : DEFAULT_COUNTRY,
+    setCountry: (next: string) => write({ tab: isTab(tab) ? tab : PRICING_TABS[0], country: next }),
+  };
+}
