@@ -5,7 +5,8 @@
  * (bench/products.ts); cart scans (bench/cart.ts) and the live cart's
  * fan-out over WebSockets (bench/cart-fanout.ts) and one visit's token
  * opening 1,500 of them (bench/cart-sockets.ts); the bytes one scan brings
- * to the shopper's phone (bench/scan-bytes.ts); the Analytics screen's
+ * to the shopper's phone (bench/scan-bytes.ts); pricing a 60-line cart among
+ * 200 offers in-process (bench/pricing.ts); the Analytics screen's
  * calls on a year of a busy chain (bench/analytics.ts); the shopper scanner's
  * barcode decoder in Chromium (bench/decoder.ts); then the weight of each
  * page's first render (bench/bundle.ts). Each server is its own child
@@ -50,6 +51,7 @@ import {
   withPostgres,
   withServer,
 } from "./lib.ts";
+import { pricingBench, pricingTimeLimit } from "./pricing.ts";
 import { productsBench, productsTimeLimit } from "./products.ts";
 import { scanBytesBench, scanBytesTimeLimit } from "./scan-bytes.ts";
 import {
@@ -109,6 +111,7 @@ async function main(): Promise<void> {
     fanout: { limit: fanoutTimeLimit, run: fanoutBench },
     sockets: { limit: socketsTimeLimit, run: socketsBench },
     bytes: { limit: scanBytesTimeLimit, run: scanBytesBench },
+    pricing: { limit: pricingTimeLimit, run: pricingBench },
     checkout: { limit: checkoutTimeLimit, run: checkoutBench },
     burst: { limit: burstTimeLimit, run: burstBench },
     analytics: { limit: analyticsTimeLimit, run: analyticsBench },

@@ -11,6 +11,7 @@ export type SectionName =
   | "fanout"
   | "sockets"
   | "bytes"
+  | "pricing"
   | "checkout"
   | "burst"
   | "analytics"
@@ -25,6 +26,7 @@ export const SECTIONS: readonly { name: SectionName; heading: string }[] = [
   { name: "fanout", heading: "## Live cart fan-out" },
   { name: "sockets", heading: "## Live cart sockets" },
   { name: "bytes", heading: "## Scan bytes" },
+  { name: "pricing", heading: "## Pricing a cart" },
   { name: "checkout", heading: "## Checkout:" },
   { name: "burst", heading: "## Checkout burst" },
   { name: "analytics", heading: "## Analytics" },

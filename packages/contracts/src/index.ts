@@ -14,6 +14,7 @@ export * from "./exit.ts";
 export * from "./face.ts";
 export * from "./health.ts";
 export * from "./organisation-number.ts";
+export * from "./pricing.ts";
 export * from "./products.ts";
 export * from "./profile.ts";
 export * from "./refunds.ts";
