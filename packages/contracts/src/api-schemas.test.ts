@@ -40,7 +40,7 @@ import { keeps, message, type Schema } from "./testing.ts";
 const uuid = "0b7e3c1e-8f4a-4c55-9d3e-2f1a6b7c8d9e";
 
 describe("answers keep every field", () => {
-  const product = { id: "p", name: "Sylt", image_url: null };
+  const product = { id: "p", name: "Sylt", image_url: null, comparison_price: { price: 22.22, unit: "kg" } };
   const item = { id: "i", quantity: 2, unit_price: 10, total_price: 20, weight_grams: null, product };
 
   it.each<[string, Schema, unknown]>([

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { comparisonPriceSchema } from "./net-content.ts";
 
 /** The phone makes one per scan, so a scan sent twice (a retry after a lost answer) adds once. */
 export const cartScanSchema = z.object({
@@ -11,6 +12,11 @@ export const cartProductSchema = z.object({
   id: z.string(),
   name: z.string(),
   image_url: z.string().nullable(),
+  /**
+   * The product's jämförpris (comparisonPrice), null when unknown; for a line
+   * from a weight label the product's price per kilogram.
+   */
+  comparison_price: comparisonPriceSchema,
 });
 
 export const cartItemSchema = z.object({

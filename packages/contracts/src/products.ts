@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { parseBarcode } from "./barcodes.ts";
+import { NET_CONTENT_UNITS } from "./comparison-price.ts";
+import { comparisonPriceSchema, netContentInput, netContentUnitInput } from "./net-content.ts";
 import { type VatCategory, vatCategoryForPercent, vatCategorySchema } from "./vat.ts";
 
 export const AGE_LIMITS = [15, 18, 20] as const;
@@ -117,6 +119,9 @@ export const productInputSchema = z.object({
   length: measure("Length", 1),
   width: measure("Width", 1),
   height: measure("Height", 1),
+  /** How much the package holds, in net_content_unit; both or neither (netContentProblem). Gives the jämförpris. */
+  net_content: netContentInput,
+  net_content_unit: netContentUnitInput,
   age_limit: z
     .union([z.literal(15), z.literal(18), z.literal(20)], { error: "age_limit must be 15, 18, 20 or null" })
     .nullable()
@@ -174,6 +179,14 @@ export const productSchema = z.object({
   length: z.number().nullable(),
   width: z.number().nullable(),
   height: z.number().nullable(),
+  net_content: z.number().nullable(),
+  net_content_unit: z.enum(NET_CONTENT_UNITS).nullable(),
+  /**
+   * Jämförpris, computed from price and net content: per kg (g, kg), per litre
+   * (ml, l) or per piece (st); null without a net content. In a lookup of a
+   * weight label, the price per kilogram; of a price label, null.
+   */
+  comparison_price: comparisonPriceSchema,
   age_limit: z.number().int().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -260,4 +273,6 @@ export const PRODUCT_CSV_COLUMNS = [
   "width",
   "height",
   "age_limit",
+  "net_content",
+  "net_content_unit",
 ] as const;

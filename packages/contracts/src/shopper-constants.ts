@@ -6,6 +6,8 @@
 // Pure and zod-free too: the phone names a card as the server does. (Barcodes have a subpath of their own,
 // "@glide/contracts/barcodes": re-exported here, they split the phone's first page into tiny chunks.)
 export { cardBrandName } from "./card-brands.ts";
+// The phone shows a jämförpris beside a price as the server computes it.
+export { type ComparisonUnit, comparisonPrice, NET_CONTENT_UNITS, type NetContentUnit } from "./comparison-price.ts";
 
 /** Browser storage keys of the shopper app (shopper-app.md §3). */
 export const SHOPPER_STORAGE_KEYS = {

@@ -73,14 +73,17 @@ export function vatRateOn(
   return found ? found.rate_bp : null;
 }
 
+/** One formatter per time zone: making one costs far more than using it. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar day (YYYY-MM-DD) an instant falls on in a time zone. */
 export function calendarDay(instant: Date, timeZone: string): CalendarDay {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).formatToParts(instant);
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(instant);
   const part = (type: string) => parts.find((p) => p.type === type)!.value;
   return `${part("year")}-${part("month")}-${part("day")}`;
 }

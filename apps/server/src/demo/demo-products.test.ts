@@ -1,6 +1,9 @@
-import { parseBarcode } from "@glide/contracts";
+import { randomUUID } from "node:crypto";
+import { comparisonPrice, parseBarcode, productSchema } from "@glide/contracts";
 import { describe, expect, it } from "vitest";
-import { demoProducts } from "./demo-products.ts";
+import { as, createTestContext, signIn } from "../test/harness.ts";
+import { demoProducts, seedDemoProducts } from "./demo-products.ts";
+import { netContentOfSize } from "./demo-sizes.ts";
 
 describe("the demo's products", () => {
   it("are sold in variants that make sense for them, each with its own valid barcode", () => {
@@ -24,5 +27,51 @@ describe("the demo's products", () => {
     expect(
       products.filter((p) => /^(Batterier|Ahlgrens|Snus|Dagens)/.test(p.name) && /Eko|Laktosfri|Storpack/.test(p.name)),
     ).toEqual([]);
+  });
+
+  it("all have a net content, so a jämförpris, except the goods weighed or priced at the counter", () => {
+    const products = demoProducts();
+    for (const p of products) {
+      if (p.measure) expect([p.name, p.netContentMilli, p.netContentUnit]).toEqual([p.name, null, null]);
+      else expect(p.netContentMilli, p.name).toBeGreaterThan(0);
+    }
+    const content = (name: string) => {
+      const p = products.find((q) => q.name === name)!;
+      return [
+        p.netContentMilli! / 1000,
+        p.netContentUnit,
+        comparisonPrice(p.priceOre, p.netContentMilli! / 1000, p.netContentUnit),
+      ];
+    };
+    expect(content("Mellanmjölk 1 l")).toEqual([1, "l", { priceOre: 1790, unit: "l" }]);
+    expect(content("Bregott Normalsaltat 600 g")).toEqual([600, "g", { priceOre: 13317, unit: "kg" }]);
+    expect(content("Kaffe Mellanrost 450 g")).toEqual([450, "g", { priceOre: 13311, unit: "kg" }]);
+    expect(content("Folköl 3,5 % 50 cl")).toEqual([500, "ml", { priceOre: 3580, unit: "l" }]);
+    expect(content("Vispgrädde 36 % 3 dl")).toEqual([300, "ml", { priceOre: 8300, unit: "l" }]);
+    expect(content("Ägg 12-pack frigående")).toEqual([12, "st", { priceOre: 416, unit: "st" }]);
+    expect(content("Toalettpapper 8-pack")).toEqual([8, "st", { priceOre: 811, unit: "st" }]);
+    expect(content("Havregryn 1,5 kg")).toEqual([1.5, "kg", { priceOre: 2860, unit: "kg" }]);
+    expect(products.find((p) => p.name === "Bananer (per kg)")?.netContentUnit).toBeNull();
+    expect(() => netContentOfSize("en burk")).toThrow(/not a net content/);
+  });
+
+  it("are seeded with their net content, and the catalogue answers their jämförpris", async () => {
+    const ctx = await createTestContext();
+    try {
+      const shelf = demoProducts().map((p) => ({ ...p, id: randomUUID() }));
+      await ctx.app.db.transaction((tx) => seedDemoProducts(tx, shelf));
+      const admin = as(ctx.app, (await signIn(ctx.app)).cookie);
+      const res = await admin.get("/api/v1/products/?search=Bregott%20Normalsaltat%20600");
+      expect(res.statusCode, res.body).toBe(200);
+      const [bregott, ...more] = res.json().map((p: unknown) => productSchema.parse(p));
+      expect(more).toEqual([]);
+      expect(bregott).toMatchObject({
+        net_content: 600,
+        net_content_unit: "g",
+        comparison_price: { price: 133.17, unit: "kg" },
+      });
+    } finally {
+      await ctx.close();
+    }
   });
 });

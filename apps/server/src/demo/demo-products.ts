@@ -1,6 +1,7 @@
-import { gtinCheckDigit, parseBarcode, type VatCategory } from "@glide/contracts";
+import { gtinCheckDigit, type NetContentUnit, parseBarcode, type VatCategory } from "@glide/contracts";
 import type { Tx } from "../db/client.ts";
 import { productBarcodes, products } from "../db/schema/index.ts";
+import { netContentOfSize } from "./demo-sizes.ts";
 
 /**
  * Each shelf's VAT category (the rates are in the vat_rates table): food,
@@ -37,8 +38,10 @@ type Item = {
   name: string;
   brand: string;
   category: keyof typeof SHELF_VAT;
-  /** Kronor for one; per kilogram for weighed goods. With sizes: each size's own price. */
+  /** Kronor for one; per kilogram for weighed goods. With sizes ("500 g", "33 cl", "6-pack"): each size's own price. */
   price: number | Record<string, number>;
+  /** The net content of an item sold in one size not named in the price ("12 st", "750 g"). */
+  content?: string;
   /**
    * Variants the item is really sold in, each with its price against the
    * plain one ("Eko" 15 % dearer): only where a shop would have it, so no
@@ -83,7 +86,7 @@ const RANGE: Item[] = [
   { name: "Herrgård 28 %", brand: "Arla", category: "Ost", price: { "500 g": 69.9, "1 kg": 129.0 } },
   { name: "Västerbottensost", brand: "Norrmejerier", category: "Ost", price: { "450 g": 119.0 } },
   { name: "Prästost lagrad", brand: "Arla", category: "Ost", price: 159.0, measure: "price" },
-  { name: "Ägg 12-pack frigående", brand: "Kronägg", category: "Ägg", price: 49.9, variants: EKO },
+  { name: "Ägg 12-pack frigående", brand: "Kronägg", category: "Ägg", price: 49.9, content: "12 st", variants: EKO },
   { name: "Kaffe Mellanrost", brand: "Gevalia", category: "Kaffe", price: { "450 g": 59.9 }, variants: EKO },
   { name: "Skånerost", brand: "Zoégas", category: "Kaffe", price: { "450 g": 64.9 } },
   {
@@ -123,8 +126,8 @@ const RANGE: Item[] = [
     variants: { Mild: 1 },
   },
   { name: "Knäckebröd Husman", brand: "Wasa", category: "Bröd", price: { "520 g": 24.9 } },
-  { name: "Levainbröd", brand: "Pågen", category: "Bröd", price: 39.9 },
-  { name: "Skogaholmslimpa", brand: "Skogaholm", category: "Bröd", price: 32.9 },
+  { name: "Levainbröd", brand: "Pågen", category: "Bröd", price: 39.9, content: "750 g" },
+  { name: "Skogaholmslimpa", brand: "Skogaholm", category: "Bröd", price: 32.9, content: "775 g" },
   { name: "Kanelbullar", brand: "Pågen", category: "Bröd", price: { "6-pack": 36.9, "10-pack": 54.9 } },
   { name: "Falukorv", brand: "Scan", category: "Chark", price: { "800 g": 44.9 } },
   { name: "Prinskorv", brand: "Scan", category: "Chark", price: { "300 g": 42.9, "600 g": 74.9 } },
@@ -140,7 +143,7 @@ const RANGE: Item[] = [
   { name: "Äpple Royal Gala", brand: "Svenska äpplen", category: "Frukt & grönt", price: 32.9, measure: "weight" },
   { name: "Tomater kvist", brand: "Svenska tomater", category: "Frukt & grönt", price: 44.9, measure: "weight" },
   { name: "Potatis fast", brand: "Svenska potatis", category: "Frukt & grönt", price: 14.9, measure: "weight" },
-  { name: "Gurka", brand: "Svensk gurka", category: "Frukt & grönt", price: 14.9 },
+  { name: "Gurka", brand: "Svensk gurka", category: "Frukt & grönt", price: 14.9, content: "1 st" },
   { name: "Lösgodis", brand: "Karamellkungen", category: "Godis", price: 79.9, measure: "weight" },
   {
     name: "Mjölkchoklad",
@@ -156,7 +159,7 @@ const RANGE: Item[] = [
     price: { "125 g": 24.9 },
     variants: { Sursockrade: 1 },
   },
-  { name: "Kexchoklad", brand: "Cloetta", category: "Godis", price: 12.9 },
+  { name: "Kexchoklad", brand: "Cloetta", category: "Godis", price: 12.9, content: "55 g" },
   { name: "Chips Sourcream & Onion", brand: "OLW", category: "Snacks", price: { "175 g": 29.9, "275 g": 39.9 } },
   { name: "Chips Grillchips", brand: "OLW", category: "Snacks", price: { "175 g": 29.9 } },
   { name: "Ostbågar", brand: "OLW", category: "Snacks", price: { "200 g": 27.9 } },
@@ -181,9 +184,23 @@ const RANGE: Item[] = [
     age: 18,
   },
   { name: "Folköl 3,5 %", brand: "Norrlands Guld", category: "Folköl", price: { "50 cl": 17.9 }, age: 18 },
-  { name: "Snus General Original Portion", brand: "General", category: "Tobak", price: 62.0, age: 18 },
-  { name: "Snus Göteborgs Rapé White", brand: "Göteborgs Rapé", category: "Tobak", price: 64.0, age: 18 },
-  { name: "Nikotinpåsar Mint", brand: "Zyn", category: "Tobak", price: 55.0, age: 18 },
+  {
+    name: "Snus General Original Portion",
+    brand: "General",
+    category: "Tobak",
+    price: 62.0,
+    content: "24 st",
+    age: 18,
+  },
+  {
+    name: "Snus Göteborgs Rapé White",
+    brand: "Göteborgs Rapé",
+    category: "Tobak",
+    price: 64.0,
+    content: "24 st",
+    age: 18,
+  },
+  { name: "Nikotinpåsar Mint", brand: "Zyn", category: "Tobak", price: 55.0, content: "20 st", age: 18 },
   { name: "Alvedon 500 mg", brand: "Alvedon", category: "Receptfritt", price: { "20 st": 39.9 }, age: 18 },
   { name: "Ipren 200 mg", brand: "Ipren", category: "Receptfritt", price: { "20 st": 42.9 }, age: 18 },
   { name: "Tandkräm", brand: "Colgate", category: "Hygien", price: { "75 ml": 24.9 } },
@@ -193,9 +210,9 @@ const RANGE: Item[] = [
   { name: "Hushållspapper", brand: "Lambi", category: "Hushåll", price: { "4-pack": 44.9 } },
   { name: "Batterier AA", brand: "Duracell", category: "Hushåll", price: { "4-pack": 79.9, "8-pack": 139.0 } },
   { name: "Batterier AAA", brand: "Duracell", category: "Hushåll", price: { "4-pack": 79.9 } },
-  { name: "Dagens Nyheter", brand: "DN", category: "Tidningar", price: 40.0 },
-  { name: "Svenska Dagbladet", brand: "SvD", category: "Tidningar", price: 40.0 },
-  { name: "Kalle Anka & C:o", brand: "Egmont", category: "Tidningar", price: 49.0 },
+  { name: "Dagens Nyheter", brand: "DN", category: "Tidningar", price: 40.0, content: "1 st" },
+  { name: "Svenska Dagbladet", brand: "SvD", category: "Tidningar", price: 40.0, content: "1 st" },
+  { name: "Kalle Anka & C:o", brand: "Egmont", category: "Tidningar", price: 49.0, content: "1 st" },
 ];
 
 function ean13(prefix: string, n: number): string {
@@ -216,6 +233,9 @@ export type DemoProduct = {
   vatCategory: VatCategory;
   ageLimit: number | null;
   barcode: string;
+  /** Net content (thousandths of its unit) of a packaged item; null for goods weighed or priced at the counter. */
+  netContentMilli: number | null;
+  netContentUnit: NetContentUnit | null;
   /** Weighed (a 23 weight label) or priced at the counter (a 20 price label); null: a packaged item. */
   measure: "weight" | "price" | null;
 };
@@ -230,6 +250,7 @@ export function demoProducts(): DemoProduct[] {
       for (const [variant, factor] of Object.entries(variants)) {
         const n = out.length + 1;
         const name = [item.name, variant, size].filter(Boolean).join(" ");
+        const content = item.measure ? null : netContentOfSize(size || item.content || "");
         out.push({
           sku: `GL-${String(n).padStart(5, "0")}`,
           name: item.measure === "weight" ? `${name} (per kg)` : name,
@@ -238,6 +259,8 @@ export function demoProducts(): DemoProduct[] {
           priceOre: shelfOre(kronor, factor),
           vatCategory: SHELF_VAT[item.category],
           ageLimit: item.age ?? null,
+          netContentMilli: content?.netContentMilli ?? null,
+          netContentUnit: content?.netContentUnit ?? null,
           // 23: weight label (price per kg); 20: price label. Registered as the item, value 0000.
           barcode: item.measure
             ? ean13(item.measure === "weight" ? "2370" : "2070", n * 10000)

@@ -18,12 +18,14 @@ export interface TestProduct {
 /** A product made by the test admin (createStore has signed the request context in). */
 export async function createProduct(
   request: APIRequestContext,
-  fields: { price: number; barcode?: string; name?: string },
+  fields: { price: number; barcode?: string; name?: string; net_content?: number; net_content_unit?: string },
 ): Promise<TestProduct> {
+  const { price, net_content, net_content_unit } = fields;
   const name = fields.name ?? unique("Ekologisk mjölk");
   const barcode = fields.barcode ?? randomEan13();
+  const sku = unique("SKU").replaceAll(" ", "-");
   const created = await request.post("/api/v1/products/", {
-    data: { sku: unique("SKU").replaceAll(" ", "-"), name, price: fields.price, barcode, category: "Mejeri" },
+    data: { sku, name, price, barcode, category: "Mejeri", net_content, net_content_unit },
   });
   expect(created.status(), await created.text()).toBe(201);
   const { id } = (await created.json()) as { id: string };

@@ -128,6 +128,8 @@ export const sv = {
     total: "Totalt",
     checkout: "Gå till kassan →",
     perPiece: "kr/st",
+    /** Jämförpris, shortened as Swedish shelf labels do: "Jfr-pris 49,90 kr/kg". */
+    comparison: (amount: string, unit: string) => `Jfr-pris ${amount} kr/${unit}`,
     decrease: (name: string) => `Minska antal ${name}`,
     increase: (name: string) => `Öka antal ${name}`,
     remove: "Ta bort",

@@ -35,6 +35,14 @@ export const products = pgTable(
     widthMm: integer("width_mm"),
     heightMm: integer("height_mm"),
     ageLimit: smallint("age_limit"),
+    /**
+     * Net content in thousandths of netContentUnit (the API takes three
+     * decimals): whole numbers like the other measures, so no numeric comes
+     * back as text and the jämförpris is computed exactly.
+     */
+    netContentMilli: integer("net_content_milli"),
+    /** g, kg, ml, l or st (contracts' NET_CONTENT_UNITS); set exactly when netContentMilli is. */
+    netContentUnit: text("net_content_unit"),
     /** What search looks in, lower-cased once on write: one trigram index serves name, SKU and brand. */
     searchText: text("search_text").generatedAlwaysAs(sql`lower(name || ' ' || sku || ' ' || coalesce(brand, ''))`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -49,6 +57,11 @@ export const products = pgTable(
     index("products_price_idx").on(t.priceOre, t.id),
     check("products_age_limit_check", sql`${t.ageLimit} is null or ${t.ageLimit} in (15, 18, 20)`),
     check("products_price_check", sql`${t.priceOre} >= 0`),
+    check(
+      "products_net_content_check",
+      sql`(${t.netContentMilli} is null) = (${t.netContentUnit} is null) and ${t.netContentMilli} > 0
+        and ${t.netContentUnit} in ('g', 'kg', 'ml', 'l', 'st')`,
+    ),
     check(
       "products_vat_category_check",
       sql`${t.vatCategory} in ('standard', 'food', 'alcoholic_drink', 'books_newspapers', 'exempt')`,

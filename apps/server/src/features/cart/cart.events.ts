@@ -10,7 +10,17 @@ import {
 
 /** What a cart change tells the shopper's screens; small, so it fits any transport. */
 export type CartEvent =
-  | { type: "product_added"; product: { id: string; name: string; image_url: string | null; price: number } }
+  | {
+      type: "product_added";
+      product: {
+        id: string;
+        name: string;
+        image_url: string | null;
+        price: number;
+        /** The line's jämförpris, as the cart's answer gives it. */
+        comparison_price: Cart["items"][number]["product"]["comparison_price"];
+      };
+    }
   | { type: "product_removed"; product_id: string }
   | { type: "cart_changed" };
 
@@ -63,6 +73,7 @@ export function addedEvent(item: Cart["items"][number]): CartEvent {
       name: item.product.name,
       image_url: item.product.image_url,
       price: item.unit_price,
+      comparison_price: item.product.comparison_price,
     },
   };
 }

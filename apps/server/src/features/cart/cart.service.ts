@@ -1,4 +1,5 @@
-import type { Cart, CartItem } from "@glide/contracts";
+import type { Cart, CartItem, NetContentUnit } from "@glide/contracts";
+import { comparisonPriceAnswer } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { forbidden, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
@@ -13,11 +14,30 @@ export type ItemRow = {
   product_id: string;
   name: string;
   image_url: string | null;
+  /** The line's key: the product's id, or "label:" and the code for a price or weight label. */
+  line_key: string;
+  /** The product's price (per kilogram for weighed goods) and net content, for the jämförpris. */
+  price_ore: number;
+  net_content_milli: number | null;
+  net_content_unit: NetContentUnit | null;
 };
 
 /** The select of cart lines with their products; add the where clause. */
-export const itemSelect = sql`select i.id, i.quantity, i.unit_price_ore, i.weight_grams, p.id as product_id, p.name, p.image_url
+export const itemSelect = sql`select i.id, i.quantity, i.unit_price_ore, i.weight_grams, i.line_key, p.id as product_id,
+    p.name, p.image_url, p.price_ore, p.net_content_milli, p.net_content_unit
   from cart_items i join products p on p.id = i.product_id`;
+
+/**
+ * A line's jämförpris: a weight label's is the product's price per kilogram
+ * (weighed goods are priced so); a price label's is unknown (its amount is
+ * not on it); any other line's comes from the product's net content.
+ */
+function lineComparisonPrice(row: ItemRow): CartItem["product"]["comparison_price"] {
+  if (row.weight_grams !== null) return { price: fromOre(row.price_ore), unit: "kg" };
+  if (row.line_key.startsWith("label:")) return null;
+  const content = row.net_content_milli === null ? null : row.net_content_milli / 1000;
+  return comparisonPriceAnswer(row.price_ore, content, row.net_content_unit);
+}
 
 /** A line as the API answers it, in kronor. */
 export function toItem(row: ItemRow): CartItem {
@@ -27,7 +47,12 @@ export function toItem(row: ItemRow): CartItem {
     unit_price: fromOre(row.unit_price_ore),
     total_price: fromOre(row.unit_price_ore * row.quantity),
     weight_grams: row.weight_grams,
-    product: { id: row.product_id, name: row.name, image_url: row.image_url },
+    product: {
+      id: row.product_id,
+      name: row.name,
+      image_url: row.image_url,
+      comparison_price: lineComparisonPrice(row),
+    },
   };
 }
 

@@ -52,7 +52,7 @@ describe("/ws/cart", () => {
     const afterScan = await live.until(3);
     expect(afterScan[1]).toEqual({
       type: "product_added",
-      product: { id: scanned.json().product.id, name: "Mjölk", image_url: null, price: 17.9 },
+      product: { id: scanned.json().product.id, name: "Mjölk", image_url: null, price: 17.9, comparison_price: null },
     });
     expect(afterScan[2]).toMatchObject({ type: "cart_updated", cart: { total: 35.8, items: [{ quantity: 2 }] } });
 

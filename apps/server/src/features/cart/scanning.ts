@@ -93,7 +93,8 @@ async function scanStatement(
     "cart_scan",
     sql`with visit as (${sessionSelect(sessionId, true)}),
       found as (
-        select p.id, p.name, p.image_url, p.price_ore, p.is_active, p.age_limit, b.gtin14 = ${code?.gtin14 ?? null} as exact,
+        select p.id, p.name, p.image_url, p.price_ore, p.net_content_milli, p.net_content_unit, p.is_active, p.age_limit,
+          b.gtin14 = ${code?.gtin14 ?? null} as exact,
           case when b.gtin14 = ${code?.gtin14 ?? null} then p.price_ore
                when ${priceOre}::int is not null then ${priceOre}::int
                else round(p.price_ore * ${grams}::int / 1000.0)::int end as unit_ore,
@@ -104,7 +105,8 @@ async function scanStatement(
         limit 1
       ),
       previous as (
-        select c.session_id, i.id, i.quantity, i.unit_price_ore, i.weight_grams, p.id as product_id, p.name, p.image_url
+        select c.session_id, i.id, i.quantity, i.unit_price_ore, i.weight_grams, i.line_key, p.id as product_id, p.name,
+          p.image_url, p.price_ore, p.net_content_milli, p.net_content_unit
         from cart_scans c
         left join cart_items i on i.id = c.item_id
         left join products p on p.id = i.product_id
@@ -124,7 +126,7 @@ async function scanStatement(
           and k.line_quantity < ${limits.maxLineQuantity}::int and k.ore + f.unit_ore <= ${limits.maxTotalOre}::bigint
           and not exists (select 1 from previous)
         on conflict (session_id, line_key) do update set quantity = cart_items.quantity + 1, updated_at = now()
-        returning id, quantity, unit_price_ore, weight_grams, product_id
+        returning id, quantity, unit_price_ore, weight_grams, line_key, product_id
       ),
       scan as (
         insert into cart_scans (scan_id, session_id, item_id)
@@ -147,7 +149,8 @@ async function scanStatement(
       select (select row_to_json(visit) from visit) as session,
         (select row_to_json(found) from found) as product,
         (select row_to_json(previous) from previous) as previous,
-        (select row_to_json(x) from (select item.*, found.name, found.image_url from item, found) x) as item,
+        (select row_to_json(x) from (select item.*, found.name, found.image_url, found.price_ore,
+          found.net_content_milli, found.net_content_unit from item, found) x) as item,
         (select line_quantity from cart)::int as line_quantity, (select ore from cart) as cart_ore`,
   );
   return row!;

@@ -59,7 +59,11 @@ export function toInput(record: Record<string, string>): Record<string, unknown>
       case "width":
       case "height":
       case "age_limit":
+      case "net_content":
         input[column] = v === "" ? null : toNumber(v);
+        break;
+      case "net_content_unit":
+        input[column] = v === "" ? null : v;
         break;
       case "is_active":
         input[column] = v === "" ? undefined : (BOOLEAN[v.toLowerCase()] ?? v);

@@ -3,6 +3,7 @@ import {
   displayGtin,
   type ImportReport,
   isVatCategory,
+  netContentProblem,
   PRODUCT_CSV_COLUMNS,
   type productInputSchema,
   productUpdateSchema,
@@ -21,7 +22,7 @@ import { recordAudit } from "../audit/audit.ts";
 import { plannedBarcodes } from "./barcode-store.ts";
 import { csvCell, MISSING_SKU, parseCsv, rowErrors, toInput } from "./products.csv-format.ts";
 import { productFilter } from "./products.search.ts";
-import { barcodesColumn, productColumns, toProduct } from "./products.service.ts";
+import { barcodesColumn, netContentOf, productColumns, toProduct } from "./products.service.ts";
 import { homeRatesToday } from "./products.vat.ts";
 
 const BOM = "\uFEFF";
@@ -147,14 +148,21 @@ export async function importProductsCsv(opts: {
   }
 
   // Against the database: which SKUs exist, and who owns the barcodes.
-  const existing = new Map<string, { id: string; vatCategory: string }>();
+  type Existing = { id: string; vatCategory: string; netContentMilli: number | null; netContentUnit: string | null };
+  const existing = new Map<string, Existing>();
   const owners = new Map<string, { id: string; name: string; sku: string }>();
   const skus = [...skuLine.keys()];
   const gtins = [...gtinLine.keys()];
   for (let i = 0; i < skus.length; i += LOOKUP_BATCH) {
     const chunk = skus.slice(i, i + LOOKUP_BATCH);
     const rows = await db
-      .select({ id: products.id, vatCategory: products.vatCategory, key: sql<string>`lower(${products.sku})` })
+      .select({
+        id: products.id,
+        vatCategory: products.vatCategory,
+        netContentMilli: products.netContentMilli,
+        netContentUnit: products.netContentUnit,
+        key: sql<string>`lower(${products.sku})`,
+      })
       .from(products)
       .where(inArray(sql`lower(${products.sku})`, chunk));
     for (const r of rows) existing.set(r.key, r);
@@ -177,6 +185,9 @@ export async function importProductsCsv(opts: {
     const vat = productVatCategory(p.input, rateToday, current);
     if (vat.error !== undefined) p.errors.push(`vat_rate: ${vat.error}`);
     else p.vatCategory = vat.category;
+    // Both net content columns or neither, on what the product will have.
+    const content = netContentProblem(p.input, found && netContentOf(found));
+    if (content) p.errors.push(`${content.path}: ${content.message}`);
     for (const g of p.gtins ?? []) {
       const owner = owners.get(g);
       if (owner && owner.id !== id)

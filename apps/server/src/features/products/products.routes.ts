@@ -22,8 +22,9 @@ import { actorOf, assertPlatformAdmin, requireAdmin } from "../admin-auth/admin-
 import { recordAudit } from "../audit/audit.ts";
 import { exportProductsCsv, importProductsCsv } from "./products.csv.ts";
 import { imagesDir, storeProductImage } from "./products.images.ts";
+import { lookupProduct } from "./products.lookup.ts";
 import { listCategories, listProducts } from "./products.search.ts";
-import { createProduct, deleteProduct, getProduct, lookupProduct, updateProduct } from "./products.service.ts";
+import { createProduct, deleteProduct, getProduct, updateProduct } from "./products.service.ts";
 
 const errors = errorResponses(400, 401, 403, 404, 409, 422);
 const tags = ["products"];

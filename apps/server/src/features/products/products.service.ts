@@ -1,10 +1,10 @@
-import type { Product, ProductLookup, productInputSchema, productUpdateSchema, VatCategory } from "@glide/contracts";
-import { displayGtin, parseBarcode, parseVariableMeasure } from "@glide/contracts";
+import type { NetContentUnit, Product, productInputSchema, productUpdateSchema, VatCategory } from "@glide/contracts";
+import { comparisonPriceAnswer, displayGtin, isNetContentUnit, netContentProblem } from "@glide/contracts";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db, Tx } from "../../db/client.ts";
 import { productBarcodes, products } from "../../db/schema/index.ts";
-import { conflict, fieldError, isUniqueViolation, notFound, unprocessable } from "../../platform/errors.ts";
+import { conflict, fieldError, isUniqueViolation, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import { assertPlatformAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
@@ -26,9 +26,19 @@ const productName = (p: Product) => `${named("Product", p.name)} (SKU ${p.sku})`
 
 const scaled = (v: number | null, by: number) => (v === null ? null : v / by);
 
+/** A row's net content and unit as the API gives them (null for none). */
+export function netContentOf(row: Pick<ProductRow, "netContentMilli" | "netContentUnit">): {
+  net_content: number | null;
+  net_content_unit: NetContentUnit | null;
+} {
+  const unit = row.netContentUnit !== null && isNetContentUnit(row.netContentUnit) ? row.netContentUnit : null;
+  return { net_content: unit === null ? null : scaled(row.netContentMilli, 1000), net_content_unit: unit };
+}
+
 export function toProduct(row: ProductRow, gtins: string[], rateToday: RateToday): Product {
   const barcodes = gtins.map(displayGtin);
   const rate = rateToday(categoryOf(row));
+  const content = netContentOf(row);
   return {
     id: row.id,
     sku: row.sku,
@@ -47,6 +57,8 @@ export function toProduct(row: ProductRow, gtins: string[], rateToday: RateToday
     length: scaled(row.lengthMm, 10),
     width: scaled(row.widthMm, 10),
     height: scaled(row.heightMm, 10),
+    ...content,
+    comparison_price: comparisonPriceAnswer(row.priceOre, content.net_content, content.net_content_unit),
     age_limit: row.ageLimit,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -78,6 +90,8 @@ export function productColumns(
     lengthMm: scaled(input.length, 10),
     widthMm: scaled(input.width, 10),
     heightMm: scaled(input.height, 10),
+    netContentMilli: scaled(input.net_content, 1000),
+    netContentUnit: input.net_content_unit,
     ageLimit: input.age_limit,
   };
   return Object.fromEntries(Object.entries(cols).filter(([, v]) => v !== undefined));
@@ -90,6 +104,12 @@ export async function getProduct(db: Db | Tx, id: string, rateToday?: RateToday)
     .where(eq(products.id, id));
   if (!row) throw notFound(`Product ${id} not found`);
   return toProduct(row.product, row.barcodes, rateToday ?? (await homeRatesToday(db)));
+}
+
+/** Both net content fields or neither, on what the product will have: a 422 naming the one missing. */
+function assertNetContent(input: UpdateInput, current?: Product) {
+  const problem = netContentProblem(input, current);
+  if (problem) throw fieldError(problem.path, problem.message);
 }
 
 async function assertSkuFree(tx: Db | Tx, sku: string, exceptId?: string) {
@@ -153,6 +173,7 @@ export async function createProduct(opts: {
 }): Promise<Product> {
   assertPlatformAdmin(opts.actor, "change products");
   const { input } = opts;
+  assertNetContent(input);
   const gtins = plannedBarcodes(input, []) ?? [];
   return opts.db
     .transaction(async (tx) => {
@@ -201,6 +222,8 @@ export async function updateProduct(opts: {
         .for("update");
       if (!existing) throw notFound(`Product ${id} not found`);
       const rateToday = await homeRatesToday(tx);
+      const before = toProduct(existing.product, existing.barcodes, rateToday);
+      assertNetContent(input, before);
       const vatCategory = inputVatCategory(input, rateToday, existing.product);
       if (input.sku !== undefined) await assertSkuFree(tx, input.sku, id);
       const gtins = plannedBarcodes(input, existing.barcodes);
@@ -219,7 +242,7 @@ export async function updateProduct(opts: {
         entityType: "product",
         entityId: id,
         label: productName(after),
-        before: toProduct(existing.product, existing.barcodes, rateToday),
+        before,
         after,
       });
       return after;
@@ -243,44 +266,6 @@ export async function deleteProduct(opts: { db: Db; actor: AdminActor; id: strin
       before,
     });
   });
-}
-
-/**
- * Resolves a scanned code to its product; a Swedish variable-measure label
- * also gives its price or weight. The cart uses this same function.
- */
-export async function lookupProduct(opts: { db: Db | Tx; code: string }): Promise<ProductLookup> {
-  const parsed = parseBarcode(opts.code);
-  if (!parsed)
-    throw unprocessable("code: not a valid EAN-13, EAN-8, UPC-A, UPC-E or GTIN-14 (check digit)", "invalid_barcode");
-  const rateToday = await homeRatesToday(opts.db);
-  const find = async (gtin14: string) => {
-    const [row] = await opts.db
-      .select({ product: products, barcodes: barcodesColumn })
-      .from(productBarcodes)
-      .innerJoin(products, eq(products.id, productBarcodes.productId))
-      .where(eq(productBarcodes.gtin14, gtin14));
-    return row ? toProduct(row.product, row.barcodes, rateToday) : null;
-  };
-  const exact = await find(parsed.gtin14);
-  if (exact) return { product: exact, code: parsed.raw, measure: null, line_price: exact.price };
-
-  const variable = parseVariableMeasure(parsed.raw);
-  const item = variable ? await find(parseBarcode(variable.itemCode)!.gtin14) : null;
-  if (!variable || !item) throw notFound(`No product has barcode ${parsed.raw}`, "unknown_barcode");
-  if (variable.measure.kind === "price") {
-    const price = fromOre(variable.measure.priceOre);
-    return { product: item, code: parsed.raw, measure: { kind: "price", price }, line_price: price };
-  }
-  const grams = variable.measure.grams;
-  // The product's price is per kilogram; round the line to whole öre.
-  const lineOre = Math.round((Math.round(item.price * 100) * grams) / 1000);
-  return {
-    product: item,
-    code: parsed.raw,
-    measure: { kind: "weight", weight_grams: grams },
-    line_price: fromOre(lineOre),
-  };
 }
 
 export async function countProducts(db: Db): Promise<number> {

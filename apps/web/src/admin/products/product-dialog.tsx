@@ -5,6 +5,7 @@ import { DialogForm } from "../lib/dialog-form.tsx";
 import { type SaveCallbacks, useFormDialog, useLateDefaults } from "../lib/use-form-dialog.ts";
 import { useVatRates } from "../pricing/use-vat-rates.ts";
 import { effectiveValue, useEffectiveSettings } from "../settings/use-settings.ts";
+import { comparisonHint } from "./comparison-price.ts";
 import {
   firstProductField,
   hasRequiredFields,
@@ -71,7 +72,10 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
     reset,
     formState: { errors },
   } = form;
-  const [sku, name, price, vatCategory] = useWatch({ control, name: ["sku", "name", "price", "vat_category"] });
+  const [sku, name, price, vatCategory, netContent, netContentUnit] = useWatch({
+    control,
+    name: ["sku", "name", "price", "vat_category", "net_content", "net_content_unit"],
+  });
   // Add Product waits for the three required fields; Update Product has no such rule.
   const incomplete = !product && !hasRequiredFields({ sku, name, price });
   // Settings that answer after the form opened set the VAT category unless the person has already chosen one.
@@ -92,6 +96,7 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
         upload={upload}
         categories={categories.data ?? []}
         vatHint={vatTodayText(vatPercentToday(vatCategory, product, vatRates.data))}
+        comparisonHint={comparisonHint({ price, net_content: netContent, net_content_unit: netContentUnit })}
       />
     </DialogForm>
   );

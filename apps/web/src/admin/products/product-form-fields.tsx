@@ -1,4 +1,11 @@
-import { AGE_LIMITS, PRODUCT_LIMITS, VAT_CATEGORIES, VAT_CATEGORY_LABELS } from "@glide/contracts";
+import {
+  AGE_LIMITS,
+  NET_CONTENT_MAX,
+  NET_CONTENT_UNITS,
+  PRODUCT_LIMITS,
+  VAT_CATEGORIES,
+  VAT_CATEGORY_LABELS,
+} from "@glide/contracts";
 import { type ComponentProps, useId } from "react";
 import {
   type Control,
@@ -19,7 +26,7 @@ import type { useUploadProductImage } from "./use-products.ts";
 
 type TextName = Exclude<
   keyof ProductFormValues,
-  "age_limit" | "is_active" | "image_url" | "description" | "vat_category"
+  "age_limit" | "is_active" | "image_url" | "description" | "vat_category" | "net_content_unit"
 >;
 
 interface FieldsProps {
@@ -32,6 +39,8 @@ interface FieldsProps {
   categories: string[];
   /** The chosen VAT category's rate today ("6 % today"), when known. */
   vatHint?: string | undefined;
+  /** The comparison price the price and net content give ("Comparison price 49.90 kr/kg"), once they do. */
+  comparisonHint?: string | undefined;
 }
 
 const filled = (message: string) => (value: string) => value.trim() !== "" || message;
@@ -44,7 +53,7 @@ function textLimit(name: string): number | undefined {
 const decimal = (step: number, max: number) => ({ type: "number", min: 0, max, step, inputMode: "decimal" }) as const;
 
 export function ProductFormFields(props: FieldsProps) {
-  const { register, control, setValue, errors, upload, categories, vatHint } = props;
+  const { register, control, setValue, errors, upload, categories, vatHint, comparisonHint } = props;
   const categoryListId = useId();
   const activeId = useId();
   /** An input with the server's limit, its error beside it and, for the three required ones, the rule. */
@@ -106,6 +115,28 @@ export function ProductFormFields(props: FieldsProps) {
                 {VAT_CATEGORIES.map((category) => (
                   <option key={category} value={category}>
                     {VAT_CATEGORY_LABELS[category]}
+                  </option>
+                ))}
+              </Select>
+            )}
+          />
+        )}
+      </Field>
+      {field("net_content", "Net content", {
+        hint: comparisonHint,
+        input: decimal(0.001, NET_CONTENT_MAX),
+      })}
+      <Field label="Unit" error={errors.net_content_unit?.message}>
+        {(id, aria) => (
+          <Controller
+            control={control}
+            name="net_content_unit"
+            render={({ field: select }) => (
+              <Select id={id} {...aria} {...select}>
+                <option value="">None</option>
+                {NET_CONTENT_UNITS.map((unit) => (
+                  <option key={unit} value={unit}>
+                    {unit}
                   </option>
                 ))}
               </Select>

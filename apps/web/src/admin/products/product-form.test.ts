@@ -1,5 +1,6 @@
-import { type Product, SWEDISH_VAT_RATES, type VatRateList } from "@glide/contracts";
+import { SWEDISH_VAT_RATES, type VatRateList } from "@glide/contracts";
 import { describe, expect, it } from "vitest";
+import { product } from "./product-form.fixtures.ts";
 import { productFieldOf, toFormValues, toProductInput, vatPercentToday, vatTodayText } from "./product-form.ts";
 
 /** The Swedish rates as GET /api/v1/vat-rates answers them, with the server's today, plus a Norwegian one. */
@@ -16,30 +17,6 @@ function table(today: string): VatRateList {
   const norwegian = { ...swedish[0]!, id: "no", country: "NO", category: "food" as const, rate: 15 };
   return { items: [...swedish, norwegian], today };
 }
-
-const BASE = {
-  id: "p1",
-  sku: "MJ-1",
-  name: "Mjölk",
-  description: null,
-  category: "Mejeri",
-  brand: null,
-  price: 14.9,
-  vat_category: "food",
-  vat_rate: 6,
-  barcode: null,
-  barcodes: [],
-  image_url: null,
-  is_active: true,
-  weight: null,
-  length: null,
-  width: null,
-  height: null,
-  age_limit: null,
-  created_at: "2026-01-01T00:00:00.000Z",
-  updated_at: "2026-01-01T00:00:00.000Z",
-} satisfies Product;
-const product = (fields: Partial<Product>): Product => ({ ...BASE, ...fields });
 
 describe("the VAT category of the product form", () => {
   it("starts a new product at the default category, standard unless the setting says another", () => {

@@ -2,6 +2,7 @@ import {
   AGE_LIMITS,
   DEFAULT_VAT_CATEGORY,
   isVatCategory,
+  type NetContentUnit,
   type Product,
   type ProductInput,
   type VatCategory,
@@ -23,6 +24,10 @@ export interface ProductFormValues {
   price: string;
   /** One of VAT_CATEGORIES; the rate follows from the category and the day of the sale. */
   vat_category: string;
+  /** How much the package holds, in net_content_unit; the comparison price (kr/kg, kr/l, kr/st) follows from it. */
+  net_content: string;
+  /** One of NET_CONTENT_UNITS, or "" for none. */
+  net_content_unit: string;
   barcode: string;
   image_url: string;
   /** Grams. */
@@ -45,6 +50,8 @@ export const PRODUCT_FIELDS = [
   "brand",
   "price",
   "vat_category",
+  "net_content",
+  "net_content_unit",
   "barcode",
   "image_url",
   "weight",
@@ -86,6 +93,8 @@ export function toFormValues(
     brand: product?.brand ?? "",
     price: numberText(product?.price),
     vat_category: product?.vat_category ?? defaultVatCategory,
+    net_content: numberText(product?.net_content),
+    net_content_unit: product?.net_content_unit ?? "",
     barcode: product?.barcode ?? "",
     image_url: product?.image_url ?? "",
     weight: numberText(product?.weight),
@@ -119,6 +128,9 @@ export function toProductInput(values: ProductFormValues): ProductInput {
     price: Number(values.price.trim()),
     // The select offers only categories; anything else is sent as it is, for the server to refuse by name.
     vat_category: values.vat_category as VatCategory,
+    net_content: optionalNumber(values.net_content),
+    // The select offers only units or none; none is null, and the server names a content without its unit.
+    net_content_unit: values.net_content_unit === "" ? null : (values.net_content_unit as NetContentUnit),
     barcode: values.barcode.trim(),
     image_url: values.image_url.trim(),
     is_active: values.is_active,

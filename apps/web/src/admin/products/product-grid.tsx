@@ -2,6 +2,7 @@ import type { Product } from "@glide/contracts";
 import { Pencil, Trash } from "lucide-react";
 import { useId } from "react";
 import { Button } from "../../ui/button.tsx";
+import { comparisonText } from "./comparison-price.ts";
 import { ProductBadges } from "./product-badges.tsx";
 import { ProductImage } from "./product-image.tsx";
 
@@ -62,7 +63,12 @@ function ProductCard({ product, canManage, onEdit, onDelete }: ProductCardProps)
         <ProductBadges product={product} className="pt-1" />
         <div className="mt-auto flex flex-wrap items-center justify-between gap-x-2 pt-1">
           {/* The spec shows the raw price here, unlike the list's currency format. */}
-          <p className="font-semibold tabular-nums">{product.price} kr</p>
+          <div className="tabular-nums">
+            <p className="font-semibold">{product.price} kr</p>
+            {product.comparison_price ? (
+              <p className="text-xs text-muted-foreground">{comparisonText(product.comparison_price)}</p>
+            ) : null}
+          </div>
           {canManage ? (
             <div className="-mr-1.5 flex">
               <Button variant="ghost" size="icon" aria-label={`Edit ${product.name}`} onClick={onEdit}>

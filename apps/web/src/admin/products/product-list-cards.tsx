@@ -5,6 +5,7 @@ import { formatKronor } from "../../lib/format.ts";
 import { Button } from "../../ui/button.tsx";
 import { Select } from "../../ui/select.tsx";
 import { ListCards } from "../shell/list-views.tsx";
+import { comparisonText } from "./comparison-price.ts";
 import { ProductBadges } from "./product-badges.tsx";
 import type { ProductSort, SortField, SortOrder } from "./use-product-view-prefs.ts";
 
@@ -91,7 +92,12 @@ function ProductListCard(props: { product: Product; canManage: boolean; onEdit: 
         <h2 id={titleId} className="min-w-0 font-semibold leading-snug break-words">
           {product.name}
         </h2>
-        <p className="shrink-0 font-semibold whitespace-nowrap tabular-nums">{formatKronor(product.price)}</p>
+        <div className="shrink-0 text-right whitespace-nowrap tabular-nums">
+          <p className="font-semibold">{formatKronor(product.price)}</p>
+          {product.comparison_price ? (
+            <p className="text-xs text-muted-foreground">{comparisonText(product.comparison_price)}</p>
+          ) : null}
+        </div>
       </div>
       <p className="truncate text-sm text-muted-foreground">
         <span className="font-mono text-xs">{product.sku}</span>

@@ -4,6 +4,7 @@ import { formatKronor } from "../../lib/format.ts";
 import { Button } from "../../ui/button.tsx";
 import { TableCell, TableHead, TableRow, TableSortHead } from "../../ui/table.tsx";
 import { ListTable } from "../shell/list-views.tsx";
+import { comparisonText } from "./comparison-price.ts";
 import { ProductBadges } from "./product-badges.tsx";
 import type { ProductSort, SortField } from "./use-product-view-prefs.ts";
 
@@ -52,7 +53,12 @@ export function ProductTable({ products, sort, onSort, canManage, onEdit, onDele
           <TableCell className="min-w-40 font-medium">{product.name}</TableCell>
           <TableCell className="whitespace-nowrap">{product.category ?? ""}</TableCell>
           <TableCell className="whitespace-nowrap">{product.brand ?? ""}</TableCell>
-          <TableCell className="whitespace-nowrap text-right tabular-nums">{formatKronor(product.price)}</TableCell>
+          <TableCell className="whitespace-nowrap text-right tabular-nums">
+            {formatKronor(product.price)}
+            {product.comparison_price ? (
+              <div className="text-xs text-muted-foreground">{comparisonText(product.comparison_price)}</div>
+            ) : null}
+          </TableCell>
           <TableCell className="whitespace-nowrap font-mono text-xs">{product.barcode ?? ""}</TableCell>
           <TableCell>
             <ProductBadges product={product} className="flex-nowrap" />

@@ -5,6 +5,7 @@ import { Link } from "react-router";
 import { buttonClass } from "../components/button.ts";
 import { formatKr } from "../lib/money.ts";
 import { sv } from "../sv.ts";
+import { ComparisonPrice } from "./comparison-price.tsx";
 
 /**
  * The 'Kundvagn' bottom sheet: each line's name, unit price, quantity and
@@ -69,6 +70,7 @@ export function CartSheet({
                     <p className="text-sm text-muted-foreground">
                       {formatKr(item.unit_price)} · {sv.cart.quantity(item.quantity)}
                     </p>
+                    <ComparisonPrice price={item.product.comparison_price} />
                   </div>
                   <p data-amount className="shrink-0 whitespace-nowrap font-bold tabular-nums">
                     {formatKr(item.total_price)}

@@ -20,7 +20,7 @@ function line(id: string, productId: string, quantity: number, unitPrice: number
     unit_price: unitPrice,
     total_price: Math.round(unitPrice * 100 * quantity) / 100,
     weight_grams: null,
-    product: { id: productId, name: `Produkt ${productId}`, image_url: null },
+    product: { id: productId, name: `Produkt ${productId}`, image_url: null, comparison_price: null },
   };
 }
 
@@ -95,7 +95,9 @@ describe("the socket's product_added on the phone's copy of the cart", () => {
     const labelled = line("line-mince", "mince", 1, 48.2);
     const another = line("line-mince-2", "mince", 1, 48.2);
     const synced = fromSocket(cartOf(milk, labelled, another));
-    expect(applyProductAdded(synced, { id: "juice", name: "Juice", image_url: null, price: 24.95 })).toBe(synced);
+    expect(
+      applyProductAdded(synced, { id: "juice", name: "Juice", image_url: null, comparison_price: null, price: 24.95 }),
+    ).toBe(synced);
     expect(applyProductAdded(synced, added(labelled))).toBe(synced);
     // A price label's line is not the product at its shelf price.
     expect(applyProductAdded(synced, { ...added(milk), price: 12 })).toBe(synced);
