@@ -28,8 +28,15 @@ export function bestOfferRun(units: readonly OfferUnit[], offers: readonly Offer
   const useful = offers
     .filter((offer) => offer.product_ids.some((id) => inCart.has(id)))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // Each offer's units, dearest first, found once: every order tried below only skips the ones taken.
+  const eligible = new Map(
+    useful.map((offer) => {
+      const products = new Set(offer.product_ids);
+      return [offer, order.filter((i) => products.has(units[i]!.product_id))];
+    }),
+  );
   const applied: Applied[] = [];
-  for (const group of competitors(useful)) applied.push(...bestOrder(units, order, group));
+  for (const group of competitors(useful)) applied.push(...bestOrder(units, eligible, group));
   return applied
     .filter((a) => a.times > 0)
     .sort((a, b) => (a.offer.id < b.offer.id ? -1 : 1))
@@ -68,12 +75,14 @@ function competitors(offers: readonly Offer[]): Offer[][] {
   return groups;
 }
 
-function bestOrder(units: readonly OfferUnit[], order: readonly number[], group: Offer[]): Applied[] {
-  const orders = group.length <= MAX_ORDERED ? permutations(group) : [byOwnWorth(units, order, group)];
+type Eligible = ReadonlyMap<Offer, readonly number[]>;
+
+function bestOrder(units: readonly OfferUnit[], eligible: Eligible, group: Offer[]): Applied[] {
+  const orders = group.length <= MAX_ORDERED ? permutations(group) : [byOwnWorth(units, eligible, group)];
   let best: Applied[] = [];
   let bestAmount = -1;
   for (const candidate of orders) {
-    const run = applyInOrder(units, order, candidate);
+    const run = applyInOrder(units, eligible, candidate);
     const amount = run.reduce((sum, a) => sum + a.amount, 0);
     if (amount > bestAmount) {
       best = run;
@@ -84,8 +93,8 @@ function bestOrder(units: readonly OfferUnit[], order: readonly number[], group:
 }
 
 /** Many competitors: each by what it would take off alone, the most first. */
-function byOwnWorth(units: readonly OfferUnit[], order: readonly number[], group: Offer[]): Offer[] {
-  const worth = new Map(group.map((offer) => [offer, applyInOrder(units, order, [offer])[0]!.amount]));
+function byOwnWorth(units: readonly OfferUnit[], eligible: Eligible, group: Offer[]): Offer[] {
+  const worth = new Map(group.map((offer) => [offer, applyInOrder(units, eligible, [offer])[0]!.amount]));
   return [...group].sort((a, b) => worth.get(b)! - worth.get(a)!);
 }
 
@@ -99,12 +108,11 @@ function permutations<T>(items: readonly T[]): T[][] {
 }
 
 /** The offers in this order, each taking groups from the dearest units it may still take. */
-function applyInOrder(units: readonly OfferUnit[], order: readonly number[], offers: readonly Offer[]): Applied[] {
+function applyInOrder(units: readonly OfferUnit[], eligible: Eligible, offers: readonly Offer[]): Applied[] {
   const used = new Set<number>();
   return offers.map((offer) => {
     const applied: Applied = { offer, times: 0, amount: 0, perRate: new Map() };
-    const products = new Set(offer.product_ids);
-    const free = order.filter((i) => !used.has(i) && products.has(units[i]!.product_id));
+    const free = eligible.get(offer)!.filter((i) => !used.has(i));
     const limit = offer.limit_per_visit ?? Number.POSITIVE_INFINITY;
     for (let start = 0; start + offer.buy <= free.length && applied.times < limit; start += offer.buy) {
       const members = free.slice(start, start + offer.buy).map((i) => units[i]!);

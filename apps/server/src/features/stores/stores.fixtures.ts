@@ -1,7 +1,6 @@
 import { type Store, storeSchema } from "@glide/contracts";
-import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect } from "vitest";
-import { queryRows } from "../../db/client.ts";
+import { auditRowsOf } from "../../test/audit-rows.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
 
 /**
@@ -20,22 +19,8 @@ export async function create(body: Record<string, unknown>): Promise<Store> {
   return storeSchema.parse(res.json());
 }
 
-export type AuditRow = {
-  actor_email: string;
-  action: string;
-  entity_type: string;
-  store_id: string | null;
-  summary: string;
-  before: unknown;
-  after: unknown;
-};
 /** What the audit log holds about one store, oldest first. */
-export const auditOf = (storeId: string) =>
-  queryRows<AuditRow>(
-    ctx.app.db,
-    sql`select actor_email, action, entity_type, store_id, summary, before, after from audit_log
-        where entity_id = ${storeId} order by id`,
-  );
+export const auditOf = (storeId: string) => auditRowsOf(ctx.app.db, storeId);
 
 /** Starts the app and signs a platform admin in, for the test file that calls it. */
 export function useStoresApp(): void {

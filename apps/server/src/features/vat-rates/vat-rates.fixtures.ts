@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect } from "vitest";
 import { queryRows } from "../../db/client.ts";
 import { stores } from "../../db/schema/index.ts";
+import { auditRowsOf } from "../../test/audit-rows.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
 
 /**
@@ -33,23 +34,8 @@ export async function added(body: Record<string, unknown>): Promise<VatRate> {
   return vatRateSchema.parse(res.json());
 }
 
-export type AuditRow = {
-  actor_email: string;
-  action: string;
-  entity_type: string;
-  store_id: string | null;
-  summary: string;
-  before: unknown;
-  after: unknown;
-};
-
 /** What the audit log holds about one period, oldest first. */
-export const auditOf = (id: string) =>
-  queryRows<AuditRow>(
-    ctx.app.db,
-    sql`select actor_email, action, entity_type, store_id, summary, before, after from audit_log
-        where entity_id = ${id} order by id`,
-  );
+export const auditOf = (id: string) => auditRowsOf(ctx.app.db, id);
 
 /** How many periods the table holds: a refused write must leave it as it was. */
 export const periodCount = async () =>
