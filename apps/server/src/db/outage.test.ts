@@ -269,10 +269,12 @@ describe.skipIf(!pgBin || !!process.env.TEST_DATABASE_URL)(
       // The outage is logged once each way, and no SQL parameter reached the log.
       await sleep(300);
       const notable = log.split("\n").filter((line) => !/"msg":"(incoming request|request completed)"/.test(line));
-      // The restart may be over before it is confirmed (then neither line), the outage is not.
+      // The restart may be over before it is confirmed (then neither line), the outage is not. A probe may
+      // also find PostgreSQL up for a moment while it shuts down or starts (a CI run saw three lines for the
+      // two outages): each change is logged once, never each of the many requests answered 503 meanwhile.
       const wentAway = notable.filter((line) => /database unreachable/.test(line)).length;
       expect(wentAway).toBeGreaterThanOrEqual(1);
-      expect(wentAway).toBeLessThanOrEqual(2);
+      expect(wentAway).toBeLessThanOrEqual(4);
       expect(notable.filter((line) => /database reachable again/.test(line))).toHaveLength(wentAway);
       expect(notable.filter((line) => /"msg":"shutting down|"level":(50|60)/.test(line))).toEqual([]);
       expect(log.includes(MARKER)).toBe(false);
