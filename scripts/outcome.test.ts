@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { playwrightCounts, suiteOutcome, vitestCounts } from "./outcome.ts";
+import { playwrightCounts, suiteOutcome, vitestCounts, vitestFailures } from "./outcome.ts";
 
 describe("how npm test counts a step", () => {
   it("counts a suite that wrote no report as a failure, with why", () => {
@@ -38,5 +38,27 @@ describe("how npm test counts a step", () => {
 
   it("counts a flaky browser test that passed on its retry as passed", () => {
     expect(playwrightCounts({ expected: 10, unexpected: 1, flaky: 2 })).toEqual({ passed: 12, failed: 1 });
+  });
+
+  it("names each failed test with its file and the first line of its reason, and each file that did not load", () => {
+    const report = {
+      testResults: [
+        {
+          name: "/repo/apps/server/src/a.test.ts",
+          status: "failed",
+          assertionResults: [
+            { fullName: "a passes", status: "passed" },
+            { fullName: "a fails", status: "failed", failureMessages: ["AssertionError: 1 !== 2\n    at a.test.ts:3"] },
+          ],
+        },
+        { name: "/repo/b.test.ts", status: "failed", message: "SyntaxError: oops\nmore", assertionResults: [] },
+        { name: "/repo/c.test.ts", status: "passed", assertionResults: [{ fullName: "c", status: "passed" }] },
+      ],
+    };
+    expect(vitestFailures(report, "/repo")).toEqual([
+      "apps/server/src/a.test.ts › a fails: AssertionError: 1 !== 2",
+      "b.test.ts: SyntaxError: oops",
+    ]);
+    expect(vitestFailures({ testResults: [] }, "/repo")).toEqual([]);
   });
 });

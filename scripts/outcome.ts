@@ -31,3 +31,29 @@ export function vitestCounts(
 export function playwrightCounts(stats: { expected: number; unexpected: number; flaky: number }): Counts {
   return { passed: stats.expected + stats.flaky, failed: stats.unexpected };
 }
+
+type VitestReport = {
+  testResults?: {
+    name: string;
+    status?: string;
+    message?: string;
+    assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[];
+  }[];
+};
+
+/**
+ * Each failed test of a Vitest report as "file › test: first line of the
+ * reason", and each file that failed to load, so the final lines of a long
+ * run say what failed without scrolling back.
+ */
+export function vitestFailures(report: VitestReport, root: string): string[] {
+  const firstLine = (text: string | undefined) => (text ?? "").trim().split("\n")[0]?.slice(0, 200) ?? "";
+  const failures: string[] = [];
+  for (const file of report.testResults ?? []) {
+    const name = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+    const failed = (file.assertionResults ?? []).filter((test) => test.status === "failed");
+    for (const test of failed) failures.push(`${name} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    if (failed.length === 0 && file.status === "failed") failures.push(`${name}: ${firstLine(file.message)}`);
+  }
+  return failures;
+}

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Counts, playwrightCounts, suiteOutcome, vitestCounts } from "./outcome.ts";
+import { type Counts, playwrightCounts, suiteOutcome, vitestCounts, vitestFailures } from "./outcome.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const out = mkdtempSync(path.join(tmpdir(), "glide-test-results-"));
@@ -74,7 +74,9 @@ function vitest(title: string, file: string, env: NodeJS.ProcessEnv): void {
     tally(title, ok, null);
     return;
   }
-  tally(title, ok, vitestCounts(ok, JSON.parse(readFileSync(file, "utf8"))));
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  tally(title, ok, vitestCounts(ok, report));
+  for (const failure of vitestFailures(report, root)) problems.push(`${title}: ${failure}`);
 }
 
 check("Type check", "npm", ["run", "-s", "typecheck"]);

@@ -6,53 +6,55 @@ import { freePorts, portInUse } from "./support/ports.ts";
 
 // The config is read by the runner and again by every worker: the runner
 // chooses, and the workers inherit its choices through the environment.
-// One fresh database per run.
+// Each worker has a stack of its own (server, fresh database, BankID and
+// camera simulators): the specs change global settings and count dashboard
+// totals, so two workers must never share one. A worker finds its stack by
+// Playwright's TEST_PARALLEL_INDEX, which stays the same when a worker is
+// replaced after a failure.
+/**
+ * One worker left about half of two cores idle (the specs wait on timers,
+ * the server and the simulators); two keep both busy. E2E_WORKERS chooses.
+ */
+const WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
+const PORTS_PER_STACK = 5;
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "glide-e2e-"));
 if (!process.env.E2E_PORTS_CHECKED) {
-  if (process.env.E2E_PORT) {
-    // A chosen port keeps its neighbours for the simulator, so runs on different ports do not collide.
-    const base = Number(process.env.E2E_PORT);
-    process.env.E2E_SIMULATOR_RP_PORT ??= String(base + 1);
-    process.env.E2E_SIMULATOR_CONTROL_PORT ??= String(base + 2);
-    process.env.E2E_CAMERA_HTTP_PORT ??= String(base + 3);
-    process.env.E2E_CAMERA_RTSP_PORT ??= String(base + 4);
-  } else {
-    const [web, rp, control, cameraHttp, cameraRtsp] = await freePorts(5);
-    process.env.E2E_PORT = String(web);
-    process.env.E2E_SIMULATOR_RP_PORT = String(rp);
-    process.env.E2E_SIMULATOR_CONTROL_PORT = String(control);
-    process.env.E2E_CAMERA_HTTP_PORT = String(cameraHttp);
-    process.env.E2E_CAMERA_RTSP_PORT = String(cameraRtsp);
-  }
-  const wanted = [
-    ["E2E_PORT (the server)", process.env.E2E_PORT],
-    ["E2E_SIMULATOR_RP_PORT (BankID simulator)", process.env.E2E_SIMULATOR_RP_PORT],
-    ["E2E_SIMULATOR_CONTROL_PORT (BankID simulator control)", process.env.E2E_SIMULATOR_CONTROL_PORT],
-    ["E2E_CAMERA_HTTP_PORT (camera simulator, ONVIF and pictures)", process.env.E2E_CAMERA_HTTP_PORT],
-    ["E2E_CAMERA_RTSP_PORT (camera simulator, RTSP)", process.env.E2E_CAMERA_RTSP_PORT],
-  ] as const;
-  for (const [name, value] of wanted) {
-    const code = await portInUse(Number(value));
+  // A chosen port keeps its neighbours for the simulators and the next stacks, so runs on different ports do not collide.
+  const ports = process.env.E2E_PORT
+    ? Array.from({ length: WORKERS * PORTS_PER_STACK }, (_, index) => Number(process.env.E2E_PORT) + index)
+    : await freePorts(WORKERS * PORTS_PER_STACK);
+  for (const port of ports) {
+    const code = await portInUse(port);
     if (code) {
       throw new Error(
-        `Port ${value} for ${name} is already in use by another program (${code}). ` +
-          "Stop that program, or set E2E_PORT to another port (or leave it unset to pick free ports).",
+        `Port ${port} for the browser tests' servers and simulators is already in use by another program (${code}). ` +
+          "Stop that program, or set E2E_PORT to another first port (or leave it unset to pick free ports).",
       );
     }
   }
+  process.env.E2E_PORT_LIST = ports.join(",");
   process.env.E2E_PORTS_CHECKED = "1";
 }
-const port = Number(process.env.E2E_PORT);
-const simulatorRpPort = Number(process.env.E2E_SIMULATOR_RP_PORT);
-const simulatorControlPort = Number(process.env.E2E_SIMULATOR_CONTROL_PORT);
+
+/** One worker's server and simulators: their ports and the server's data folder. */
+function stack(index: number) {
+  const [web, rp, control, cameraHttp, cameraRtsp] = (process.env.E2E_PORT_LIST ?? "")
+    .split(",")
+    .slice(index * PORTS_PER_STACK, (index + 1) * PORTS_PER_STACK)
+    .map(Number);
+  const dataDir = path.join(process.env.E2E_DATA_DIR ?? "", `stack-${index}`);
+  return { web, rp, control, cameraHttp, cameraRtsp, dataDir };
+}
+/** This worker's stack; the runner's is the first. */
+const own = stack(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 /** The BankID simulator's control side: tests approve sign-ins there, as the user's app would. */
-export const SIMULATOR_CONTROL_URL = `http://127.0.0.1:${simulatorControlPort}`;
+export const SIMULATOR_CONTROL_URL = `http://127.0.0.1:${own.control}`;
 export const E2E_ADMIN = { email: "e2e-admin@example.se", password: "e2e password that is long" };
 /** The camera simulator npm start runs beside the server: an ONVIF recorder with four channels (the fourth without PTZ). */
 export const CAMERA_SIMULATOR = {
   host: "127.0.0.1",
-  httpPort: Number(process.env.E2E_CAMERA_HTTP_PORT),
-  rtspPort: Number(process.env.E2E_CAMERA_RTSP_PORT),
+  httpPort: own.cameraHttp,
+  rtspPort: own.cameraRtsp,
   user: "admin",
   password: "e2e-camera",
 };
@@ -83,9 +85,9 @@ const chromium = {
 export default defineConfig({
   testDir: ".",
   outputDir: path.join(process.env.E2E_DATA_DIR, "results"),
-  // The specs share one server and one database: run them one at a time so
-  // totals on the dashboard are the specs' own.
-  workers: 1,
+  // The specs of one worker share its stack: they run one at a time there,
+  // so totals on the dashboard are the specs' own.
+  workers: WORKERS,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
@@ -93,7 +95,7 @@ export default defineConfig({
   expect: { timeout: 5_000 },
   reporter: [["list"], ["json"]],
   use: {
-    baseURL: `http://localhost:${port}`,
+    baseURL: `http://localhost:${own.web}`,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },
@@ -101,30 +103,35 @@ export default defineConfig({
     { name: "desktop", use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
     { name: "phone", use: { ...devices["Pixel 7"], launchOptions: chromium } },
   ],
-  // The demo start: the server, the BankID simulator it signs shoppers in with, and the camera simulator.
-  webServer: {
-    command: `"${process.execPath}" scripts/start.ts`,
-    cwd: path.resolve(import.meta.dirname, "../../.."),
-    url: `http://localhost:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      PORT: String(port),
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      ADMIN_EMAIL: E2E_ADMIN.email,
-      ADMIN_PASSWORD: E2E_ADMIN.password,
-      LOG_LEVEL: "warn",
-      DEMO_DATA: "false",
-      DEV_TOOLS: "true",
-      SIMULATOR_RP_PORT: String(simulatorRpPort),
-      SIMULATOR_CONTROL_PORT: String(simulatorControlPort),
-      CAMERA_SIMULATOR_HTTP_PORT: String(CAMERA_SIMULATOR.httpPort),
-      CAMERA_SIMULATOR_RTSP_PORT: String(CAMERA_SIMULATOR.rtspPort),
-      CAMERA_SIMULATOR_PASSWORD: CAMERA_SIMULATOR.password,
-      // Short, so the entry QR's timeout can be seen without waiting ten minutes.
-      ENTRY_TOKEN_TTL_SECONDS: "20",
-    },
-  },
+  // Per worker, the demo start: the server, the BankID simulator it signs
+  // shoppers in with, and the camera simulator.
+  webServer: Array.from({ length: WORKERS }, (_, index) => {
+    const { web, rp, control, cameraHttp, cameraRtsp, dataDir } = stack(index);
+    return {
+      name: `stack ${index}`,
+      command: `"${process.execPath}" scripts/start.ts`,
+      cwd: path.resolve(import.meta.dirname, "../../.."),
+      url: `http://localhost:${web}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "ignore" as const,
+      stderr: "pipe" as const,
+      env: {
+        PORT: String(web),
+        DATA_DIR: dataDir,
+        ADMIN_EMAIL: E2E_ADMIN.email,
+        ADMIN_PASSWORD: E2E_ADMIN.password,
+        LOG_LEVEL: "warn",
+        DEMO_DATA: "false",
+        DEV_TOOLS: "true",
+        SIMULATOR_RP_PORT: String(rp),
+        SIMULATOR_CONTROL_PORT: String(control),
+        CAMERA_SIMULATOR_HTTP_PORT: String(cameraHttp),
+        CAMERA_SIMULATOR_RTSP_PORT: String(cameraRtsp),
+        CAMERA_SIMULATOR_PASSWORD: CAMERA_SIMULATOR.password,
+        // Short, so the entry QR's timeout can be seen without waiting ten minutes.
+        ENTRY_TOKEN_TTL_SECONDS: "20",
+      },
+    };
+  }),
 });

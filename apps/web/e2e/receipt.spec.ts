@@ -3,7 +3,7 @@ import type { Locator, Page } from "@playwright/test";
 import { createStore, expect, test, unique } from "./fixtures.ts";
 import { expectAccessible } from "./support/accessibility.ts";
 import { exitGateKey, paidVisit, type Shopper, signInShopper } from "./support/sales.ts";
-import { enterStore, randomEan13, scanThroughApi } from "./support/shopping.ts";
+import { createProduct, enterStore, randomEan13, scanThroughApi } from "./support/shopping.ts";
 
 /** Long enough to need three lines on any phone: the receipt and the cart show two, then an ellipsis. */
 const LONG_NAME = "Bregott Normalsaltat Extra Krämigt Bredbart Smörgåsmargarin med Rapsolja Familjeförpackning";
@@ -176,4 +176,55 @@ test("the exit's receipt: a long name on two lines, amounts on one, the card's b
   for (const box of await receipt.locator("[data-amount]").all()) expect(await linesOf(box)).toBe(1);
   await expect(page.getByText("Kvitto skickat till din e-post")).toHaveCount(0);
   await expectAccessible(page, "the exit's receipt");
+});
+
+test("a drink's pant is a line of its own under it in the cart, its sheet and the receipt, and counts in the totals", async ({
+  page,
+}) => {
+  // The narrowest phone the app is made for.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const visit = await enterStore(page);
+  const saved = await page.request.put("/api/v1/payment-method", {
+    data: { payment_method: "pm_card_visa" },
+    headers: { Authorization: `Bearer ${visit.accessToken}` },
+  });
+  expect(saved.ok(), await saved.text()).toBe(true);
+  // A can: 2 kr of pant in a Swedish store.
+  const cola = await createProduct(page.request, { price: 12.9, name: unique("Cola 33 cl burk"), pant_code: "can" });
+
+  await page.goto("/customer/shop");
+  await expect(page.getByText("Kundvagnen är tom")).toBeVisible();
+  // The first scan is a new line, read whole; the second is one more, counted on the phone from product_added.
+  expect((await scanThroughApi(page, visit, cola.barcode)).ok()).toBe(true);
+  const line = page.getByRole("listitem").filter({ hasText: cola.name });
+  await expect(line).toContainText("Pant 2,00 kr");
+  expect((await scanThroughApi(page, visit, cola.barcode)).ok()).toBe(true);
+  await expect(line).toContainText("2 st × 12,90 kr");
+  await expect(line.getByText("25,80 kr", { exact: true })).toBeVisible();
+  const pant = line.getByText("Pant 2 × 2,00 kr", { exact: true });
+  await expect(pant).toBeVisible();
+  await expect(line.getByText("4,00 kr", { exact: true })).toBeVisible();
+  // 2 × 12,90 kr and 4,00 kr of pant.
+  await expect(page.getByTestId("cart-total")).toHaveText("29,80 kr");
+  // Compact: one line of small text under the name, not a second card.
+  expect(await linesOf(pant)).toBe(1);
+
+  await page.getByRole("button", { name: "Kundvagn, 2 st" }).click();
+  const sheet = page.getByRole("dialog", { name: "Kundvagn" });
+  const sheetLine = sheet.getByRole("listitem").filter({ hasText: cola.name });
+  await expect(sheetLine).toContainText("12,90 kr · 2 st");
+  await expect(sheetLine).toContainText(/Pant 2 × 2,00 kr\s*4,00 kr/);
+  await expect(sheet).toContainText(/Totalt\s*29,80 kr/);
+  await expectAccessible(page, "the cart sheet with a line's pant");
+  await page.keyboard.press("Escape");
+
+  await page.goto("/customer/exit");
+  await page.getByRole("button", { name: "Kunde inte scanna? Tryck här" }).click();
+  await expect(page.getByRole("heading", { name: "Tack för ditt köp!" })).toBeVisible({ timeout: 10_000 });
+  const receipt = page.getByRole("region", { name: "Kvitto", exact: true });
+  await expect(row(receipt, `2 x ${cola.name}`)).toHaveText(/25,80\s*kr$/);
+  await expect(row(receipt, /^Pant/)).toHaveText(/^Pant 2 × 2,00 kr\s*4,00 kr$/);
+  await expect(row(receipt, "Totalt")).toHaveText(/Totalt\s*29,80\s*kr/);
+  for (const box of await receipt.locator("[data-amount]").all()) expect(await linesOf(box)).toBe(1);
+  await expectAccessible(page, "a receipt with pant");
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { linePantSchema } from "./pant.ts";
 
 /**
  * The console's Sessions screen (issue 12): visits that went through the
@@ -156,8 +157,10 @@ export const sessionCartLineSchema = z.object({
   name: z.string(),
   quantity: z.number().int(),
   unit_price: z.number(),
+  /** Kronor for the goods, the pant not included. */
   total: z.number(),
   weight_grams: z.number().int().nullable(),
+  pant: linePantSchema,
 });
 
 export const sessionOrderLineSchema = z.object({
@@ -165,7 +168,9 @@ export const sessionOrderLineSchema = z.object({
   name: z.string(),
   quantity: z.number().int(),
   unit_price: z.number(),
+  /** Kronor for the goods, the pant not included. */
   total: z.number(),
+  pant: linePantSchema,
   refunded_quantity: z.number().int(),
   refunded: z.number(),
   /** cart, or spot_check (added at a staff check). */

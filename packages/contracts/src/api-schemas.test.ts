@@ -41,12 +41,20 @@ const uuid = "0b7e3c1e-8f4a-4c55-9d3e-2f1a6b7c8d9e";
 
 describe("answers keep every field", () => {
   const product = { id: "p", name: "Sylt", image_url: null, comparison_price: { price: 22.22, unit: "kg" } };
-  const item = { id: "i", quantity: 2, unit_price: 10, total_price: 20, weight_grams: null, product };
+  const item = {
+    id: "i",
+    quantity: 2,
+    unit_price: 10,
+    total_price: 20,
+    weight_grams: null,
+    pant: { unit: 2, total: 4 },
+    product,
+  };
 
   it.each<[string, Schema, unknown]>([
     ["admin", adminMeSchema, { id: "a", email: "a@x.se", role: "store_admin", store_ids: [uuid] }],
     ["cart", cartSchema, { session_id: uuid, items: [item], total: 20 }],
-    ["scan answer", cartScanResponseSchema, { product, item: { ...item, weight_grams: 450 } }],
+    ["scan answer", cartScanResponseSchema, { product, item: { ...item, weight_grams: 450, pant: null } }],
     [
       "dashboard",
       dashboardStatsSchema,

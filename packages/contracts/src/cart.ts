@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { comparisonPriceSchema } from "./net-content.ts";
+import { linePantSchema } from "./pant.ts";
 
 /** The phone makes one per scan, so a scan sent twice (a retry after a lost answer) adds once. */
 export const cartScanSchema = z.object({
@@ -24,9 +25,12 @@ export const cartItemSchema = z.object({
   quantity: z.number().int(),
   /** Kronor for one: the product's price, a price label's price, or weight × price per kilogram. */
   unit_price: z.number(),
+  /** Kronor for the goods of the line, its pant not included. */
   total_price: z.number(),
   /** Grams, for a line from a weight label; null otherwise. */
   weight_grams: z.number().int().nullable(),
+  /** The pant under the line ("Pant 2,00"); null for a product without a pant mark. */
+  pant: linePantSchema,
   product: cartProductSchema,
 });
 export type CartItem = z.infer<typeof cartItemSchema>;
@@ -34,7 +38,7 @@ export type CartItem = z.infer<typeof cartItemSchema>;
 export const cartSchema = z.object({
   session_id: z.string(),
   items: z.array(cartItemSchema),
-  /** Kronor, exact to the öre. */
+  /** Kronor, exact to the öre: every line's goods and pant. */
   total: z.number(),
 });
 export type Cart = z.infer<typeof cartSchema>;

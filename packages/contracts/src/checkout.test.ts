@@ -33,8 +33,16 @@ const receipt = {
   store: { name: "Glide Umeå", legal_name: "Glide AB", organization_number: "556036-0793", address: null },
   paid_at: "2026-03-01T10:00:00.000Z",
   items: [
-    { name: "Lingonsylt", quantity: 2, unit_price: 12.5, total: 25, vat_rate: 0.12, weight_grams: null },
-    { name: "Bananer", quantity: 1, unit_price: 24.9, total: 11.21, vat_rate: 0.12, weight_grams: 450 },
+    {
+      name: "Lingondricka",
+      quantity: 2,
+      unit_price: 12.5,
+      total: 25,
+      vat_rate: 0.12,
+      weight_grams: null,
+      pant: { unit: 2, total: 4 },
+    },
+    { name: "Bananer", quantity: 1, unit_price: 24.9, total: 11.21, vat_rate: 0.12, weight_grams: 450, pant: null },
   ],
   total: 36.21,
   vat: [{ rate: 0.12, amount: 3.88, net: 32.33, gross: 36.21 }],

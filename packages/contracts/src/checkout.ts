@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { linePantSchema } from "./pant.ts";
 import { receiptDisputeSchema } from "./refunds.ts";
 
 /** POST /api/v1/checkout: the spec's body; it must name the signed-in shopper. */
@@ -11,11 +12,13 @@ export const receiptLineSchema = z.object({
   quantity: z.number().int(),
   /** Kronor for one, VAT included. */
   unit_price: z.number(),
-  /** Kronor for the line, VAT included. */
+  /** Kronor for the goods of the line, VAT included, its pant not included. */
   total: z.number(),
-  /** Fraction: 0.12 is 12 %. */
+  /** Fraction: 0.12 is 12 %; the pant is taxed at its product's rate. */
   vat_rate: z.number(),
   weight_grams: z.number().int().nullable(),
+  /** The pant under the line; null for a product without a pant mark. */
+  pant: linePantSchema,
 });
 
 export const receiptVatSchema = z.object({

@@ -184,6 +184,7 @@ describe("product answers", () => {
     height: null,
     net_content: 450,
     net_content_unit: "g",
+    pant_code: "can",
     comparison_price: { price: 22.22, unit: "kg" },
     age_limit: null,
     created_at: "2026-01-01T00:00:00Z",

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { parseBarcode } from "./barcodes.ts";
 import { NET_CONTENT_UNITS } from "./comparison-price.ts";
 import { comparisonPriceSchema, netContentInput, netContentUnitInput } from "./net-content.ts";
+import { pantCodeSchema } from "./pant.ts";
 import { type VatCategory, vatCategoryForPercent, vatCategorySchema } from "./vat.ts";
 
 export const AGE_LIMITS = [15, 18, 20] as const;
@@ -122,6 +123,8 @@ export const productInputSchema = z.object({
   /** How much the package holds, in net_content_unit; both or neither (netContentProblem). Gives the jämförpris. */
   net_content: netContentInput,
   net_content_unit: netContentUnitInput,
+  /** The pant mark on the package; null or empty for none. Its amount comes from the store's country. */
+  pant_code: z.preprocess((v) => (v === "" ? null : v), pantCodeSchema.nullable().optional()),
   age_limit: z
     .union([z.literal(15), z.literal(18), z.literal(20)], { error: "age_limit must be 15, 18, 20 or null" })
     .nullable()
@@ -181,6 +184,8 @@ export const productSchema = z.object({
   height: z.number().nullable(),
   net_content: z.number().nullable(),
   net_content_unit: z.enum(NET_CONTENT_UNITS).nullable(),
+  /** The pant mark on the package, null for none. */
+  pant_code: pantCodeSchema.nullable(),
   /**
    * Jämförpris, computed from price and net content: per kg (g, kg), per litre
    * (ml, l) or per piece (st); null without a net content. In a lookup of a
@@ -275,4 +280,5 @@ export const PRODUCT_CSV_COLUMNS = [
   "age_limit",
   "net_content",
   "net_content_unit",
+  "pant_code",
 ] as const;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { comparisonPrice, parseBarcode, productSchema } from "@glide/contracts";
 import { describe, expect, it } from "vitest";
 import { as, createTestContext, signIn } from "../test/harness.ts";
-import { demoProducts, seedDemoProducts } from "./demo-products.ts";
+import { demoProducts, pantCodeOf, seedDemoProducts } from "./demo-products.ts";
 import { netContentOfSize } from "./demo-sizes.ts";
 
 describe("the demo's products", () => {
@@ -53,6 +53,27 @@ describe("the demo's products", () => {
     expect(content("Havregryn 1,5 kg")).toEqual([1.5, "kg", { priceOre: 2860, unit: "kg" }]);
     expect(products.find((p) => p.name === "Bananer (per kg)")?.netContentUnit).toBeNull();
     expect(() => netContentOfSize("en burk")).toThrow(/not a net content/);
+  });
+
+  it("carry pant on drinks in cans and PET bottles, by pack and size, and on nothing else", () => {
+    const products = demoProducts();
+    const pant = (name: string) => products.find((p) => p.name === name)?.pantCode;
+    expect(pant("Läsk Cola 33 cl")).toBe("can");
+    expect(pant("Läsk Cola 1,5 l")).toBe("pet_large");
+    expect(pant("Mineralvatten Citron 50 cl")).toBe("pet_small");
+    expect(pant("Julmust 1,4 l")).toBe("pet_large");
+    expect(pant("Folköl 3,5 % 50 cl")).toBe("can");
+    expect(pant("Apelsinjuice 1 l")).toBeNull();
+    expect(pant("Mellanmjölk 1 l")).toBeNull();
+    expect(pantCodeOf("pet", { netContentMilli: 1_000_000, netContentUnit: "ml" })).toBe("pet_small");
+    expect(pantCodeOf("pet", { netContentMilli: 1001, netContentUnit: "l" })).toBe("pet_large");
+    expect(pantCodeOf("pet", { netContentMilli: 499_000, netContentUnit: "ml" })).toBe("can");
+    expect(pantCodeOf("can", { netContentMilli: 1500, netContentUnit: "l" })).toBe("can");
+    expect(pantCodeOf(undefined, { netContentMilli: 330_000, netContentUnit: "ml" })).toBeNull();
+    expect(pantCodeOf("can", null)).toBeNull();
+    expect(
+      products.filter((p) => p.pantCode !== null).every((p) => p.category === "Dryck" || p.category === "Folköl"),
+    ).toBe(true);
   });
 
   it("are seeded with their net content, and the catalogue answers their jämförpris", async () => {

@@ -1,4 +1,4 @@
-import { gtinCheckDigit, type NetContentUnit, parseBarcode, type VatCategory } from "@glide/contracts";
+import { gtinCheckDigit, type NetContentUnit, type PantCode, parseBarcode, type VatCategory } from "@glide/contracts";
 import type { Tx } from "../db/client.ts";
 import { productBarcodes, products } from "../db/schema/index.ts";
 import { netContentOfSize } from "./demo-sizes.ts";
@@ -51,6 +51,8 @@ type Item = {
   age?: 15 | 18 | 20;
   /** Sold by weight (a 23 label) or with a printed price (a 20 label). */
   measure?: "weight" | "price";
+  /** A drink in a can or a PET bottle carries pant (its mark follows from the pack and its size). */
+  pack?: "can" | "pet";
 };
 
 const EKO = { Eko: 1.15 };
@@ -169,21 +171,51 @@ const RANGE: Item[] = [
     category: "Dryck",
     price: { "33 cl": 14.9, "1,5 l": 27.9 },
     variants: { Zero: 1 },
+    // The 33 cl in a can, the 1.5 l in a PET bottle: pantCodeOf tells them apart by size.
+    pack: "pet",
   },
-  { name: "Julmust", brand: "Apotekarnes", category: "Dryck", price: { "1,4 l": 21.9 } },
-  { name: "Trocadero", brand: "Saturnus", category: "Dryck", price: { "33 cl": 14.9 }, variants: { Zero: 1 } },
-  { name: "Mineralvatten Citron", brand: "Ramlösa", category: "Dryck", price: { "50 cl": 15.9, "1,5 l": 22.9 } },
+  { name: "Julmust", brand: "Apotekarnes", category: "Dryck", price: { "1,4 l": 21.9 }, pack: "pet" },
+  {
+    name: "Trocadero",
+    brand: "Saturnus",
+    category: "Dryck",
+    price: { "33 cl": 14.9 },
+    variants: { Zero: 1 },
+    pack: "can",
+  },
+  {
+    name: "Mineralvatten Citron",
+    brand: "Ramlösa",
+    category: "Dryck",
+    price: { "50 cl": 15.9, "1,5 l": 22.9 },
+    pack: "pet",
+  },
   { name: "Apelsinjuice", brand: "Tropicana", category: "Dryck", price: { "1 l": 34.9 } },
-  { name: "Energidryck", brand: "Nocco", category: "Dryck", price: { "33 cl": 24.9 }, age: 15 },
-  { name: "Energidryck Original", brand: "Red Bull", category: "Dryck", price: { "25 cl": 22.9 }, age: 15 },
+  { name: "Energidryck", brand: "Nocco", category: "Dryck", price: { "33 cl": 24.9 }, age: 15, pack: "can" },
+  {
+    name: "Energidryck Original",
+    brand: "Red Bull",
+    category: "Dryck",
+    price: { "25 cl": 22.9 },
+    age: 15,
+    pack: "can",
+  },
   {
     name: "Folköl Ljus lager 3,5 %",
     brand: "Pripps Blå",
     category: "Folköl",
     price: { "33 cl": 16.9, "50 cl": 21.9 },
     age: 18,
+    pack: "can",
   },
-  { name: "Folköl 3,5 %", brand: "Norrlands Guld", category: "Folköl", price: { "50 cl": 17.9 }, age: 18 },
+  {
+    name: "Folköl 3,5 %",
+    brand: "Norrlands Guld",
+    category: "Folköl",
+    price: { "50 cl": 17.9 },
+    age: 18,
+    pack: "can",
+  },
   {
     name: "Snus General Original Portion",
     brand: "General",
@@ -236,9 +268,27 @@ export type DemoProduct = {
   /** Net content (thousandths of its unit) of a packaged item; null for goods weighed or priced at the counter. */
   netContentMilli: number | null;
   netContentUnit: NetContentUnit | null;
+  /** The pant mark of a drink in a can or a PET bottle; null for anything else. */
+  pantCode: PantCode | null;
   /** Weighed (a 23 weight label) or priced at the counter (a 20 price label); null: a packaged item. */
   measure: "weight" | "price" | null;
 };
+
+/**
+ * A drink's pant mark: every can is "can"; a PET bottle is "pet_small" up to
+ * a litre and "pet_large" above it, as Returpack marks them. A Cola sold both
+ * as a 33 cl can and a 1.5 l bottle is written as PET, and its sizes under
+ * half a litre are cans.
+ */
+export function pantCodeOf(
+  pack: Item["pack"],
+  content: { netContentMilli: number; netContentUnit: NetContentUnit } | null,
+): PantCode | null {
+  if (!pack || !content) return null;
+  const litres = content.netContentMilli / 1000 / (content.netContentUnit === "l" ? 1 : 1000);
+  if (pack === "can" || litres < 0.5) return "can";
+  return litres > 1 ? "pet_large" : "pet_small";
+}
 
 /** The range as products: one per size and variant an item is sold in. */
 export function demoProducts(): DemoProduct[] {
@@ -261,6 +311,7 @@ export function demoProducts(): DemoProduct[] {
           ageLimit: item.age ?? null,
           netContentMilli: content?.netContentMilli ?? null,
           netContentUnit: content?.netContentUnit ?? null,
+          pantCode: pantCodeOf(item.pack, content),
           // 23: weight label (price per kg); 20: price label. Registered as the item, value 0000.
           barcode: item.measure
             ? ean13(item.measure === "weight" ? "2370" : "2070", n * 10000)

@@ -18,14 +18,22 @@ export interface TestProduct {
 /** A product made by the test admin (createStore has signed the request context in). */
 export async function createProduct(
   request: APIRequestContext,
-  fields: { price: number; barcode?: string; name?: string; net_content?: number; net_content_unit?: string },
+  fields: {
+    price: number;
+    barcode?: string;
+    name?: string;
+    net_content?: number;
+    net_content_unit?: string;
+    /** The pant mark on the package ("can" is 2 kr in a Swedish store). */
+    pant_code?: string;
+  },
 ): Promise<TestProduct> {
-  const { price, net_content, net_content_unit } = fields;
+  const { price, net_content, net_content_unit, pant_code } = fields;
   const name = fields.name ?? unique("Ekologisk mjölk");
   const barcode = fields.barcode ?? randomEan13();
   const sku = unique("SKU").replaceAll(" ", "-");
   const created = await request.post("/api/v1/products/", {
-    data: { sku, name, price, barcode, category: "Mejeri", net_content, net_content_unit },
+    data: { sku, name, price, barcode, category: "Mejeri", net_content, net_content_unit, pant_code },
   });
   expect(created.status(), await created.text()).toBe(201);
   const { id } = (await created.json()) as { id: string };

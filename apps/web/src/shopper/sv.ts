@@ -130,6 +130,8 @@ export const sv = {
     perPiece: "kr/st",
     /** Jämförpris, shortened as Swedish shelf labels do: "Jfr-pris 49,90 kr/kg". */
     comparison: (amount: string, unit: string) => `Jfr-pris ${amount} kr/${unit}`,
+    /** The deposit under its drink, per unit as the receipt shows it: "Pant 2,00 kr", "Pant 3 × 2,00 kr". */
+    pant: (quantity: number, unit: string) => (quantity > 1 ? `Pant ${quantity} × ${unit}` : `Pant ${unit}`),
     decrease: (name: string) => `Minska antal ${name}`,
     increase: (name: string) => `Öka antal ${name}`,
     remove: "Ta bort",

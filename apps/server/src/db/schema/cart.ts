@@ -24,6 +24,8 @@ export const cartItems = pgTable(
     /** Öre for one, fixed when the line was made. */
     unitPriceOre: integer("unit_price_ore").notNull(),
     weightGrams: integer("weight_grams"),
+    /** Öre of pant for one, fixed when the line was made (the product's mark in the store's country); 0 without. */
+    pantOre: integer("pant_ore").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -31,6 +33,7 @@ export const cartItems = pgTable(
     uniqueIndex("cart_items_session_line_idx").on(t.sessionId, t.lineKey),
     check("cart_items_quantity_check", sql`${t.quantity} > 0`),
     check("cart_items_price_check", sql`${t.unitPriceOre} >= 0`),
+    check("cart_items_pant_check", sql`${t.pantOre} >= 0`),
   ],
 );
 

@@ -4,6 +4,7 @@ export * from "./cameras.ts";
 export * from "./cart.ts";
 export * from "./operations.ts";
 export * from "./orders.ts";
+export * from "./pant.ts";
 export * from "./platform.ts";
 export * from "./products.ts";
 export * from "./receipt-mails.ts";

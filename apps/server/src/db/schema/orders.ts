@@ -72,8 +72,11 @@ export const orderLines = pgTable(
     unitPriceOre: integer("unit_price_ore").notNull(),
     /** Hundredths of a percent: 25 % is 2500. Prices include VAT. */
     vatRateBp: integer("vat_rate_bp").notNull(),
+    /** quantity × (unit_price_ore + pant_ore): the pant is charged, taxed and refunded with its product. */
     totalOre: bigint("total_ore", { mode: "number" }).notNull(),
     weightGrams: integer("weight_grams"),
+    /** Öre of pant for one unit, 0 without; shown as a line of its own under the product. */
+    pantOre: integer("pant_ore").notNull().default(0),
     /** cart: from the visit's cart at the exit; spot_check: added by staff at a check (charged apart). */
     origin: text("origin").notNull().default("cart"),
     /** Given back so far (refunds that succeeded or are under way): never more than the line. */

@@ -43,6 +43,8 @@ export const products = pgTable(
     netContentMilli: integer("net_content_milli"),
     /** g, kg, ml, l or st (contracts' NET_CONTENT_UNITS); set exactly when netContentMilli is. */
     netContentUnit: text("net_content_unit"),
+    /** The pant mark on the package (contracts' PANT_CODES); its amount comes from pant_amounts for the store's country. */
+    pantCode: text("pant_code"),
     /** What search looks in, lower-cased once on write: one trigram index serves name, SKU and brand. */
     searchText: text("search_text").generatedAlwaysAs(sql`lower(name || ' ' || sku || ' ' || coalesce(brand, ''))`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -61,6 +63,10 @@ export const products = pgTable(
       "products_net_content_check",
       sql`(${t.netContentMilli} is null) = (${t.netContentUnit} is null) and ${t.netContentMilli} > 0
         and ${t.netContentUnit} in ('g', 'kg', 'ml', 'l', 'st')`,
+    ),
+    check(
+      "products_pant_code_check",
+      sql`${t.pantCode} is null or ${t.pantCode} in ('can', 'pet_small', 'pet_large', 'can_1kr', 'pet_small_1kr', 'pet_large_2kr')`,
     ),
     check(
       "products_vat_category_check",

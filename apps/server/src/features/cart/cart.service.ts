@@ -3,6 +3,7 @@ import { comparisonPriceAnswer } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { forbidden, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
+import { linePant } from "../pant/pant.ts";
 import { loadSession } from "./cart-visit.ts";
 
 /** A cart line with its product, as the cart's statements read it. */
@@ -10,6 +11,8 @@ export type ItemRow = {
   id: string;
   quantity: number;
   unit_price_ore: number;
+  /** Öre of pant for one, fixed when the line was made; 0 without. */
+  pant_ore: number;
   weight_grams: number | null;
   product_id: string;
   name: string;
@@ -23,7 +26,7 @@ export type ItemRow = {
 };
 
 /** The select of cart lines with their products; add the where clause. */
-export const itemSelect = sql`select i.id, i.quantity, i.unit_price_ore, i.weight_grams, i.line_key, p.id as product_id,
+export const itemSelect = sql`select i.id, i.quantity, i.unit_price_ore, i.pant_ore, i.weight_grams, i.line_key, p.id as product_id,
     p.name, p.image_url, p.price_ore, p.net_content_milli, p.net_content_unit
   from cart_items i join products p on p.id = i.product_id`;
 
@@ -47,6 +50,7 @@ export function toItem(row: ItemRow): CartItem {
     unit_price: fromOre(row.unit_price_ore),
     total_price: fromOre(row.unit_price_ore * row.quantity),
     weight_grams: row.weight_grams,
+    pant: linePant(row.pant_ore, row.quantity),
     product: {
       id: row.product_id,
       name: row.name,
@@ -69,7 +73,7 @@ export async function readCart(db: Db | Tx, sessionId: string): Promise<Cart> {
     sql`${itemSelect} where i.session_id = ${sessionId} order by i.created_at, i.id`,
   );
   const items = rows.map(toItem);
-  const totalOre = rows.reduce((sum, r) => sum + r.unit_price_ore * r.quantity, 0);
+  const totalOre = rows.reduce((sum, r) => sum + (r.unit_price_ore + r.pant_ore) * r.quantity, 0);
   return { session_id: sessionId, items, total: fromOre(totalOre) };
 }
 

@@ -1,6 +1,7 @@
 import type { Cart } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { notFound } from "../../platform/errors.ts";
+import { LINE_VALUE_ORE } from "../pant/pant.ts";
 import { type AnnounceSession, recordSessionEvent } from "../sessions/session-events.ts";
 import { addedEvent, announceLine, type CartEvent } from "./cart.events.ts";
 import { type ItemRow, itemSelect, readCart, toItem } from "./cart.service.ts";
@@ -56,11 +57,11 @@ export async function setQuantity(opts: {
     if (!line || line.quantity === opts.quantity) return { changed: false, event: { type: "cart_changed" } };
     const [cart] = await queryRows<{ ore: number | string }>(
       tx,
-      sql`select coalesce(sum(quantity::bigint * unit_price_ore), 0)::bigint as ore from cart_items where session_id = ${visit.sessionId}`,
+      sql`select coalesce(sum(${LINE_VALUE_ORE}), 0)::bigint as ore from cart_items where session_id = ${visit.sessionId}`,
     );
     checkLimits(limits, line, {
       quantity: opts.quantity,
-      totalOre: Number(cart!.ore) + (opts.quantity - line.quantity) * line.unit_price_ore,
+      totalOre: Number(cart!.ore) + (opts.quantity - line.quantity) * (line.unit_price_ore + line.pant_ore),
     });
     await tx.execute(
       sql`update cart_items set quantity = ${opts.quantity}, updated_at = now() where id = ${opts.itemId}`,

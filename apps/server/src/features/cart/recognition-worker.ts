@@ -2,6 +2,7 @@ import type { Cart, CartItem } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { conflict, forbidden, isUniqueViolation, notFound } from "../../platform/errors.ts";
 import { storeOfDevice } from "../devices/devices.service.ts";
+import { LINE_VALUE_ORE, pantOreOf } from "../pant/pant.ts";
 import { type AnnounceSession, type EventSource, recordSessionEvent } from "../sessions/session-events.ts";
 import { checkAgeLimit } from "./age-limit.ts";
 import { addedEvent, announceLine, type CartEvent } from "./cart.events.ts";
@@ -33,19 +34,21 @@ async function addOne(
   const { sessionId, productId, unitOre, scanId } = opts;
   const add = async (tx: Tx) => {
     await openSession(tx, opts.actor, sessionId, true);
-    const [cart] = await queryRows<{ ore: number | string; line_quantity: number }>(
+    const [cart] = await queryRows<{ ore: number | string; line_quantity: number; pant_ore: number }>(
       tx,
-      sql`select coalesce(sum(quantity::bigint * unit_price_ore), 0)::bigint as ore,
-            coalesce(max(quantity) filter (where line_key = ${productId}), 0)::int as line_quantity
+      sql`select coalesce(sum(${LINE_VALUE_ORE}), 0)::bigint as ore,
+            coalesce(max(quantity) filter (where line_key = ${productId}), 0)::int as line_quantity,
+            (select ${pantOreOf("p", sql`${opts.event.storeId}::uuid`)} from products p where p.id = ${productId}) as pant_ore
           from cart_items where session_id = ${sessionId}`,
     );
+    const pantOre = cart!.pant_ore ?? 0;
     checkLimits(
       opts.limits,
       { name: opts.event.productName },
-      { quantity: cart!.line_quantity + 1, totalOre: Number(cart!.ore) + unitOre },
+      { quantity: cart!.line_quantity + 1, totalOre: Number(cart!.ore) + unitOre + pantOre },
     );
-    const upsert = sql`insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams)
-      values (${sessionId}, ${productId}, ${productId}, 1, ${unitOre}, null)
+    const upsert = sql`insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams, pant_ore)
+      values (${sessionId}, ${productId}, ${productId}, 1, ${unitOre}, null, ${pantOre})
       on conflict (session_id, line_key) do update set quantity = cart_items.quantity + 1, updated_at = now()
       returning id`;
     const [row] = await queryRows<{ id: string }>(

@@ -2,6 +2,7 @@ import type { CartItem } from "@glide/contracts";
 import { parseBarcode, parseVariableMeasure } from "@glide/contracts";
 import { type Db, queryPrepared, queryRows, sql, type Tx } from "../../db/client.ts";
 import { AppError, conflict, isUniqueViolation, notFound } from "../../platform/errors.ts";
+import { lineValueOre, pantOreOf } from "../pant/pant.ts";
 import { ACTIVITY_PRECISION, type AnnounceSession, announceNothing } from "../sessions/session-events.ts";
 import { checkAgeLimit } from "./age-limit.ts";
 import { addedEvent, type CartEvent } from "./cart.events.ts";
@@ -55,6 +56,8 @@ type FoundProduct = {
   age_limit: number | null;
   /** What one scan of this code adds: the product's price, or the label's. */
   unit_ore: number;
+  /** And its pant in the store's country (0 without). */
+  pant_ore: number;
 };
 
 type ScanRow = {
@@ -98,14 +101,15 @@ async function scanStatement(
           case when b.gtin14 = ${code?.gtin14 ?? null} then p.price_ore
                when ${priceOre}::int is not null then ${priceOre}::int
                else round(p.price_ore * ${grams}::int / 1000.0)::int end as unit_ore,
-          case when b.gtin14 = ${code?.gtin14 ?? null} then p.id::text else ${code ? `label:${code.raw}` : null}::text end as line_key
+          case when b.gtin14 = ${code?.gtin14 ?? null} then p.id::text else ${code ? `label:${code.raw}` : null}::text end as line_key,
+          ${pantOreOf("p", sql`(select store_id from visit)`)} as pant_ore
         from product_barcodes b join products p on p.id = b.product_id
         where b.gtin14 in (${code?.gtin14 ?? null}, ${code?.labelGtin14 ?? null})
         order by exact desc
         limit 1
       ),
       previous as (
-        select c.session_id, i.id, i.quantity, i.unit_price_ore, i.weight_grams, i.line_key, p.id as product_id, p.name,
+        select c.session_id, i.id, i.quantity, i.unit_price_ore, i.pant_ore, i.weight_grams, i.line_key, p.id as product_id, p.name,
           p.image_url, p.price_ore, p.net_content_milli, p.net_content_unit
         from cart_scans c
         left join cart_items i on i.id = c.item_id
@@ -113,20 +117,20 @@ async function scanStatement(
         where c.scan_id = ${scanId}::uuid
       ),
       cart as (
-        select coalesce(sum(i.quantity::bigint * i.unit_price_ore), 0)::bigint as ore,
+        select coalesce(sum(${lineValueOre("i")}), 0)::bigint as ore,
           coalesce(max(i.quantity) filter (where i.line_key = (select line_key from found)), 0) as line_quantity
         from cart_items i where i.session_id = ${sessionId}::uuid
       ),
       item as (
-        insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams)
-        select v.id, f.id, f.line_key, 1, f.unit_ore, case when f.exact then null else ${grams}::int end
+        insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams, pant_ore)
+        select v.id, f.id, f.line_key, 1, f.unit_ore, case when f.exact then null else ${grams}::int end, f.pant_ore
         from visit v, found f, cart k
         where v.customer_id = ${customerId} and v.state = 'in_store'
           and v.store_active and f.is_active and (${ageChecked}::boolean or coalesce(f.age_limit, 0) = 0)
-          and k.line_quantity < ${limits.maxLineQuantity}::int and k.ore + f.unit_ore <= ${limits.maxTotalOre}::bigint
+          and k.line_quantity < ${limits.maxLineQuantity}::int and k.ore + f.unit_ore + f.pant_ore <= ${limits.maxTotalOre}::bigint
           and not exists (select 1 from previous)
         on conflict (session_id, line_key) do update set quantity = cart_items.quantity + 1, updated_at = now()
-        returning id, quantity, unit_price_ore, weight_grams, line_key, product_id
+        returning id, quantity, unit_price_ore, pant_ore, weight_grams, line_key, product_id
       ),
       scan as (
         insert into cart_scans (scan_id, session_id, item_id)
@@ -212,7 +216,7 @@ export async function scanIntoCart(opts: {
     if (row.previous) return scanned(previousItem(row.previous, opts.sessionId));
     checkLimits(limits, product, {
       quantity: row.line_quantity + 1,
-      totalOre: Number(row.cart_ore) + product.unit_ore,
+      totalOre: Number(row.cart_ore) + product.unit_ore + product.pant_ore,
     });
     // Only the age limit held the scan back, and the shopper is of age: add it now.
     if (!product.age_limit) break;

@@ -6,6 +6,7 @@ import { checkAgeLimit } from "../cart/age-limit.ts";
 import { paidResponse } from "../orders/receipt.ts";
 import { enqueueReceiptMail } from "../orders/receipt-mail.outbox.ts";
 import { vatPerRate } from "../orders/vat.ts";
+import { lineValueOre } from "../pant/pant.ts";
 import type { ChargeOutcome } from "../payments/charge.ts";
 import { recordSessionEvent, type SessionChange } from "../sessions/session-events.ts";
 import { saleVatRates } from "../vat-rates/vat-rate-table.ts";
@@ -39,6 +40,8 @@ type CartLine = {
   name: string;
   quantity: number;
   unit_price_ore: number;
+  /** Öre of pant for one, charged and taxed with the line. */
+  pant_ore: number;
   weight_grams: number | null;
   vat_category: VatCategory;
   age_limit: number | null;
@@ -167,7 +170,7 @@ async function makeOrder(
 ): Promise<Plan> {
   const lines = await queryRows<CartLine>(
     tx,
-    sql`select i.product_id, p.name, i.quantity, i.unit_price_ore, i.weight_grams, p.vat_category, p.age_limit
+    sql`select i.product_id, p.name, i.quantity, i.unit_price_ore, i.pant_ore, i.weight_grams, p.vat_category, p.age_limit
         from cart_items i join products p on p.id = i.product_id
         where i.session_id = ${visit.id}
         order by i.created_at, i.id`,
@@ -176,7 +179,11 @@ async function makeOrder(
   const charged = withCard(visit);
   const rateOf = await saleVatRates(tx, visit, now);
   const priced = lines.map((line, position) => ({ ...line, position, vat_rate_bp: rateOf(line.vat_category) }));
-  const totals = priced.map((line) => ({ totalOre: line.unit_price_ore * line.quantity, vatRateBp: line.vat_rate_bp }));
+  // The pant is charged and taxed with its drink (Skatteverket: the deposit follows the goods' rate).
+  const totals = priced.map((line) => ({
+    totalOre: (line.unit_price_ore + line.pant_ore) * line.quantity,
+    vatRateBp: line.vat_rate_bp,
+  }));
   const totalOre = totals.reduce((sum, line) => sum + line.totalOre, 0);
   const vatOre = vatPerRate(totals).reduce((sum, rate) => sum + rate.vatOre, 0);
   // A declined try is over at the provider: the next one is a new charge under a new key.
@@ -198,11 +205,13 @@ async function makeOrder(
   const orderId = saved!.id;
   await tx.execute(sql`delete from order_lines where order_id = ${orderId}`);
   await tx.execute(
-    sql`insert into order_lines (order_id, position, product_id, name, quantity, unit_price_ore, vat_rate_bp, total_ore, weight_grams)
-        select ${orderId}, l.position, l.product_id, l.name, l.quantity, l.unit_price_ore, l.vat_rate_bp,
-               l.quantity::bigint * l.unit_price_ore, l.weight_grams
+    sql`insert into order_lines (order_id, position, product_id, name, quantity, unit_price_ore, pant_ore, vat_rate_bp,
+          total_ore, weight_grams)
+        select ${orderId}, l.position, l.product_id, l.name, l.quantity, l.unit_price_ore, l.pant_ore, l.vat_rate_bp,
+               ${lineValueOre("l")}, l.weight_grams
         from jsonb_to_recordset(${JSON.stringify(priced)}::jsonb)
-          as l(position int, product_id uuid, name text, quantity int, unit_price_ore int, vat_rate_bp int, weight_grams int)`,
+          as l(position int, product_id uuid, name text, quantity int, unit_price_ore int, pant_ore int, vat_rate_bp int,
+            weight_grams int)`,
   );
   await moveVisit(tx, visit.id, "charging", now);
   await recordSessionEvent(tx, {

@@ -14,9 +14,9 @@ const receipt = (over: Partial<Receipt> = {}): Receipt => ({
   // 13:05:09 UTC is 14:05:09 in Stockholm in winter.
   paid_at: "2026-01-15T13:05:09.000Z",
   items: [
-    { name: "Mjölk", quantity: 2, unit_price: 17.9, total: 35.8, vat_rate: 0.12, weight_grams: null },
-    { name: "Tvål", quantity: 1, unit_price: 1234.5, total: 1234.5, vat_rate: 0.25, weight_grams: null },
-    { name: "Äpplen", quantity: 1, unit_price: 14.46, total: 14.46, vat_rate: 0.12, weight_grams: 482 },
+    { name: "Mjölk", quantity: 2, unit_price: 17.9, total: 35.8, vat_rate: 0.12, weight_grams: null, pant: null },
+    { name: "Tvål", quantity: 1, unit_price: 1234.5, total: 1234.5, vat_rate: 0.25, weight_grams: null, pant: null },
+    { name: "Äpplen", quantity: 1, unit_price: 14.46, total: 14.46, vat_rate: 0.12, weight_grams: 482, pant: null },
   ],
   total: 1284.76,
   vat: [
@@ -95,7 +95,9 @@ describe("the receipt e-mail", () => {
           organization_number: null,
           address: hostile,
         },
-        items: [{ name: hostile, quantity: 1, unit_price: 1, total: 1, vat_rate: 0.25, weight_grams: null }],
+        items: [
+          { name: hostile, quantity: 1, unit_price: 1, total: 1, vat_rate: 0.25, weight_grams: null, pant: null },
+        ],
         payment: { brand: "<b>", last4: "<i>" },
       }),
     );

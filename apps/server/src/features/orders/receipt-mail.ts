@@ -37,13 +37,17 @@ function contents(receipt: Receipt) {
     store.organization_number ? `Org.nr ${store.organization_number}` : null,
     store.address,
   ].filter((part): part is string => Boolean(part));
-  const lines: Line[] = receipt.items.map((item) => ({
-    label:
-      item.weight_grams === null
-        ? `${item.quantity} x ${item.name}`
-        : `${item.quantity} x ${item.name} (${kilograms.format(item.weight_grams / 1000)} kg)`,
-    amount: money(item.total, currency),
-  }));
+  // The pant is a line of its own under its product, as on the shelf's receipt.
+  const lines: Line[] = receipt.items.flatMap((item) => [
+    {
+      label:
+        item.weight_grams === null
+          ? `${item.quantity} x ${item.name}`
+          : `${item.quantity} x ${item.name} (${kilograms.format(item.weight_grams / 1000)} kg)`,
+      amount: money(item.total, currency),
+    },
+    ...(item.pant ? [{ label: `  ${item.quantity} x Pant`, amount: money(item.pant.total, currency) }] : []),
+  ]);
   const vat = receipt.vat.map((rate) => ({
     rate: rateOf(rate.rate),
     vat: money(rate.amount, currency),

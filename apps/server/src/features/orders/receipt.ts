@@ -2,6 +2,7 @@ import type { CheckoutResponse, Receipt } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { conflict } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
+import { linePant } from "../pant/pant.ts";
 import { receiptAfterwards, refundedVat } from "./receipt-refunds.ts";
 import { vatPerRate } from "./vat.ts";
 
@@ -25,6 +26,8 @@ type ReceiptLineRow = {
   name: string;
   quantity: number;
   unit_price_ore: number;
+  pant_ore: number;
+  /** Goods and pant. */
   total_ore: number;
   vat_rate_bp: number;
   weight_grams: number | null;
@@ -42,7 +45,7 @@ export async function readReceipt(db: Db | Tx, orderId: string): Promise<Receipt
   if (!order) return null;
   const lines = await queryRows<ReceiptLineRow>(
     db,
-    sql`select name, quantity, unit_price_ore, total_ore, vat_rate_bp, weight_grams
+    sql`select name, quantity, unit_price_ore, pant_ore, total_ore, vat_rate_bp, weight_grams
         from order_lines where order_id = ${orderId} order by position`,
   );
   return {
@@ -59,9 +62,10 @@ export async function readReceipt(db: Db | Tx, orderId: string): Promise<Receipt
       name: line.name,
       quantity: line.quantity,
       unit_price: fromOre(line.unit_price_ore),
-      total: fromOre(line.total_ore),
+      total: fromOre(line.total_ore - line.pant_ore * line.quantity),
       vat_rate: line.vat_rate_bp / 10_000,
       weight_grams: line.weight_grams,
+      pant: linePant(line.pant_ore, line.quantity),
     })),
     total: fromOre(order.total_ore),
     vat: vatPerRate(lines.map((line) => ({ totalOre: line.total_ore, vatRateBp: line.vat_rate_bp }))).map((rate) => ({

@@ -63,6 +63,7 @@ export function toInput(record: Record<string, string>): Record<string, unknown>
         input[column] = v === "" ? null : toNumber(v);
         break;
       case "net_content_unit":
+      case "pant_code":
         input[column] = v === "" ? null : v;
         break;
       case "is_active":

@@ -1,5 +1,5 @@
 import type { NetContentUnit, Product, productInputSchema, productUpdateSchema, VatCategory } from "@glide/contracts";
-import { comparisonPriceAnswer, displayGtin, isNetContentUnit, netContentProblem } from "@glide/contracts";
+import { comparisonPriceAnswer, displayGtin, isNetContentUnit, isPantCode, netContentProblem } from "@glide/contracts";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db, Tx } from "../../db/client.ts";
@@ -59,6 +59,7 @@ export function toProduct(row: ProductRow, gtins: string[], rateToday: RateToday
     height: scaled(row.heightMm, 10),
     ...content,
     comparison_price: comparisonPriceAnswer(row.priceOre, content.net_content, content.net_content_unit),
+    pant_code: row.pantCode !== null && isPantCode(row.pantCode) ? row.pantCode : null,
     age_limit: row.ageLimit,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -92,6 +93,7 @@ export function productColumns(
     heightMm: scaled(input.height, 10),
     netContentMilli: scaled(input.net_content, 1000),
     netContentUnit: input.net_content_unit,
+    pantCode: input.pant_code,
     ageLimit: input.age_limit,
   };
   return Object.fromEntries(Object.entries(cols).filter(([, v]) => v !== undefined));

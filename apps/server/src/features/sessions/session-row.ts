@@ -2,6 +2,7 @@ import type { SessionRow, SessionStatus } from "@glide/contracts";
 import type { SQL } from "drizzle-orm";
 import { type Db, queryRows, sql } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
+import { lineValueOre } from "../pant/pant.ts";
 
 /** A visit as `visitsOf` reads it. */
 export type VisitRow = {
@@ -61,7 +62,7 @@ export const visitsOf = (source: SQL) => sql`
   cross join lateral (select o.id is not null and o.state <> 'declined' as charged) k
   cross join lateral (
     select count(*)::int as lines, coalesce(sum(i.quantity), 0)::int as items,
-      coalesce(sum(i.quantity::bigint * i.unit_price_ore), 0)::bigint as total_ore
+      coalesce(sum(${lineValueOre("i")}), 0)::bigint as total_ore
     from cart_items i where i.session_id = s.id) ci
   cross join lateral (
     select count(*)::int as lines, coalesce(sum(l.quantity), 0)::int as items

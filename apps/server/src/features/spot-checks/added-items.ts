@@ -1,5 +1,6 @@
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { vatPerRate } from "../orders/vat.ts";
+import { lineValueOre } from "../pant/pant.ts";
 import type { ChargePort } from "../payments/charge.ts";
 import type { Adjustments, CheckRow } from "./spot-check-list.ts";
 
@@ -51,6 +52,11 @@ export async function chargeAdded(deps: { db: Db; charges: ChargePort }, check: 
   });
 }
 
+/** What an item added at a check costs: its units' price and pant. */
+export function addedValueOre(item: NonNullable<Adjustments["added"]>[number]): number {
+  return (item.unit_price_ore + (item.pant_ore ?? 0)) * item.quantity;
+}
+
 /** Items added at a check become the order's lines (origin spot_check), its total and VAT rising by theirs. */
 export async function addLines(tx: Tx, orderId: string, added: NonNullable<Adjustments["added"]>) {
   const [order] = await queryRows<{ id: string; next: number }>(
@@ -59,13 +65,14 @@ export async function addLines(tx: Tx, orderId: string, added: NonNullable<Adjus
         from orders o where o.id = ${orderId} for update`,
   );
   await tx.execute(
-    sql`insert into order_lines (order_id, position, product_id, name, quantity, unit_price_ore, vat_rate_bp, total_ore, origin)
-        select ${order!.id}, ${order!.next} + l.i, l.product_id, l.name, l.quantity, l.unit_price_ore, l.vat_rate_bp,
-               l.quantity::bigint * l.unit_price_ore, 'spot_check'
-        from jsonb_to_recordset(${JSON.stringify(added.map((item, i) => ({ ...item, i })))}::jsonb)
-          as l(i int, product_id uuid, name text, quantity int, unit_price_ore int, vat_rate_bp int)`,
+    sql`insert into order_lines (order_id, position, product_id, name, quantity, unit_price_ore, pant_ore, vat_rate_bp,
+          total_ore, origin)
+        select ${order!.id}, ${order!.next} + l.i, l.product_id, l.name, l.quantity, l.unit_price_ore, l.pant_ore,
+               l.vat_rate_bp, ${lineValueOre("l")}, 'spot_check'
+        from jsonb_to_recordset(${JSON.stringify(added.map((item, i) => ({ ...item, pant_ore: item.pant_ore ?? 0, i })))}::jsonb)
+          as l(i int, product_id uuid, name text, quantity int, unit_price_ore int, pant_ore int, vat_rate_bp int)`,
   );
-  const totalOre = added.reduce((sum, item) => sum + item.unit_price_ore * item.quantity, 0);
+  const totalOre = added.reduce((sum, item) => sum + addedValueOre(item), 0);
   // VAT is rounded once per rate over the whole receipt, the added lines with the earlier ones of their rate:
   // adding the added lines' own rounded VAT would be off by an öre where a rate already had lines.
   const lines = await queryRows<{ total_ore: number; vat_rate_bp: number }>(

@@ -36,7 +36,15 @@ export type Adjustments = {
   request: SpotCheckDecision;
   /** When the request claimed the check (before any money moved). */
   claimed_at?: string;
-  added?: Array<{ product_id: string; name: string; quantity: number; unit_price_ore: number; vat_rate_bp: number }>;
+  added?: Array<{
+    product_id: string;
+    name: string;
+    quantity: number;
+    unit_price_ore: number;
+    /** Öre of pant for one; absent in checks decided before pant. */
+    pant_ore?: number;
+    vat_rate_bp: number;
+  }>;
   charge?: { state: "pending" | "paid" | "declined"; failure_code: string | null };
 };
 

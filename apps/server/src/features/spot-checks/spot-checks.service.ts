@@ -5,11 +5,12 @@ import { fromOre } from "../../platform/money.ts";
 import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { recordAudit } from "../audit/audit.ts";
+import { pantOreOf } from "../pant/pant.ts";
 import type { ChargePort } from "../payments/charge.ts";
 import { createRefund, type RefundDeps } from "../refunds/refunds.service.ts";
 import { recordSessionEvent } from "../sessions/session-events.ts";
 import { saleVatRates, storeOfOrder } from "../vat-rates/vat-rate-table.ts";
-import { addLines, chargeAdded } from "./added-items.ts";
+import { addedValueOre, addLines, chargeAdded } from "./added-items.ts";
 import { type Adjustments, type CheckRow, readCheck, view } from "./spot-check-list.ts";
 
 /** What deciding a check needs: the refund service's, and the charge for items added. */
@@ -158,9 +159,17 @@ async function record(deps: SpotCheckDeps, actor: AdminActor, check: CheckRow, d
     let chargeOre: number | null = null;
     if (decision.outcome === "items_added") {
       const ids = (decision.items_added ?? []).map((item) => item.product_id);
-      const products = await queryRows<{ id: string; name: string; price_ore: number; vat_category: VatCategory }>(
+      const products = await queryRows<{
+        id: string;
+        name: string;
+        price_ore: number;
+        pant_ore: number;
+        vat_category: VatCategory;
+      }>(
         tx,
-        sql`select id, name, price_ore, vat_category from products
+        sql`select id, name, price_ore, vat_category,
+              ${pantOreOf("products", sql`(select store_id from orders where id = ${check.order_id})`)} as pant_ore
+            from products
             where id in (select unnest(${`{${ids.join(",")}}`}::uuid[]))`,
       );
       // Sold at the check: the rate of the store's day of the decision.
@@ -175,10 +184,11 @@ async function record(deps: SpotCheckDeps, actor: AdminActor, check: CheckRow, d
           name: product.name,
           quantity: item.quantity,
           unit_price_ore: product.price_ore,
+          pant_ore: product.pant_ore,
           vat_rate_bp: rateOf(product.vat_category),
         };
       });
-      chargeOre = adjustments.added.reduce((sum, item) => sum + item.unit_price_ore * item.quantity, 0);
+      chargeOre = adjustments.added.reduce((sum, item) => sum + addedValueOre(item), 0);
       adjustments.charge = { state: chargeOre > 0 ? "pending" : "paid", failure_code: null };
       // Free items (0 kr) need no charge: they are on the receipt at once.
       if (chargeOre === 0) await addLines(tx, check.order_id!, adjustments.added);

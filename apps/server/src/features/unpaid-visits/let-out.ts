@@ -6,6 +6,7 @@ import { fromOre } from "../../platform/money.ts";
 import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { recordAudit } from "../audit/audit.ts";
+import { LINE_VALUE_ORE } from "../pant/pant.ts";
 import { type AnnounceSession, announceNothing, recordSessionEvent } from "../sessions/session-events.ts";
 import { mustTransition } from "../visits/visit-state.ts";
 import { moveVisit } from "../visits/visits.ts";
@@ -40,7 +41,7 @@ export async function letOut(opts: {
     );
     const [cart] = await queryRows<{ total_ore: number | string; lines: number }>(
       tx,
-      sql`select coalesce(sum(quantity::bigint * unit_price_ore), 0)::bigint as total_ore, count(*)::int as lines
+      sql`select coalesce(sum(${LINE_VALUE_ORE}), 0)::bigint as total_ore, count(*)::int as lines
           from cart_items where session_id = ${opts.id}`,
     );
     const amount = fromOre(Number(cart!.total_ore));

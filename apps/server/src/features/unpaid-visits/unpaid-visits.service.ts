@@ -7,6 +7,7 @@ import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { recordAudit } from "../audit/audit.ts";
 import { type ChargeVisitOptions, chargeVisit } from "../checkout/checkout.service.ts";
+import { lineValueOre } from "../pant/pant.ts";
 import type { ChargePort } from "../payments/charge.ts";
 import { type AnnounceSession, announceNothing, recordSessionEvent } from "../sessions/session-events.ts";
 import { mustTransition } from "../visits/visit-state.ts";
@@ -32,7 +33,7 @@ async function visitFor(db: Db, actor: AdminActor, id: string): Promise<UnpaidVi
   const [visit] = await queryRows<UnpaidVisit>(
     db,
     sql`select s.id, s.store_id, st.name as store_name, s.state,
-          (select coalesce(sum(i.quantity::bigint * i.unit_price_ore), 0)::bigint from cart_items i
+          (select coalesce(sum(${lineValueOre("i")}), 0)::bigint from cart_items i
             where i.session_id = s.id) as total_ore,
           c.payment_method_id is not null as has_card
         from shopping_sessions s join stores st on st.id = s.store_id join customers c on c.id = s.customer_id

@@ -1,6 +1,7 @@
 import type { OpenVisit, UnpaidVisit, VisitState } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
+import { lineValueOre } from "../pant/pant.ts";
 import { OWING_STATES } from "./visit-state.ts";
 
 /**
@@ -61,7 +62,7 @@ export async function unpaidVisits(db: Db | Tx, customerId: string): Promise<Unp
   const rows = await queryRows<{ id: string; store_name: string; total_ore: number; left_at: Date | string }>(
     db,
     sql`select s.id, st.name as store_name,
-          (select coalesce(sum(i.quantity::bigint * i.unit_price_ore), 0)::bigint from cart_items i where i.session_id = s.id) as total_ore,
+          (select coalesce(sum(${lineValueOre("i")}), 0)::bigint from cart_items i where i.session_id = s.id) as total_ore,
           coalesce(s.exited_at, s.abandoned_at, s.last_activity_at) as left_at
         from shopping_sessions s join stores st on st.id = s.store_id
         where s.customer_id = ${customerId} and s.state = 'left_unpaid'
@@ -89,7 +90,7 @@ export async function openVisit(db: Db | Tx, customerId: string): Promise<OpenVi
   }>(
     db,
     sql`select s.id, s.store_id, st.name as store_name,
-          coalesce(sum(i.quantity::bigint * i.unit_price_ore), 0)::bigint as total_ore,
+          coalesce(sum(${lineValueOre("i")}), 0)::bigint as total_ore,
           coalesce(sum(i.quantity), 0)::bigint as item_count
         from shopping_sessions s
         join stores st on st.id = s.store_id

@@ -2,6 +2,7 @@ import {
   AGE_LIMITS,
   NET_CONTENT_MAX,
   NET_CONTENT_UNITS,
+  PANT_CODES,
   PRODUCT_LIMITS,
   VAT_CATEGORIES,
   VAT_CATEGORY_LABELS,
@@ -20,13 +21,14 @@ import { Label } from "../../ui/label.tsx";
 import { Select } from "../../ui/select.tsx";
 import { Switch } from "../../ui/switch.tsx";
 import { Textarea } from "../../ui/textarea.tsx";
+import { pantOptionLabel } from "./pant.ts";
 import { NO_AGE_LIMIT, type ProductFormValues } from "./product-form.ts";
 import { ProductImageField } from "./product-image-field.tsx";
 import type { useUploadProductImage } from "./use-products.ts";
 
 type TextName = Exclude<
   keyof ProductFormValues,
-  "age_limit" | "is_active" | "image_url" | "description" | "vat_category" | "net_content_unit"
+  "age_limit" | "is_active" | "image_url" | "description" | "vat_category" | "net_content_unit" | "pant_code"
 >;
 
 interface FieldsProps {
@@ -137,6 +139,24 @@ export function ProductFormFields(props: FieldsProps) {
                 {NET_CONTENT_UNITS.map((unit) => (
                   <option key={unit} value={unit}>
                     {unit}
+                  </option>
+                ))}
+              </Select>
+            )}
+          />
+        )}
+      </Field>
+      <Field label="Pant" error={errors.pant_code?.message} className="sm:col-span-2">
+        {(id, aria) => (
+          <Controller
+            control={control}
+            name="pant_code"
+            render={({ field: select }) => (
+              <Select id={id} {...aria} {...select}>
+                <option value="">None</option>
+                {PANT_CODES.map((code) => (
+                  <option key={code} value={code}>
+                    {pantOptionLabel(code)}
                   </option>
                 ))}
               </Select>

@@ -1,6 +1,6 @@
 import type { Product } from "@glide/contracts";
 
-/** A product as the API answers it: milk at 14.90 kr, no net content. */
+/** A product as the API answers it: milk at 14.90 kr, no net content and no pant. */
 const BASE = {
   id: "p1",
   sku: "MJ-1",
@@ -13,6 +13,7 @@ const BASE = {
   vat_rate: 6,
   net_content: null,
   net_content_unit: null,
+  pant_code: null,
   comparison_price: null,
   barcode: null,
   barcodes: [],

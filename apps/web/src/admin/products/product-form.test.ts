@@ -1,7 +1,15 @@
-import { SWEDISH_VAT_RATES, type VatRateList } from "@glide/contracts";
+import { PANT_CODES, SWEDISH_VAT_RATES, type VatRateList } from "@glide/contracts";
 import { describe, expect, it } from "vitest";
+import { pantListText, pantOptionLabel } from "./pant.ts";
 import { product } from "./product-form.fixtures.ts";
-import { productFieldOf, toFormValues, toProductInput, vatPercentToday, vatTodayText } from "./product-form.ts";
+import {
+  PRODUCT_FIELDS,
+  productFieldOf,
+  toFormValues,
+  toProductInput,
+  vatPercentToday,
+  vatTodayText,
+} from "./product-form.ts";
 
 /** The Swedish rates as GET /api/v1/vat-rates answers them, with the server's today, plus a Norwegian one. */
 function table(today: string): VatRateList {
@@ -92,5 +100,37 @@ describe("the rate a category has today", () => {
     expect(vatTodayText(12.5)).toBe("12.5 % today");
     expect(vatTodayText(0)).toBe("0 % today");
     expect(vatTodayText(null)).toBeUndefined();
+  });
+});
+
+describe("the pant of the product form", () => {
+  const filled = { sku: "L-1", name: "Läsk", price: "12" };
+
+  it("starts at none for a new product and shows an existing product's mark", () => {
+    expect(toFormValues().pant_code).toBe("");
+    expect(toFormValues(product({ pant_code: "pet_large" })).pant_code).toBe("pet_large");
+  });
+
+  it("sends the mark chosen, and none as null so that choosing None on edit clears it", () => {
+    expect(toProductInput({ ...toFormValues(), ...filled, pant_code: "can" }).pant_code).toBe("can");
+    const cleared = toFormValues(product({ pant_code: "can" }));
+    expect(toProductInput({ ...cleared, pant_code: "" }).pant_code).toBeNull();
+  });
+
+  it("names each mark with what it pays in Sweden", () => {
+    expect(PANT_CODES.map(pantOptionLabel)).toEqual([
+      "Can (2 kr)",
+      "PET bottle up to 1 l (2 kr)",
+      "PET bottle over 1 l (3 kr)",
+      "Can marked 1 kr (1 kr)",
+      "PET bottle up to 1 l marked 1 kr (1 kr)",
+      "PET bottle over 1 l marked 2 kr (2 kr)",
+    ]);
+    expect(pantListText("pet_large")).toBe("+ 3 kr pant");
+  });
+
+  it("shows the server's problem with the mark on the Pant select, after the unit", () => {
+    expect(productFieldOf("pant_code")).toBe("pant_code");
+    expect(PRODUCT_FIELDS.indexOf("pant_code")).toBe(PRODUCT_FIELDS.indexOf("net_content_unit") + 1);
   });
 });

@@ -3,6 +3,7 @@ import {
   DEFAULT_VAT_CATEGORY,
   isVatCategory,
   type NetContentUnit,
+  type PantCode,
   type Product,
   type ProductInput,
   type VatCategory,
@@ -28,6 +29,8 @@ export interface ProductFormValues {
   net_content: string;
   /** One of NET_CONTENT_UNITS, or "" for none. */
   net_content_unit: string;
+  /** One of PANT_CODES, or "" for none. */
+  pant_code: string;
   barcode: string;
   image_url: string;
   /** Grams. */
@@ -52,6 +55,7 @@ export const PRODUCT_FIELDS = [
   "vat_category",
   "net_content",
   "net_content_unit",
+  "pant_code",
   "barcode",
   "image_url",
   "weight",
@@ -95,6 +99,7 @@ export function toFormValues(
     vat_category: product?.vat_category ?? defaultVatCategory,
     net_content: numberText(product?.net_content),
     net_content_unit: product?.net_content_unit ?? "",
+    pant_code: product?.pant_code ?? "",
     barcode: product?.barcode ?? "",
     image_url: product?.image_url ?? "",
     weight: numberText(product?.weight),
@@ -131,6 +136,8 @@ export function toProductInput(values: ProductFormValues): ProductInput {
     net_content: optionalNumber(values.net_content),
     // The select offers only units or none; none is null, and the server names a content without its unit.
     net_content_unit: values.net_content_unit === "" ? null : (values.net_content_unit as NetContentUnit),
+    // None is null, so that choosing None on edit clears the mark.
+    pant_code: values.pant_code === "" ? null : (values.pant_code as PantCode),
     barcode: values.barcode.trim(),
     image_url: values.image_url.trim(),
     is_active: values.is_active,

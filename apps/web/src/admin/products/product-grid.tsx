@@ -3,6 +3,7 @@ import { Pencil, Trash } from "lucide-react";
 import { useId } from "react";
 import { Button } from "../../ui/button.tsx";
 import { comparisonText } from "./comparison-price.ts";
+import { pantListText } from "./pant.ts";
 import { ProductBadges } from "./product-badges.tsx";
 import { ProductImage } from "./product-image.tsx";
 
@@ -67,6 +68,9 @@ function ProductCard({ product, canManage, onEdit, onDelete }: ProductCardProps)
             <p className="font-semibold">{product.price} kr</p>
             {product.comparison_price ? (
               <p className="text-xs text-muted-foreground">{comparisonText(product.comparison_price)}</p>
+            ) : null}
+            {product.pant_code ? (
+              <p className="text-xs text-muted-foreground">{pantListText(product.pant_code)}</p>
             ) : null}
           </div>
           {canManage ? (

@@ -6,6 +6,7 @@ import { Button } from "../../ui/button.tsx";
 import { Select } from "../../ui/select.tsx";
 import { ListCards } from "../shell/list-views.tsx";
 import { comparisonText } from "./comparison-price.ts";
+import { pantListText } from "./pant.ts";
 import { ProductBadges } from "./product-badges.tsx";
 import type { ProductSort, SortField, SortOrder } from "./use-product-view-prefs.ts";
 
@@ -96,6 +97,9 @@ function ProductListCard(props: { product: Product; canManage: boolean; onEdit: 
           <p className="font-semibold">{formatKronor(product.price)}</p>
           {product.comparison_price ? (
             <p className="text-xs text-muted-foreground">{comparisonText(product.comparison_price)}</p>
+          ) : null}
+          {product.pant_code ? (
+            <p className="text-xs text-muted-foreground">{pantListText(product.pant_code)}</p>
           ) : null}
         </div>
       </div>

@@ -5,6 +5,7 @@ import { Button } from "../../ui/button.tsx";
 import { TableCell, TableHead, TableRow, TableSortHead } from "../../ui/table.tsx";
 import { ListTable } from "../shell/list-views.tsx";
 import { comparisonText } from "./comparison-price.ts";
+import { pantListText } from "./pant.ts";
 import { ProductBadges } from "./product-badges.tsx";
 import type { ProductSort, SortField } from "./use-product-view-prefs.ts";
 
@@ -57,6 +58,9 @@ export function ProductTable({ products, sort, onSort, canManage, onEdit, onDele
             {formatKronor(product.price)}
             {product.comparison_price ? (
               <div className="text-xs text-muted-foreground">{comparisonText(product.comparison_price)}</div>
+            ) : null}
+            {product.pant_code ? (
+              <div className="text-xs text-muted-foreground">{pantListText(product.pant_code)}</div>
             ) : null}
           </TableCell>
           <TableCell className="whitespace-nowrap font-mono text-xs">{product.barcode ?? ""}</TableCell>

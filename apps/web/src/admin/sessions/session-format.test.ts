@@ -1,6 +1,6 @@
 import type { SessionEvent } from "@glide/contracts";
 import { describe, expect, it } from "vitest";
-import { describeEvent } from "./session-format.ts";
+import { describeEvent, pantLineText } from "./session-format.ts";
 
 const event = (
   kind: string,
@@ -40,5 +40,12 @@ describe("the timeline says why the exit gate stayed shut, and who let the shopp
     expect(describeEvent(event("let_out", { amount: 0, left_unpaid: false }, "anna@example.se"))).toBe(
       "Let out unpaid by anna@example.se, with an empty cart",
     );
+  });
+});
+
+describe("a line's pant", () => {
+  it("reads as the quantity times the pant of one", () => {
+    expect(pantLineText(3, { unit: 2, total: 6 })).toBe("Pant 3 × 2,00\u00a0kr");
+    expect(pantLineText(1, { unit: 3, total: 3 })).toBe("Pant 1 × 3,00\u00a0kr");
   });
 });

@@ -1,4 +1,4 @@
-import type { SessionDetail, SessionEventSource, SessionPaymentState, SessionStatus } from "@glide/contracts";
+import type { LinePant, SessionDetail, SessionEventSource, SessionPaymentState, SessionStatus } from "@glide/contracts";
 import { formatKronor } from "../../lib/format.ts";
 import type { BadgeVariant } from "../../ui/badge.tsx";
 
@@ -43,6 +43,13 @@ export const SOURCE_LABELS: Record<SessionEventSource, string> = {
   exit_gate: "Exit gate",
   system: "System",
 };
+
+/**
+ * The pant line under a product on the cart or the receipt: "Pant 2 × 2,00 kr".
+ * The line's own total leaves the pant out, so the pant shows apart with its total.
+ */
+export const pantLineText = (quantity: number, pant: NonNullable<LinePant>): string =>
+  `Pant ${quantity} × ${formatKronor(pant.unit)}`;
 
 type TimelineEvent = SessionDetail["timeline"][number];
 const text = (value: unknown) => (typeof value === "string" || typeof value === "number" ? String(value) : "");

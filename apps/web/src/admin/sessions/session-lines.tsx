@@ -1,7 +1,8 @@
 import type { SessionDetail } from "@glide/contracts";
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { formatKronor } from "../../lib/format.ts";
 import { useDateFormat } from "../settings/use-date-format.ts";
+import { pantLineText } from "./session-format.ts";
 
 const SPOT_CHECK_LABELS: Record<string, string> = {
   pending: "Waiting for staff",
@@ -52,19 +53,30 @@ export function SessionLines({ session }: { session: SessionDetail }) {
             </thead>
             <tbody>
               {order.lines.map((line) => (
-                <tr key={line.id} className="border-b last:border-0">
-                  <td className="py-1 pr-2">
-                    {line.name}
-                    {line.origin === "spot_check" ? (
-                      <span className="text-muted-foreground"> (added at a check)</span>
-                    ) : null}
-                  </td>
-                  <td className="py-1 pr-2 text-right tabular-nums">{line.quantity}</td>
-                  <td className="py-1 pr-2 text-right tabular-nums">{formatKronor(line.total)}</td>
-                  <td className="py-1 text-right tabular-nums">
-                    {line.refunded_quantity > 0 ? `${line.refunded_quantity} · ${formatKronor(line.refunded)}` : "—"}
-                  </td>
-                </tr>
+                <Fragment key={line.id}>
+                  {/* The pant row sits under its product, so the border comes after it. */}
+                  <tr className={line.pant ? undefined : "border-b last:border-0"}>
+                    <td className="py-1 pr-2">
+                      {line.name}
+                      {line.origin === "spot_check" ? (
+                        <span className="text-muted-foreground"> (added at a check)</span>
+                      ) : null}
+                    </td>
+                    <td className="py-1 pr-2 text-right tabular-nums">{line.quantity}</td>
+                    <td className="py-1 pr-2 text-right tabular-nums">{formatKronor(line.total)}</td>
+                    <td className="py-1 text-right tabular-nums">
+                      {line.refunded_quantity > 0 ? `${line.refunded_quantity} · ${formatKronor(line.refunded)}` : "—"}
+                    </td>
+                  </tr>
+                  {line.pant ? (
+                    <tr className="border-b text-muted-foreground last:border-0">
+                      <td className="py-1 pr-2 pl-4">{pantLineText(line.quantity, line.pant)}</td>
+                      <td className="py-1 pr-2" />
+                      <td className="py-1 pr-2 text-right tabular-nums">{formatKronor(line.pant.total)}</td>
+                      <td className="py-1" />
+                    </tr>
+                  ) : null}
+                </Fragment>
               ))}
             </tbody>
           </table>
@@ -76,11 +88,19 @@ export function SessionLines({ session }: { session: SessionDetail }) {
           ) : (
             <ul aria-label="Cart" className="grid gap-1 text-sm">
               {session.cart.map((line) => (
-                <li key={line.id} className="flex justify-between gap-2">
-                  <span>
-                    {line.quantity} × {line.name}
-                  </span>
-                  <span className="tabular-nums">{formatKronor(line.total)}</span>
+                <li key={line.id} className="grid gap-0.5">
+                  <div className="flex justify-between gap-2">
+                    <span>
+                      {line.quantity} × {line.name}
+                    </span>
+                    <span className="tabular-nums">{formatKronor(line.total)}</span>
+                  </div>
+                  {line.pant ? (
+                    <div className="flex justify-between gap-2 pl-4 text-muted-foreground">
+                      <span>{pantLineText(line.quantity, line.pant)}</span>
+                      <span className="tabular-nums">{formatKronor(line.pant.total)}</span>
+                    </div>
+                  ) : null}
                 </li>
               ))}
             </ul>

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { formatAmount, formatKg, formatKr } from "../lib/money.ts";
 import { sv } from "../sv.ts";
 import { ComparisonPrice } from "./comparison-price.tsx";
+import { PantLine } from "./pant-line.tsx";
 import type { PendingScan } from "./scan-queue.ts";
 
 function ProductThumb({ src }: { src: string | null }) {
@@ -74,6 +75,8 @@ export function CartLines({ items, pending, layout, onQuantity, onRemove }: Prop
                 {formatKr(item.total_price)}
               </p>
             </div>
+            {/* Under the name, past the picture (56 px and the 12 px gap). */}
+            <PantLine item={item} className="-mt-2 pl-[68px]" />
             <div className="flex items-center gap-2">
               <button
                 type="button"

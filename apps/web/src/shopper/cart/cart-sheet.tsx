@@ -6,10 +6,11 @@ import { buttonClass } from "../components/button.ts";
 import { formatKr } from "../lib/money.ts";
 import { sv } from "../sv.ts";
 import { ComparisonPrice } from "./comparison-price.tsx";
+import { PantLine } from "./pant-line.tsx";
 
 /**
  * The 'Kundvagn' bottom sheet: each line's name, unit price, quantity and
- * total, the sum and 'Betala'. A native modal dialog: focus moves in and
+ * total, its pant under it, the sum and 'Betala'. A native modal dialog: focus moves in and
  * back, Escape and a tap on the backdrop close it.
  */
 export function CartSheet({
@@ -64,17 +65,20 @@ export function CartSheet({
           ) : (
             <ul className="flex flex-col divide-y overflow-y-auto">
               {items.map((item) => (
-                <li key={item.id} className="flex items-center justify-between gap-3 py-3">
-                  <div className="min-w-0">
-                    <p className="line-clamp-2 break-words font-semibold">{item.product.name}</p>
-                    <p className="text-sm text-muted-foreground">
-                      {formatKr(item.unit_price)} · {sv.cart.quantity(item.quantity)}
+                <li key={item.id} className="flex flex-col gap-1 py-3">
+                  <div className="flex items-center justify-between gap-3">
+                    <div className="min-w-0">
+                      <p className="line-clamp-2 break-words font-semibold">{item.product.name}</p>
+                      <p className="text-sm text-muted-foreground">
+                        {formatKr(item.unit_price)} · {sv.cart.quantity(item.quantity)}
+                      </p>
+                      <ComparisonPrice price={item.product.comparison_price} />
+                    </div>
+                    <p data-amount className="shrink-0 whitespace-nowrap font-bold tabular-nums">
+                      {formatKr(item.total_price)}
                     </p>
-                    <ComparisonPrice price={item.product.comparison_price} />
                   </div>
-                  <p data-amount className="shrink-0 whitespace-nowrap font-bold tabular-nums">
-                    {formatKr(item.total_price)}
-                  </p>
+                  <PantLine item={item} />
                 </li>
               ))}
             </ul>

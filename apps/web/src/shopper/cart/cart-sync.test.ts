@@ -5,15 +5,18 @@ import {
   applyProductAdded,
   applyScanAnswer,
   cartKeeper,
+  cartTotal,
   expectEcho,
   fromAnswer,
   fromSocket,
   type SyncedCart,
+  withQuantity,
 } from "./cart-sync.ts";
 
 const SESSION = "6f1c2b4e-8a47-4d3e-9a51-0c7d2e9b1f30";
 
-function line(id: string, productId: string, quantity: number, unitPrice: number): CartItem {
+/** A line as the server sends it; `pantUnit` is the pant of one in kronor, for a drink with a pant mark. */
+function line(id: string, productId: string, quantity: number, unitPrice: number, pantUnit?: number): CartItem {
   return {
     id,
     quantity,
@@ -21,11 +24,16 @@ function line(id: string, productId: string, quantity: number, unitPrice: number
     total_price: Math.round(unitPrice * 100 * quantity) / 100,
     weight_grams: null,
     product: { id: productId, name: `Produkt ${productId}`, image_url: null, comparison_price: null },
+    pant: pantUnit === undefined ? null : { unit: pantUnit, total: Math.round(pantUnit * 100 * quantity) / 100 },
   };
 }
 
+/** A cart as the server sends it: its total counts every line's goods and pant. */
 function cartOf(...items: CartItem[]): Cart {
-  const ore = items.reduce((sum, item) => sum + Math.round(item.total_price * 100), 0);
+  const ore = items.reduce(
+    (sum, item) => sum + Math.round(item.total_price * 100) + Math.round((item.pant?.total ?? 0) * 100),
+    0,
+  );
   return { session_id: SESSION, items, total: ore / 100 };
 }
 
@@ -187,5 +195,39 @@ describe("the phone's cart kept from answers and messages", () => {
     keeper.answerCart(await keeper.change(async () => milk2), "milk");
     keeper.productAdded(added(milk));
     expect(shown.map((cart) => cart.items[0]?.quantity)).toEqual([1, 2]);
+  });
+});
+
+describe("pant on the phone's copy of the cart", () => {
+  const can = line("line-can", "can", 1, 12.9, 2);
+
+  it("counts each line's pant in the cart's total; a line's own total stays the goods", () => {
+    const next = applyScanAnswer(fromSocket(cartOf(milk)), answer(can));
+    expect(next?.cart.items[1]).toMatchObject({ total_price: 12.9, pant: { unit: 2, total: 2 } });
+    expect(next?.cart.total).toBe(32.8);
+    expect(cartTotal([milk, can])).toBe(32.8);
+  });
+
+  it("one more from product_added counts the line's pant anew, as it does its goods", () => {
+    const next = applyProductAdded(fromSocket(cartOf(can)), added(can));
+    expect(next.cart.items[0]).toEqual(line("line-can", "can", 2, 12.9, 2));
+    expect(next.cart.items[0]?.pant).toEqual({ unit: 2, total: 4 });
+    expect(next.cart.total).toBe(29.8);
+  });
+
+  it("is exact to the öre: 3 × 12,90 kr and 3 × 2,00 kr of pant are 44,70 kr", () => {
+    const three = withQuantity(can, 3);
+    expect(three).toMatchObject({ quantity: 3, total_price: 38.7, pant: { unit: 2, total: 6 } });
+    expect(cartTotal([three])).toBe(44.7);
+    // Amounts that floating point gets wrong: 0,10 + 0,20 kr of pant, three times each.
+    const odd = withQuantity(line("line-odd", "odd", 1, 0.1, 0.2), 3);
+    expect(odd).toMatchObject({ total_price: 0.3, pant: { unit: 0.2, total: 0.6 } });
+    expect(cartTotal([odd, withQuantity(line("line-odd-2", "odd2", 1, 0.2, 0.1), 3)])).toBe(1.8);
+  });
+
+  it("a line without pant, or from a copy kept offline before pant, counts none", () => {
+    expect(withQuantity(milk, 2).pant).toBeNull();
+    const { pant: _, ...older } = milk;
+    expect(cartTotal([older as CartItem, can])).toBe(32.8);
   });
 });

@@ -44,8 +44,24 @@ export function expectEcho(synced: SyncedCart, productId: string): SyncedCart {
   return { ...synced, echoes: { ...synced.echoes, [productId]: (synced.echoes[productId] ?? 0) + 1 } };
 }
 
+/**
+ * The cart's total as the server counts it: every line's goods and its pant
+ * (a line's `total_price` is the goods only). A copy kept offline from before
+ * pant may lack the field: it counts as none.
+ */
+export function cartTotal(items: readonly CartItem[]): number {
+  return sumKronor(items.flatMap((item) => [item.total_price, item.pant?.total ?? 0]));
+}
+
+/** `quantity` of one line, its goods and its pant counted anew in öre, as the server counts: exact to the öre. */
+export function withQuantity(line: CartItem, quantity: number): CartItem {
+  const times = (kronor: number) => (Math.round(kronor * 100) * quantity) / 100;
+  const pant = line.pant ? { unit: line.pant.unit, total: times(line.pant.unit) } : null;
+  return { ...line, quantity, total_price: times(line.unit_price), pant };
+}
+
 function withItems(cart: Cart, items: CartItem[]): Cart {
-  return { ...cart, items, total: sumKronor(items.map((item) => item.total_price)) };
+  return { ...cart, items, total: cartTotal(items) };
 }
 
 /**
@@ -79,9 +95,7 @@ export function applyProductAdded(synced: SyncedCart, product: AddedProduct): Sy
   const lines = synced.cart.items.filter((line) => line.product.id === product.id && line.unit_price === product.price);
   if (lines.length !== 1) return synced;
   const line = lines[0]!;
-  const quantity = line.quantity + 1;
-  // In öre, as the server counts: a line's total is exact to the öre.
-  const more: CartItem = { ...line, quantity, total_price: (Math.round(line.unit_price * 100) * quantity) / 100 };
+  const more = withQuantity(line, line.quantity + 1);
   return {
     ...synced,
     cart: withItems(

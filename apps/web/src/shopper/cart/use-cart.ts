@@ -3,9 +3,8 @@ import { SHOPPER_STORAGE_KEYS, SHOPPER_TIMING } from "@glide/contracts/shopper";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ShopperApiError, shopperApi } from "../lib/client.ts";
 import { log } from "../lib/log.ts";
-import { sumKronor } from "../lib/money.ts";
 import { sv } from "../sv.ts";
-import { cartKeeper } from "./cart-sync.ts";
+import { cartKeeper, cartTotal } from "./cart-sync.ts";
 import { backoffDelay, connectLiveCart } from "./live-cart.ts";
 import { newScanId, type PendingScan, scanQueue } from "./scan-queue.ts";
 
@@ -235,7 +234,7 @@ export function useCart(sessionId: string | null): ShoppingCart {
   return {
     sessionId,
     items,
-    total: sumKronor(items.map((item) => item.total_price)),
+    total: cartTotal(items),
     count: items.reduce((sum, item) => sum + item.quantity, 0),
     loaded,
     stale: !loaded && cart !== null,

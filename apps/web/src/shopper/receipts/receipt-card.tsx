@@ -92,6 +92,13 @@ export function ReceiptCard({ receipt }: { receipt: Receipt }) {
           // biome-ignore lint/suspicious/noArrayIndexKey: a receipt's lines never move; two may share a name.
           <li key={index}>
             <Row label={`${item.quantity} x ${item.name}`} amount={formatKr(item.total)} />
+            {item.pant && (
+              <Row
+                label={sv.cart.pant(item.quantity, formatKr(item.pant.unit))}
+                amount={formatKr(item.pant.total)}
+                className="pl-4 text-sm text-muted-foreground"
+              />
+            )}
           </li>
         ))}
       </ul>
