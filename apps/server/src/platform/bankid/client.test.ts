@@ -79,6 +79,50 @@ describe("the client trusts only the pinned CA", () => {
     }
   });
 
+  it("a call on a kept-alive connection the server has closed is asked again on a new one, once", async () => {
+    // A server that answers the first request of each connection and resets the connection on the next,
+    // as a server does that closes an idle connection just as the client reuses it.
+    const ca = createCa("Keep-alive Test Root CA");
+    const { certPem, keyPem } = createServerCertificate(ca);
+    const served = new WeakMap<object, number>();
+    let resets = 0;
+    let answered = 0;
+    const server = https.createServer({ key: keyPem, cert: certPem }, (req, res) => {
+      const count = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, count);
+      if (count > 1) {
+        resets++;
+        req.socket.destroy();
+        return;
+      }
+      answered++;
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(`{"orderRef":"order-${answered}","autoStartToken":"x","qrStartToken":"x","qrStartSecret":"x"}`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const api = client(forge.pki.certificateToPem(ca.cert), `https://127.0.0.1:${port}/rp/v6.0`);
+      expect((await api.auth({ endUserIp: "::1" })).orderRef).toBe("order-1");
+      // The second call goes out on the kept connection, which the server resets: it is asked again, fresh.
+      expect((await api.auth({ endUserIp: "::1" })).orderRef).toBe("order-2");
+      expect(resets).toBe(1);
+      expect(answered).toBe(2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("a connection refused is not asked again: the shopper hears at once that BankID cannot be reached", async () => {
+    const closed = https.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as { port: number };
+    await new Promise((resolve) => closed.close(resolve));
+    const error = await refusal(client(certs.caPem, `https://127.0.0.1:${port}/rp/v6.0`).auth({ endUserIp: "::1" }));
+    expect(error.errorCode).toBe("unreachable");
+  });
+
   it("a bundle made with the CA inside is rewritten without it", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "glide-bankid-legacy-"));
     const made = loadOrCreateCerts(dir);

@@ -51,23 +51,38 @@ export interface BankIdApi {
 
 export function createBankIdClient(opts: BankIdClientOptions): BankIdApi {
   const base = new URL(opts.url.endsWith("/") ? opts.url : `${opts.url}/`);
-  const agent = new https.Agent({
-    pfx: opts.pfx,
-    passphrase: opts.passphrase,
-    ca: opts.ca,
-    keepAlive: true,
-    minVersion: "TLSv1.2",
-  });
+  const tls = { pfx: opts.pfx, passphrase: opts.passphrase, ca: opts.ca, minVersion: "TLSv1.2" } as const;
+  const agent = new https.Agent({ ...tls, keepAlive: true });
+  /** For a call asked again: a connection of its own, not another kept-alive one that may be just as stale. */
+  const freshAgent = new https.Agent({ ...tls, keepAlive: false });
   const timeoutMs = opts.timeoutMs ?? 10_000;
 
-  function post<T>(endpoint: string, body: unknown): Promise<T> {
+  /**
+   * One call, asked once more on a fresh connection when it went out on a
+   * kept-alive connection that the server had already closed (Node: a reset
+   * on a reused socket, "socket hang up"). The server closes idle connections
+   * on its own clock, so one request in a while meets a closed socket; the
+   * shopper must not hear "unreachable" for it. Nothing was answered, and a
+   * repeated auth only leaves an unused order behind; collect and cancel are
+   * safe to repeat.
+   */
+  async function post<T>(endpoint: string, body: unknown): Promise<T> {
+    try {
+      return await postOnce<T>(endpoint, body);
+    } catch (err) {
+      if (!(err instanceof StaleConnection)) throw err;
+      return postOnce<T>(endpoint, body, true);
+    }
+  }
+
+  function postOnce<T>(endpoint: string, body: unknown, fresh = false): Promise<T> {
     const payload = Buffer.from(JSON.stringify(body));
     return new Promise<T>((resolve, reject) => {
       const req = https.request(
         new URL(endpoint, base),
         {
           method: "POST",
-          agent,
+          agent: fresh ? freshAgent : agent,
           // Exactly this: BankID answers 415 when a charset is added.
           headers: { "content-type": "application/json", "content-length": payload.length },
           timeout: timeoutMs,
@@ -98,9 +113,11 @@ export function createBankIdClient(opts: BankIdClientOptions): BankIdApi {
         },
       );
       req.on("timeout", () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-      req.on("error", (err) =>
-        reject(err instanceof BankIdError ? err : new BankIdError("unreachable", err.message, null)),
-      );
+      req.on("error", (err: NodeJS.ErrnoException) => {
+        if (err instanceof BankIdError) return reject(err);
+        if (!fresh && req.reusedSocket && err.code === "ECONNRESET") return reject(new StaleConnection());
+        reject(new BankIdError("unreachable", err.message, null));
+      });
       req.end(payload);
     });
   }
@@ -113,3 +130,6 @@ export function createBankIdClient(opts: BankIdClientOptions): BankIdApi {
     },
   };
 }
+
+/** A call that went out on a kept-alive connection the server had closed: asked once more. */
+class StaleConnection extends Error {}
