@@ -37,6 +37,7 @@ import { faceRoutes } from "./features/face/face.routes.ts";
 import { healthRoutes } from "./features/health/health.routes.ts";
 import { receiptMailExpiry } from "./features/orders/receipt-mail.outbox.ts";
 import { startReceiptMails } from "./features/orders/receipt-mail.sender.ts";
+import { pantAmountRoutes } from "./features/pant/pant-amounts.routes.ts";
 import { productRoutes } from "./features/products/products.routes.ts";
 import { profileRoutes } from "./features/profile/profile.routes.ts";
 import { publicRoutes } from "./features/public/public.routes.ts";
@@ -237,6 +238,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(storeRoutes);
   await app.register(settingsRoutes);
   await app.register(vatRateRoutes);
+  await app.register(pantAmountRoutes);
   await app.register(camerasRoutes);
   await app.register(productRoutes);
   await app.register(deviceRoutes);

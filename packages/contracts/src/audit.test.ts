@@ -32,6 +32,7 @@ describe("the action filter's groups", () => {
     ["spot_check.outcome", "Spot checks"],
     ["dispute.resolve", "Disputes"],
     ["vat_rate.update", "VAT rates"],
+    ["pant_amount.update", "Pant amounts"],
   ];
 
   it("put every recorded action under exactly one group, named for a person", () => {

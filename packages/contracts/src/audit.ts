@@ -17,6 +17,7 @@ export const AUDIT_ACTION_GROUPS = [
   { value: "spot_check.", label: "Spot checks" },
   { value: "dispute.", label: "Disputes" },
   { value: "vat_rate.", label: "VAT rates" },
+  { value: "pant_amount.", label: "Pant amounts" },
 ] as const;
 
 export const AUDIT_PAGE_SIZE = { default: 50, max: 100 } as const;

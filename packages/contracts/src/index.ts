@@ -17,6 +17,7 @@ export * from "./health.ts";
 export * from "./net-content.ts";
 export * from "./organisation-number.ts";
 export * from "./pant.ts";
+export * from "./pant-amounts.ts";
 export * from "./pricing.ts";
 export * from "./products.ts";
 export * from "./profile.ts";

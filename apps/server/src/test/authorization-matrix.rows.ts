@@ -339,4 +339,15 @@ export const MATRIX: Record<string, Row> = {
     body: () => ({ country: "NO", category: "food", rate: 15, valid_from: "2024-01-01", valid_to: null }),
   },
   "DELETE /api/v1/vat-rates/:id": { expect: "401 401 401 403 204", params: (f) => ({ id: f.vatRateToDelete! }) },
+  // --- issue 24: the pant table; the same, and the row deleted is a seeded one (the matrix sells no drinks) ---
+  "GET /api/v1/pant-amounts": { expect: adminsOnly, query: "?country=SE" },
+  "PUT /api/v1/pant-amounts/:country/:code": {
+    expect: platformOnly,
+    params: () => ({ country: "SE", code: "can" }),
+    body: () => ({ amount: 2 }),
+  },
+  "DELETE /api/v1/pant-amounts/:country/:code": {
+    expect: "401 401 401 403 204",
+    params: () => ({ country: "SE", code: "pet_large_2kr" }),
+  },
 };

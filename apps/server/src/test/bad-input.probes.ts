@@ -46,6 +46,11 @@ const ID_OF: Array<[prefix: string, key: string]> = [
   ["/api/v1/vat-rates/", "vat_rate"],
 ];
 
+/** Good values of other path parameters by the path they stand in, where `real` means another thing by the name. */
+const PARAMS_OF: Record<string, Record<string, string>> = {
+  "/api/v1/pant-amounts/:country/:code": { country: "SE", code: "can" },
+};
+
 /** Good values of path parameters: rows that exist, so a mutation of one parameter reaches the handler. */
 function realParams(op: Operation): Record<string, string> {
   const out: Record<string, string> = {};
@@ -55,7 +60,7 @@ function realParams(op: Operation): Record<string, string> {
       const key = ID_OF.find(([prefix]) => op.path === prefix || op.path.startsWith(prefix))?.[1];
       if (!key || !real[key]) throw new Error(`${op.key}: no real row for :id; add its path to ID_OF`);
       out[p.name] = real[key];
-    } else out[p.name] = real[p.name] ?? String(validValue(p.schema, p.name));
+    } else out[p.name] = PARAMS_OF[op.path]?.[p.name] ?? real[p.name] ?? String(validValue(p.schema, p.name));
   }
   if (op.path.endsWith("*")) out["*"] = "x";
   return out;
@@ -99,6 +104,7 @@ export const VALID_BODIES: Record<string, () => unknown> = {
   // Days of their own, so a variation that is still valid is taken (and the next one meets it: 409).
   "POST /api/v1/vat-rates": () => ({ country: "NO", category: "food", rate: 15, valid_from: "2090-01-01" }),
   "PUT /api/v1/vat-rates/:id": () => ({ country: "NO", category: "standard", rate: 25, valid_from: "2080-01-01" }),
+  "PUT /api/v1/pant-amounts/:country/:code": () => ({ amount: 2 }),
 };
 
 function validBody(op: Operation): unknown {

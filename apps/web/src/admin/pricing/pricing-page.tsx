@@ -1,23 +1,29 @@
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../ui/tabs.tsx";
 import { PageHeader } from "../shell/page-header.tsx";
+import { PantAmountsView } from "./pant-amounts-view.tsx";
 import { usePricingParams } from "./use-pricing-params.ts";
 import { VatRatesView } from "./vat-rates-view.tsx";
 
 /**
- * Pricing: one tab per part of what a sale costs. VAT rates is the first; store
- * prices, campaigns and offers follow as tabs of their own (PRICING_TABS).
+ * Pricing: one tab per part of what a sale costs. VAT rates and pant come first;
+ * store prices, campaigns and offers follow as tabs of their own (PRICING_TABS).
+ * The tabs share the country the URL names.
  */
 export default function PricingPage() {
   const { tab, setTab, country, setCountry } = usePricingParams();
   return (
     <div className="grid grid-cols-1 gap-4">
-      <PageHeader title="Pricing" description="What sales cost and the VAT they are taxed at" />
+      <PageHeader title="Pricing" description="What sales cost, the VAT they are taxed at and the pant they carry" />
       <Tabs value={tab} onValueChange={setTab}>
         <TabsList aria-label="Pricing sections" className="sm:w-fit">
           <TabsTrigger value="vat">VAT rates</TabsTrigger>
+          <TabsTrigger value="pant">Pant</TabsTrigger>
         </TabsList>
         <TabsContent value="vat">
           {tab === "vat" ? <VatRatesView country={country} onCountryChange={setCountry} /> : null}
+        </TabsContent>
+        <TabsContent value="pant">
+          {tab === "pant" ? <PantAmountsView country={country} onCountryChange={setCountry} /> : null}
         </TabsContent>
       </Tabs>
     </div>

@@ -2,7 +2,7 @@ import { COUNTRY_CODES } from "@glide/contracts";
 import { useUrlParams } from "../../lib/use-url-params.ts";
 
 /** The screen's tabs, in order; the later ones (store prices, campaigns, offers) join this list. */
-export const PRICING_TABS = ["vat"] as const;
+export const PRICING_TABS = ["vat", "pant"] as const;
 export type PricingTab = (typeof PRICING_TABS)[number];
 
 export const DEFAULT_COUNTRY = "SE";
@@ -13,7 +13,7 @@ const isCountry = (value: string | null): value is string =>
   (COUNTRY_CODES as readonly (string | null)[]).includes(value);
 
 /**
- * The tab and the VAT rates' country, kept in the URL (?tab=vat&country=NO) like the
+ * The tab and its country (VAT rates, pant), kept in the URL (?tab=vat&country=NO) like the
  * other screens keep their filters, so a reload or a shared link shows the same list.
  * An unknown value reads as the default.
  */

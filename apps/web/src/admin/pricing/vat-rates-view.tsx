@@ -1,17 +1,16 @@
 import { COUNTRIES, type CountryCode, VAT_CATEGORY_LABELS, type VatRate } from "@glide/contracts";
 import { Plus } from "lucide-react";
-import { type ReactNode, useId, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { toast } from "sonner";
 import { errorMessage } from "../../lib/api.ts";
 import { ErrorAlert } from "../../ui/alert.tsx";
 import { ConfirmDialog } from "../../ui/alert-dialog.tsx";
 import { Button } from "../../ui/button.tsx";
-import { Label } from "../../ui/label.tsx";
 import { useSidebar } from "../../ui/sidebar.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
 import { useIsPlatformAdmin } from "../auth/admin-context.ts";
 import { useDateFormat } from "../settings/use-date-format.ts";
-import { FilterSelect } from "../shell/filter-controls.tsx";
+import { CountryFilter } from "./country-filter.tsx";
 import { useDeleteVatRate, useVatRates } from "./use-vat-rates.ts";
 import { VatRateDialog } from "./vat-rate-dialog.tsx";
 import { VatRateList } from "./vat-rate-list.tsx";
@@ -31,7 +30,6 @@ export function VatRatesView({ country, onCountryChange }: VatRatesViewProps) {
   const canManage = useIsPlatformAdmin();
   const { isMobile } = useSidebar();
   const dates = useDateFormat();
-  const countryId = useId();
   const rates = useVatRates(country);
   const remove = useDeleteVatRate();
   const [editor, setEditor] = useState<EditorState>({ mode: "closed" });
@@ -85,21 +83,7 @@ export function VatRatesView({ country, onCountryChange }: VatRatesViewProps) {
   return (
     <div className="grid gap-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
-        <div className="grid gap-1.5">
-          <Label htmlFor={countryId}>Country</Label>
-          <FilterSelect
-            id={countryId}
-            className="sm:w-56"
-            value={country}
-            onChange={(event) => onCountryChange(event.target.value)}
-          >
-            {Object.entries(COUNTRIES).map(([code, name]) => (
-              <option key={code} value={code}>
-                {name}
-              </option>
-            ))}
-          </FilterSelect>
-        </div>
+        <CountryFilter country={country} onCountryChange={onCountryChange} />
         {canManage ? (
           <Button onClick={() => setEditor({ mode: "create" })}>
             <Plus aria-hidden="true" />
