@@ -157,6 +157,8 @@ export const sessionCartLineSchema = z.object({
   name: z.string(),
   quantity: z.number().int(),
   unit_price: z.number(),
+  /** Kronor for one at the store's ordinary price, when a campaign price (Kampanj) is what the line costs; null otherwise. */
+  ordinary_unit_price: z.number().nullable(),
   /** Kronor for the goods, the pant not included. */
   total: z.number(),
   weight_grams: z.number().int().nullable(),
@@ -168,6 +170,8 @@ export const sessionOrderLineSchema = z.object({
   name: z.string(),
   quantity: z.number().int(),
   unit_price: z.number(),
+  /** Kronor for one at the store's ordinary price, when a campaign price (Kampanj) is what the line costs; null otherwise. */
+  ordinary_unit_price: z.number().nullable(),
   /** Kronor for the goods, the pant not included. */
   total: z.number(),
   pant: linePantSchema,

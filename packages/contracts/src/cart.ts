@@ -27,6 +27,8 @@ export const cartItemSchema = z.object({
   unit_price: z.number(),
   /** Kronor for the goods of the line, its pant not included. */
   total_price: z.number(),
+  /** Kronor for one at the store's ordinary price, when a campaign price (Kampanj) is what the line costs; null otherwise. */
+  ordinary_unit_price: z.number().nullable(),
   /** Grams, for a line from a weight label; null otherwise. */
   weight_grams: z.number().int().nullable(),
   /** The pant under the line ("Pant 2,00"); null for a product without a pant mark. */

@@ -12,6 +12,8 @@ export const receiptLineSchema = z.object({
   quantity: z.number().int(),
   /** Kronor for one, VAT included. */
   unit_price: z.number(),
+  /** Kronor for one at the store's ordinary price, when a campaign price (Kampanj) is what the line costs; null otherwise. */
+  ordinary_unit_price: z.number().nullable(),
   /** Kronor for the goods of the line, VAT included, its pant not included. */
   total: z.number(),
   /** Fraction: 0.12 is 12 %; the pant is taxed at its product's rate. */

@@ -130,6 +130,10 @@ export const sv = {
     perPiece: "kr/st",
     /** Jämförpris, shortened as Swedish shelf labels do: "Jfr-pris 49,90 kr/kg". */
     comparison: (amount: string, unit: string) => `Jfr-pris ${amount} kr/${unit}`,
+    /** A line at a campaign's price, with the shelf's ordinary price beside it: "Kampanj · Ord. pris 64,90 kr". */
+    campaign: "Kampanj",
+    ordinaryPrice: "Ord. pris",
+    ordinaryPriceSpoken: (amount: string) => `ordinarie pris ${amount}`,
     /** The deposit under its drink, per unit as the receipt shows it: "Pant 2,00 kr", "Pant 3 × 2,00 kr". */
     pant: (quantity: number, unit: string) => (quantity > 1 ? `Pant ${quantity} × ${unit}` : `Pant ${unit}`),
     decrease: (name: string) => `Minska antal ${name}`,

@@ -26,6 +26,8 @@ export const cartItems = pgTable(
     weightGrams: integer("weight_grams"),
     /** Öre of pant for one, fixed when the line was made (the product's mark in the store's country); 0 without. */
     pantOre: integer("pant_ore").notNull().default(0),
+    /** The store's ordinary price for one when a campaign fixed a lower one at the scan; null otherwise. */
+    ordinaryUnitOre: integer("ordinary_unit_ore"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -12,3 +12,4 @@ export * from "./settings.ts";
 export * from "./shoppers.ts";
 export * from "./stores.ts";
 export * from "./vat.ts";
+export * from "./pricing.ts";

@@ -77,6 +77,8 @@ export const orderLines = pgTable(
     weightGrams: integer("weight_grams"),
     /** Öre of pant for one unit, 0 without; shown as a line of its own under the product. */
     pantOre: integer("pant_ore").notNull().default(0),
+    /** The store's ordinary price for one when the line was sold at a campaign's ("Kampanj"); null otherwise. */
+    ordinaryUnitOre: integer("ordinary_unit_ore"),
     /** cart: from the visit's cart at the exit; spot_check: added by staff at a check (charged apart). */
     origin: text("origin").notNull().default("cart"),
     /** Given back so far (refunds that succeeded or are under way): never more than the line. */

@@ -45,6 +45,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         barcode,
         scanId: scan_id,
         limitsOf,
+        at: app.saleClock(),
         announce: visit.announce,
       });
       await announce(app.bus, request.log, session_id, events, visit.changes);
@@ -143,6 +144,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         action,
         eventId: event_id,
         limitsOf,
+        at: app.saleClock(),
         announce: visit.announce,
       });
       await announce(app.bus, request.log, session_id, events, visit.changes);

@@ -4,6 +4,7 @@ import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { forbidden, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import { linePant } from "../pant/pant.ts";
+import { ordinaryUnitPrice } from "../pricing/shelf-price.ts";
 import { loadSession } from "./cart-visit.ts";
 
 /** A cart line with its product, as the cart's statements read it. */
@@ -13,33 +14,39 @@ export type ItemRow = {
   unit_price_ore: number;
   /** Öre of pant for one, fixed when the line was made; 0 without. */
   pant_ore: number;
+  /** The store's ordinary price for one when a campaign fixed unit_price_ore; null otherwise. */
+  ordinary_unit_ore: number | null;
   weight_grams: number | null;
   product_id: string;
   name: string;
   image_url: string | null;
   /** The line's key: the product's id, or "label:" and the code for a price or weight label. */
   line_key: string;
-  /** The product's price (per kilogram for weighed goods) and net content, for the jämförpris. */
+  /** The store's price of the product (per kilogram for weighed goods) and its net content, for the jämförpris. */
   price_ore: number;
   net_content_milli: number | null;
   net_content_unit: NetContentUnit | null;
 };
 
 /** The select of cart lines with their products; add the where clause. */
-export const itemSelect = sql`select i.id, i.quantity, i.unit_price_ore, i.pant_ore, i.weight_grams, i.line_key, p.id as product_id,
-    p.name, p.image_url, p.price_ore, p.net_content_milli, p.net_content_unit
-  from cart_items i join products p on p.id = i.product_id`;
+export const itemSelect = sql`select i.id, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.weight_grams,
+    i.line_key, p.id as product_id, p.name, p.image_url, coalesce(sp.price_ore, p.price_ore) as price_ore,
+    p.net_content_milli, p.net_content_unit
+  from cart_items i join products p on p.id = i.product_id
+  left join store_prices sp on sp.product_id = p.id
+    and sp.store_id = (select s.store_id from shopping_sessions s where s.id = i.session_id)`;
 
 /**
- * A line's jämförpris: a weight label's is the product's price per kilogram
+ * A line's jämförpris: a weight label's is the store's price per kilogram
  * (weighed goods are priced so); a price label's is unknown (its amount is
- * not on it); any other line's comes from the product's net content.
+ * not on it); any other line's is the line's own price (a campaign's when it
+ * has one) over the product's net content.
  */
 function lineComparisonPrice(row: ItemRow): CartItem["product"]["comparison_price"] {
   if (row.weight_grams !== null) return { price: fromOre(row.price_ore), unit: "kg" };
   if (row.line_key.startsWith("label:")) return null;
   const content = row.net_content_milli === null ? null : row.net_content_milli / 1000;
-  return comparisonPriceAnswer(row.price_ore, content, row.net_content_unit);
+  return comparisonPriceAnswer(row.unit_price_ore, content, row.net_content_unit);
 }
 
 /** A line as the API answers it, in kronor. */
@@ -49,6 +56,7 @@ export function toItem(row: ItemRow): CartItem {
     quantity: row.quantity,
     unit_price: fromOre(row.unit_price_ore),
     total_price: fromOre(row.unit_price_ore * row.quantity),
+    ordinary_unit_price: ordinaryUnitPrice(row.ordinary_unit_ore),
     weight_grams: row.weight_grams,
     pant: linePant(row.pant_ore, row.quantity),
     product: {

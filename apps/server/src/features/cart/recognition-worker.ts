@@ -3,6 +3,7 @@ import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { conflict, forbidden, isUniqueViolation, notFound } from "../../platform/errors.ts";
 import { storeOfDevice } from "../devices/devices.service.ts";
 import { LINE_VALUE_ORE, pantOreOf } from "../pant/pant.ts";
+import { campaignPrice, shelfPriceOf } from "../pricing/shelf-price.ts";
 import { type AnnounceSession, type EventSource, recordSessionEvent } from "../sessions/session-events.ts";
 import { checkAgeLimit } from "./age-limit.ts";
 import { addedEvent, announceLine, type CartEvent } from "./cart.events.ts";
@@ -25,6 +26,8 @@ async function addOne(
     sessionId: string;
     productId: string;
     unitOre: number;
+    /** The ordinary price when a campaign gave unitOre ("Kampanj"); null otherwise. */
+    ordinaryOre: number | null;
     limits: CartLimits;
     scanId?: string;
     /** For the visit's timeline: whose scan or sighting, in which store, of what. */
@@ -47,8 +50,9 @@ async function addOne(
       { name: opts.event.productName },
       { quantity: cart!.line_quantity + 1, totalOre: Number(cart!.ore) + unitOre + pantOre },
     );
-    const upsert = sql`insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams, pant_ore)
-      values (${sessionId}, ${productId}, ${productId}, 1, ${unitOre}, null, ${pantOre})
+    const upsert = sql`insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams, pant_ore,
+        ordinary_unit_ore)
+      values (${sessionId}, ${productId}, ${productId}, 1, ${unitOre}, null, ${pantOre}, ${opts.ordinaryOre})
       on conflict (session_id, line_key) do update set quantity = cart_items.quantity + 1, updated_at = now()
       returning id`;
     const [row] = await queryRows<{ id: string }>(
@@ -96,10 +100,13 @@ export async function workerChange(opts: {
   action: "add" | "remove";
   eventId?: string | undefined;
   limitsOf: (storeId: string) => Promise<CartLimits>;
+  /** The moment of the sighting (app.saleClock): its store's day picks the campaigns. */
+  at?: Date;
   announce?: AnnounceSession;
 }): Promise<{ cart: Cart; events: CartEvent[] }> {
   const actor: CartActor = { kind: "device", storeId: opts.storeId };
   const session = await openSession(opts.db, actor, opts.sessionId);
+  const shelf = shelfPriceOf("p", sql`${session.store_id}::uuid`, opts.at ?? new Date());
   if (!session.ai_product_recognition)
     throw forbidden("The store does not have the ai_product_recognition module", "module_disabled");
   const [product] = await queryRows<{
@@ -107,11 +114,14 @@ export async function workerChange(opts: {
     name: string;
     image_url: string | null;
     price_ore: number;
+    campaign_ore: number | null;
     is_active: boolean;
     age_limit: number | null;
   }>(
     opts.db,
-    sql`select id, name, image_url, price_ore, is_active, age_limit from products where id = ${opts.productId}`,
+    sql`select p.id, p.name, p.image_url, ${shelf.ordinary} as price_ore, ${shelf.campaign} as campaign_ore, p.is_active,
+          p.age_limit
+        from products p where p.id = ${opts.productId}`,
   );
   if (!product) throw notFound("Unknown product", "unknown_product");
   if (opts.action === "add") {
@@ -121,7 +131,7 @@ export async function workerChange(opts: {
       actor,
       sessionId: session.id,
       productId: product.id,
-      unitOre: product.price_ore,
+      ...campaignPrice(product),
       limits: await opts.limitsOf(opts.storeId),
       ...(opts.eventId ? { scanId: opts.eventId } : {}),
       event: { storeId: session.store_id, source: "camera_worker", productName: product.name },

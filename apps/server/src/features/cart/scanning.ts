@@ -3,6 +3,7 @@ import { parseBarcode, parseVariableMeasure } from "@glide/contracts";
 import { type Db, queryPrepared, queryRows, sql, type Tx } from "../../db/client.ts";
 import { AppError, conflict, isUniqueViolation, notFound } from "../../platform/errors.ts";
 import { lineValueOre, pantOreOf } from "../pant/pant.ts";
+import { shelfPriceOf } from "../pricing/shelf-price.ts";
 import { ACTIVITY_PRECISION, type AnnounceSession, announceNothing } from "../sessions/session-events.ts";
 import { checkAgeLimit } from "./age-limit.ts";
 import { addedEvent, type CartEvent } from "./cart.events.ts";
@@ -84,36 +85,52 @@ type ScanRow = {
  */
 async function scanStatement(
   db: Db,
-  opts: { customerId: string; sessionId: string; scanId: string | null; ageChecked: boolean; limits: CartLimits },
+  opts: {
+    customerId: string;
+    sessionId: string;
+    scanId: string | null;
+    ageChecked: boolean;
+    limits: CartLimits;
+    /** The moment of the scan: its store's calendar day picks the campaigns. */
+    at: Date;
+  },
   code: NonNullable<ReturnType<typeof planCode>> | null,
 ): Promise<ScanRow> {
   const { customerId, sessionId, scanId, ageChecked, limits } = opts;
   const grams = code?.grams ?? null;
   const priceOre = code?.priceOre ?? null;
+  const storeOfVisit = sql`(select store_id from visit)`;
+  const shelf = shelfPriceOf("p", storeOfVisit, opts.at);
   // Prepared: planning this statement cost PostgreSQL more than running it (bench/results.md, Cart).
   const [row] = await queryPrepared<ScanRow>(
     db,
     "cart_scan",
     sql`with visit as (${sessionSelect(sessionId, true)}),
       found as (
-        select p.id, p.name, p.image_url, p.price_ore, p.net_content_milli, p.net_content_unit, p.is_active, p.age_limit,
-          b.gtin14 = ${code?.gtin14 ?? null} as exact,
-          case when b.gtin14 = ${code?.gtin14 ?? null} then p.price_ore
+        select f.*,
+          case when f.exact then least(f.price_ore, f.campaign_ore)
                when ${priceOre}::int is not null then ${priceOre}::int
-               else round(p.price_ore * ${grams}::int / 1000.0)::int end as unit_ore,
-          case when b.gtin14 = ${code?.gtin14 ?? null} then p.id::text else ${code ? `label:${code.raw}` : null}::text end as line_key,
-          ${pantOreOf("p", sql`(select store_id from visit)`)} as pant_ore
-        from product_barcodes b join products p on p.id = b.product_id
-        where b.gtin14 in (${code?.gtin14 ?? null}, ${code?.labelGtin14 ?? null})
-        order by exact desc
-        limit 1
+               else round(f.price_ore * ${grams}::int / 1000.0)::int end as unit_ore,
+          case when f.exact and f.campaign_ore < f.price_ore then f.price_ore end as ordinary_unit_ore
+        from (
+          select p.id, p.name, p.image_url, ${shelf.ordinary} as price_ore, p.net_content_milli, p.net_content_unit,
+            p.is_active, p.age_limit, b.gtin14 = ${code?.gtin14 ?? null} as exact,
+            ${shelf.campaign} as campaign_ore,
+            case when b.gtin14 = ${code?.gtin14 ?? null} then p.id::text else ${code ? `label:${code.raw}` : null}::text end as line_key,
+            ${pantOreOf("p", storeOfVisit)} as pant_ore
+          from product_barcodes b join products p on p.id = b.product_id
+          where b.gtin14 in (${code?.gtin14 ?? null}, ${code?.labelGtin14 ?? null})
+          order by exact desc
+          limit 1
+        ) f
       ),
       previous as (
-        select c.session_id, i.id, i.quantity, i.unit_price_ore, i.pant_ore, i.weight_grams, i.line_key, p.id as product_id, p.name,
-          p.image_url, p.price_ore, p.net_content_milli, p.net_content_unit
+        select c.session_id, i.id, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.weight_grams, i.line_key, p.id as product_id, p.name,
+          p.image_url, coalesce(sp.price_ore, p.price_ore) as price_ore, p.net_content_milli, p.net_content_unit
         from cart_scans c
         left join cart_items i on i.id = c.item_id
         left join products p on p.id = i.product_id
+        left join store_prices sp on sp.product_id = p.id and sp.store_id = (select store_id from visit)
         where c.scan_id = ${scanId}::uuid
       ),
       cart as (
@@ -122,15 +139,17 @@ async function scanStatement(
         from cart_items i where i.session_id = ${sessionId}::uuid
       ),
       item as (
-        insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams, pant_ore)
-        select v.id, f.id, f.line_key, 1, f.unit_ore, case when f.exact then null else ${grams}::int end, f.pant_ore
+        insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams, pant_ore,
+          ordinary_unit_ore)
+        select v.id, f.id, f.line_key, 1, f.unit_ore, case when f.exact then null else ${grams}::int end, f.pant_ore,
+          f.ordinary_unit_ore
         from visit v, found f, cart k
         where v.customer_id = ${customerId} and v.state = 'in_store'
           and v.store_active and f.is_active and (${ageChecked}::boolean or coalesce(f.age_limit, 0) = 0)
           and k.line_quantity < ${limits.maxLineQuantity}::int and k.ore + f.unit_ore + f.pant_ore <= ${limits.maxTotalOre}::bigint
           and not exists (select 1 from previous)
         on conflict (session_id, line_key) do update set quantity = cart_items.quantity + 1, updated_at = now()
-        returning id, quantity, unit_price_ore, pant_ore, weight_grams, line_key, product_id
+        returning id, quantity, unit_price_ore, pant_ore, ordinary_unit_ore, weight_grams, line_key, product_id
       ),
       scan as (
         insert into cart_scans (scan_id, session_id, item_id)
@@ -175,6 +194,8 @@ export async function scanIntoCart(opts: {
   scanId?: string | undefined;
   /** The cart limits of a store (its settings); asked before any statement. */
   limitsOf: (storeId: string) => Promise<CartLimits>;
+  /** The moment of the scan (app.saleClock): its store's day picks the campaigns. */
+  at?: Date;
   announce?: AnnounceSession;
 }): Promise<{ product: CartItem["product"]; item: CartItem; events: CartEvent[] }> {
   const code = planCode(opts.barcode);
@@ -182,13 +203,14 @@ export async function scanIntoCart(opts: {
   // An unknown visit adds nothing whatever its limits: the statement finds no visit and the shopper hears 404.
   const limits = storeId ? await opts.limitsOf(storeId) : { maxLineQuantity: 0, maxTotalOre: 0 };
   const scanId = opts.scanId ?? null;
+  const at = opts.at ?? new Date();
   const actor: CartActor = { kind: "shopper", customerId: opts.customerId };
   for (const ageChecked of [false, true]) {
     let row: ScanRow;
     try {
       row = await scanStatement(
         opts.db,
-        { customerId: opts.customerId, sessionId: opts.sessionId, scanId, ageChecked, limits },
+        { customerId: opts.customerId, sessionId: opts.sessionId, scanId, ageChecked, limits, at },
         code,
       );
     } catch (err) {

@@ -37,7 +37,16 @@ describe("POST /api/v1/checkout", () => {
     expect(res.statusCode, res.body).toBe(200);
     const { receipt } = checkoutResponseSchema.parse(res.json());
     expect(receipt?.items).toEqual([
-      { name: "Mjölk", quantity: 2, unit_price: 17.9, total: 35.8, vat_rate: 0.25, weight_grams: null, pant: null },
+      {
+        name: "Mjölk",
+        quantity: 2,
+        unit_price: 17.9,
+        ordinary_unit_price: null,
+        total: 35.8,
+        vat_rate: 0.25,
+        weight_grams: null,
+        pant: null,
+      },
     ]);
     expect(receipt?.payment).toEqual({ brand: "visa", last4: "4242" });
 

@@ -42,6 +42,8 @@ type CartLine = {
   unit_price_ore: number;
   /** Öre of pant for one, charged and taxed with the line. */
   pant_ore: number;
+  /** The ordinary price beside a campaign's ("Kampanj"), or null. */
+  ordinary_unit_ore: number | null;
   weight_grams: number | null;
   vat_category: VatCategory;
   age_limit: number | null;
@@ -170,7 +172,8 @@ async function makeOrder(
 ): Promise<Plan> {
   const lines = await queryRows<CartLine>(
     tx,
-    sql`select i.product_id, p.name, i.quantity, i.unit_price_ore, i.pant_ore, i.weight_grams, p.vat_category, p.age_limit
+    sql`select i.product_id, p.name, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.weight_grams,
+          p.vat_category, p.age_limit
         from cart_items i join products p on p.id = i.product_id
         where i.session_id = ${visit.id}
         order by i.created_at, i.id`,
@@ -206,12 +209,12 @@ async function makeOrder(
   await tx.execute(sql`delete from order_lines where order_id = ${orderId}`);
   await tx.execute(
     sql`insert into order_lines (order_id, position, product_id, name, quantity, unit_price_ore, pant_ore, vat_rate_bp,
-          total_ore, weight_grams)
+          total_ore, weight_grams, ordinary_unit_ore)
         select ${orderId}, l.position, l.product_id, l.name, l.quantity, l.unit_price_ore, l.pant_ore, l.vat_rate_bp,
-               ${lineValueOre("l")}, l.weight_grams
+               ${lineValueOre("l")}, l.weight_grams, l.ordinary_unit_ore
         from jsonb_to_recordset(${JSON.stringify(priced)}::jsonb)
           as l(position int, product_id uuid, name text, quantity int, unit_price_ore int, pant_ore int, vat_rate_bp int,
-            weight_grams int)`,
+            weight_grams int, ordinary_unit_ore int)`,
   );
   await moveVisit(tx, visit.id, "charging", now);
   await recordSessionEvent(tx, {

@@ -14,9 +14,36 @@ const receipt = (over: Partial<Receipt> = {}): Receipt => ({
   // 13:05:09 UTC is 14:05:09 in Stockholm in winter.
   paid_at: "2026-01-15T13:05:09.000Z",
   items: [
-    { name: "Mjölk", quantity: 2, unit_price: 17.9, total: 35.8, vat_rate: 0.12, weight_grams: null, pant: null },
-    { name: "Tvål", quantity: 1, unit_price: 1234.5, total: 1234.5, vat_rate: 0.25, weight_grams: null, pant: null },
-    { name: "Äpplen", quantity: 1, unit_price: 14.46, total: 14.46, vat_rate: 0.12, weight_grams: 482, pant: null },
+    {
+      name: "Mjölk",
+      quantity: 2,
+      unit_price: 17.9,
+      ordinary_unit_price: null,
+      total: 35.8,
+      vat_rate: 0.12,
+      weight_grams: null,
+      pant: null,
+    },
+    {
+      name: "Tvål",
+      quantity: 1,
+      unit_price: 1234.5,
+      ordinary_unit_price: null,
+      total: 1234.5,
+      vat_rate: 0.25,
+      weight_grams: null,
+      pant: null,
+    },
+    {
+      name: "Äpplen",
+      quantity: 1,
+      unit_price: 14.46,
+      ordinary_unit_price: null,
+      total: 14.46,
+      vat_rate: 0.12,
+      weight_grams: 482,
+      pant: null,
+    },
   ],
   total: 1284.76,
   vat: [
@@ -68,6 +95,18 @@ describe("the receipt e-mail", () => {
     }
   });
 
+  it("puts a campaign's ordinary price for one under its line, and nothing under a line at its ordinary price", () => {
+    const items = receipt().items.map((item, i) => (i === 0 ? { ...item, ordinary_unit_price: 24.9 } : item));
+    const text = lines(receiptMail(receipt({ items })).text);
+    expect(text.slice(8, 12)).toEqual([
+      "2 x Mjölk | 35,80 kr",
+      " | Kampanj, ord. pris 24,90 kr/st",
+      "1 x Tvål | 1\u00a0234,50 kr",
+      "1 x Äpplen (0,482 kg) | 14,46 kr",
+    ]);
+    expect(receiptMail(receipt({ items })).html).toContain("Kampanj, ord. pris 24,90 kr/st");
+  });
+
   it("shows the time in Stockholm: summer time, and the day after midnight there", () => {
     expect(receiptMail(receipt({ paid_at: "2026-07-01T22:30:00.000Z" })).text).toContain("Datum: 2026-07-02 00:30:00");
     expect(receiptMail(receipt({ paid_at: "2026-07-01T21:59:59.000Z" })).text).toContain("Datum: 2026-07-01 23:59:59");
@@ -96,7 +135,16 @@ describe("the receipt e-mail", () => {
           address: hostile,
         },
         items: [
-          { name: hostile, quantity: 1, unit_price: 1, total: 1, vat_rate: 0.25, weight_grams: null, pant: null },
+          {
+            name: hostile,
+            quantity: 1,
+            unit_price: 1,
+            ordinary_unit_price: null,
+            total: 1,
+            vat_rate: 0.25,
+            weight_grams: null,
+            pant: null,
+          },
         ],
         payment: { brand: "<b>", last4: "<i>" },
       }),

@@ -37,7 +37,7 @@ function contents(receipt: Receipt) {
     store.organization_number ? `Org.nr ${store.organization_number}` : null,
     store.address,
   ].filter((part): part is string => Boolean(part));
-  // The pant is a line of its own under its product, as on the shelf's receipt.
+  // The pant is a line of its own under its product, as on the shelf's receipt; so is a campaign's ordinary price.
   const lines: Line[] = receipt.items.flatMap((item) => [
     {
       label:
@@ -46,6 +46,10 @@ function contents(receipt: Receipt) {
           : `${item.quantity} x ${item.name} (${kilograms.format(item.weight_grams / 1000)} kg)`,
       amount: money(item.total, currency),
     },
+    // A campaign line says so, with the shelf's ordinary price for one beside it.
+    ...(item.ordinary_unit_price === null
+      ? []
+      : [{ label: `  Kampanj, ord. pris ${money(item.ordinary_unit_price, currency)}/st`, amount: "" }]),
     ...(item.pant ? [{ label: `  ${item.quantity} x Pant`, amount: money(item.pant.total, currency) }] : []),
   ]);
   const vat = receipt.vat.map((rate) => ({
@@ -69,7 +73,7 @@ function contents(receipt: Receipt) {
 
 function text(c: ReturnType<typeof contents>): string {
   const width = Math.max(24, ...c.lines.map((line) => line.label.length + 2));
-  const row = (label: string, value: string) => `${label.padEnd(width)}${value}`;
+  const row = (label: string, value: string) => (value ? `${label.padEnd(width)}${value}` : label);
   return [
     c.storeName,
     ...c.seller,

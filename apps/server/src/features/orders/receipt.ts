@@ -3,6 +3,7 @@ import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { conflict } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import { linePant } from "../pant/pant.ts";
+import { ordinaryUnitPrice } from "../pricing/shelf-price.ts";
 import { receiptAfterwards, refundedVat } from "./receipt-refunds.ts";
 import { vatPerRate } from "./vat.ts";
 
@@ -27,6 +28,7 @@ type ReceiptLineRow = {
   quantity: number;
   unit_price_ore: number;
   pant_ore: number;
+  ordinary_unit_ore: number | null;
   /** Goods and pant. */
   total_ore: number;
   vat_rate_bp: number;
@@ -45,7 +47,7 @@ export async function readReceipt(db: Db | Tx, orderId: string): Promise<Receipt
   if (!order) return null;
   const lines = await queryRows<ReceiptLineRow>(
     db,
-    sql`select name, quantity, unit_price_ore, pant_ore, total_ore, vat_rate_bp, weight_grams
+    sql`select name, quantity, unit_price_ore, pant_ore, ordinary_unit_ore, total_ore, vat_rate_bp, weight_grams
         from order_lines where order_id = ${orderId} order by position`,
   );
   return {
@@ -62,6 +64,7 @@ export async function readReceipt(db: Db | Tx, orderId: string): Promise<Receipt
       name: line.name,
       quantity: line.quantity,
       unit_price: fromOre(line.unit_price_ore),
+      ordinary_unit_price: ordinaryUnitPrice(line.ordinary_unit_ore),
       total: fromOre(line.total_ore - line.pant_ore * line.quantity),
       vat_rate: line.vat_rate_bp / 10_000,
       weight_grams: line.weight_grams,

@@ -2,6 +2,7 @@ import type { SessionDetail } from "@glide/contracts";
 import { type Db, queryRows, sql } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
 import { linePant } from "../pant/pant.ts";
+import { ordinaryUnitPrice } from "../pricing/shelf-price.ts";
 import { iso } from "./session-row.ts";
 
 type EventRow = {
@@ -40,10 +41,11 @@ export async function readCartLines(db: Db, sessionId: string): Promise<SessionD
     quantity: number;
     unit_price_ore: number;
     pant_ore: number;
+    ordinary_unit_ore: number | null;
     weight_grams: number | null;
   }>(
     db,
-    sql`select i.id, i.product_id, p.name, i.quantity, i.unit_price_ore, i.pant_ore, i.weight_grams
+    sql`select i.id, i.product_id, p.name, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.weight_grams
         from cart_items i join products p on p.id = i.product_id
         where i.session_id = ${sessionId} order by i.created_at, i.id`,
   );
@@ -53,6 +55,7 @@ export async function readCartLines(db: Db, sessionId: string): Promise<SessionD
     name: line.name,
     quantity: line.quantity,
     unit_price: fromOre(line.unit_price_ore),
+    ordinary_unit_price: ordinaryUnitPrice(line.ordinary_unit_ore),
     total: fromOre(line.unit_price_ore * line.quantity),
     weight_grams: line.weight_grams,
     pant: linePant(line.pant_ore, line.quantity),

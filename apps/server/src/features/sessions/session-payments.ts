@@ -2,6 +2,7 @@ import type { SessionDetail } from "@glide/contracts";
 import { type Db, queryRows, sql } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
 import { linePant } from "../pant/pant.ts";
+import { ordinaryUnitPrice } from "../pricing/shelf-price.ts";
 import { iso } from "./session-row.ts";
 
 /** The visit's order with each line and what was refunded of it, or null when it has none. */
@@ -30,13 +31,15 @@ export async function readOrder(db: Db, orderId: string | null): Promise<Session
       quantity: number;
       unit_price_ore: number;
       pant_ore: number;
+      ordinary_unit_ore: number | null;
       total_ore: number;
       refunded_quantity: number;
       refunded_ore: number;
       origin: string;
     }>(
       db,
-      sql`select id, name, quantity, unit_price_ore, pant_ore, total_ore, refunded_quantity, refunded_ore, origin
+      sql`select id, name, quantity, unit_price_ore, pant_ore, ordinary_unit_ore, total_ore, refunded_quantity,
+            refunded_ore, origin
           from order_lines where order_id = ${orderId} order by position`,
     ),
   ]);
@@ -56,6 +59,7 @@ export async function readOrder(db: Db, orderId: string | null): Promise<Session
       name: line.name,
       quantity: line.quantity,
       unit_price: fromOre(line.unit_price_ore),
+      ordinary_unit_price: ordinaryUnitPrice(line.ordinary_unit_ore),
       total: fromOre(line.total_ore - line.pant_ore * line.quantity),
       pant: linePant(line.pant_ore, line.quantity),
       refunded_quantity: line.refunded_quantity,

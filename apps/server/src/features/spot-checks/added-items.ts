@@ -66,11 +66,12 @@ export async function addLines(tx: Tx, orderId: string, added: NonNullable<Adjus
   );
   await tx.execute(
     sql`insert into order_lines (order_id, position, product_id, name, quantity, unit_price_ore, pant_ore, vat_rate_bp,
-          total_ore, origin)
+          total_ore, origin, ordinary_unit_ore)
         select ${order!.id}, ${order!.next} + l.i, l.product_id, l.name, l.quantity, l.unit_price_ore, l.pant_ore,
-               l.vat_rate_bp, ${lineValueOre("l")}, 'spot_check'
+               l.vat_rate_bp, ${lineValueOre("l")}, 'spot_check', l.ordinary_unit_ore
         from jsonb_to_recordset(${JSON.stringify(added.map((item, i) => ({ ...item, pant_ore: item.pant_ore ?? 0, i })))}::jsonb)
-          as l(i int, product_id uuid, name text, quantity int, unit_price_ore int, pant_ore int, vat_rate_bp int)`,
+          as l(i int, product_id uuid, name text, quantity int, unit_price_ore int, pant_ore int, vat_rate_bp int,
+            ordinary_unit_ore int)`,
   );
   const totalOre = added.reduce((sum, item) => sum + addedValueOre(item), 0);
   // VAT is rounded once per rate over the whole receipt, the added lines with the earlier ones of their rate:

@@ -43,6 +43,8 @@ export type Adjustments = {
     unit_price_ore: number;
     /** Öre of pant for one; absent in checks decided before pant. */
     pant_ore?: number;
+    /** The ordinary price when a campaign gave unit_price_ore; absent or null otherwise. */
+    ordinary_unit_ore?: number | null;
     vat_rate_bp: number;
   }>;
   charge?: { state: "pending" | "paid" | "declined"; failure_code: string | null };

@@ -7,6 +7,7 @@ import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { recordAudit } from "../audit/audit.ts";
 import { pantOreOf } from "../pant/pant.ts";
 import type { ChargePort } from "../payments/charge.ts";
+import { campaignPrice, shelfPriceOf } from "../pricing/shelf-price.ts";
 import { createRefund, type RefundDeps } from "../refunds/refunds.service.ts";
 import { recordSessionEvent } from "../sessions/session-events.ts";
 import { saleVatRates, storeOfOrder } from "../vat-rates/vat-rate-table.ts";
@@ -159,31 +160,36 @@ async function record(deps: SpotCheckDeps, actor: AdminActor, check: CheckRow, d
     let chargeOre: number | null = null;
     if (decision.outcome === "items_added") {
       const ids = (decision.items_added ?? []).map((item) => item.product_id);
+      // Sold at the check: the store's price and campaigns, and the rate, of the store's day of the decision.
+      const soldAt = deps.saleClock?.() ?? new Date();
+      const storeOfCheck = sql`(select store_id from orders where id = ${check.order_id})`;
+      const shelf = shelfPriceOf("p", storeOfCheck, soldAt);
       const products = await queryRows<{
         id: string;
         name: string;
         price_ore: number;
+        campaign_ore: number | null;
         pant_ore: number;
         vat_category: VatCategory;
       }>(
         tx,
-        sql`select id, name, price_ore, vat_category,
-              ${pantOreOf("products", sql`(select store_id from orders where id = ${check.order_id})`)} as pant_ore
-            from products
-            where id in (select unnest(${`{${ids.join(",")}}`}::uuid[]))`,
+        sql`select p.id, p.name, ${shelf.ordinary} as price_ore, ${shelf.campaign} as campaign_ore, p.vat_category,
+              ${pantOreOf("p", storeOfCheck)} as pant_ore
+            from products p
+            where p.id in (select unnest(${`{${ids.join(",")}}`}::uuid[]))`,
       );
-      // Sold at the check: the rate of the store's day of the decision.
-      const soldAt = deps.saleClock?.() ?? new Date();
       const rateOf = await saleVatRates(tx, await storeOfOrder(tx, check.order_id!), soldAt);
       const byId = new Map(products.map((p) => [p.id, p]));
       adjustments.added = (decision.items_added ?? []).map((item) => {
         const product = byId.get(item.product_id);
         if (!product) throw notFound(`Unknown product ${item.product_id}`, "unknown_product");
+        const { unitOre, ordinaryOre } = campaignPrice(product);
         return {
           product_id: product.id,
           name: product.name,
           quantity: item.quantity,
-          unit_price_ore: product.price_ore,
+          unit_price_ore: unitOre,
+          ordinary_unit_ore: ordinaryOre,
           pant_ore: product.pant_ore,
           vat_rate_bp: rateOf(product.vat_category),
         };

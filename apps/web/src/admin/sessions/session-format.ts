@@ -48,6 +48,9 @@ export const SOURCE_LABELS: Record<SessionEventSource, string> = {
  * The pant line under a product on the cart or the receipt: "Pant 2 × 2,00 kr".
  * The line's own total leaves the pant out, so the pant shows apart with its total.
  */
+/** Beside a line sold at a campaign's price: the shelf's ordinary price for one. */
+export const campaignText = (ordinary: number): string => `campaign, ordinary ${formatKronor(ordinary)}`;
+
 export const pantLineText = (quantity: number, pant: NonNullable<LinePant>): string =>
   `Pant ${quantity} × ${formatKronor(pant.unit)}`;
 

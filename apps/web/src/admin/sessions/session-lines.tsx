@@ -2,7 +2,7 @@ import type { SessionDetail } from "@glide/contracts";
 import { Fragment, type ReactNode } from "react";
 import { formatKronor } from "../../lib/format.ts";
 import { useDateFormat } from "../settings/use-date-format.ts";
-import { pantLineText } from "./session-format.ts";
+import { campaignText, pantLineText } from "./session-format.ts";
 
 const SPOT_CHECK_LABELS: Record<string, string> = {
   pending: "Waiting for staff",
@@ -58,6 +58,9 @@ export function SessionLines({ session }: { session: SessionDetail }) {
                   <tr className={line.pant ? undefined : "border-b last:border-0"}>
                     <td className="py-1 pr-2">
                       {line.name}
+                      {line.ordinary_unit_price !== null ? (
+                        <span className="text-muted-foreground"> ({campaignText(line.ordinary_unit_price)})</span>
+                      ) : null}
                       {line.origin === "spot_check" ? (
                         <span className="text-muted-foreground"> (added at a check)</span>
                       ) : null}
@@ -92,6 +95,9 @@ export function SessionLines({ session }: { session: SessionDetail }) {
                   <div className="flex justify-between gap-2">
                     <span>
                       {line.quantity} × {line.name}
+                      {line.ordinary_unit_price !== null ? (
+                        <span className="text-muted-foreground"> ({campaignText(line.ordinary_unit_price)})</span>
+                      ) : null}
                     </span>
                     <span className="tabular-nums">{formatKronor(line.total)}</span>
                   </div>

@@ -4,6 +4,7 @@ import { Clock, Minus, Package, Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { formatAmount, formatKg, formatKr } from "../lib/money.ts";
 import { sv } from "../sv.ts";
+import { CampaignPrice } from "./campaign-price.tsx";
 import { ComparisonPrice } from "./comparison-price.tsx";
 import { PantLine } from "./pant-line.tsx";
 import type { PendingScan } from "./scan-queue.ts";
@@ -69,6 +70,7 @@ export function CartLines({ items, pending, layout, onQuantity, onRemove }: Prop
                     : `${formatAmount(item.unit_price)} ${sv.cart.perPiece}`}
                   {item.weight_grams !== null && ` · ${formatKg(item.weight_grams)}`}
                 </p>
+                <CampaignPrice ordinary={item.ordinary_unit_price} />
                 <ComparisonPrice price={item.product.comparison_price} />
               </div>
               <p data-amount className="shrink-0 whitespace-nowrap text-base font-bold tabular-nums">

@@ -5,6 +5,7 @@ import { Link } from "react-router";
 import { buttonClass } from "../components/button.ts";
 import { formatKr } from "../lib/money.ts";
 import { sv } from "../sv.ts";
+import { CampaignPrice } from "./campaign-price.tsx";
 import { ComparisonPrice } from "./comparison-price.tsx";
 import { PantLine } from "./pant-line.tsx";
 
@@ -72,6 +73,7 @@ export function CartSheet({
                       <p className="text-sm text-muted-foreground">
                         {formatKr(item.unit_price)} · {sv.cart.quantity(item.quantity)}
                       </p>
+                      <CampaignPrice ordinary={item.ordinary_unit_price} />
                       <ComparisonPrice price={item.product.comparison_price} />
                     </div>
                     <p data-amount className="shrink-0 whitespace-nowrap font-bold tabular-nums">

@@ -22,6 +22,7 @@ function line(id: string, productId: string, quantity: number, unitPrice: number
     quantity,
     unit_price: unitPrice,
     total_price: Math.round(unitPrice * 100 * quantity) / 100,
+    ordinary_unit_price: null,
     weight_grams: null,
     product: { id: productId, name: `Produkt ${productId}`, image_url: null, comparison_price: null },
     pant: pantUnit === undefined ? null : { unit: pantUnit, total: Math.round(pantUnit * 100 * quantity) / 100 },

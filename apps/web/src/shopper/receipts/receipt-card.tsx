@@ -92,6 +92,11 @@ export function ReceiptCard({ receipt }: { receipt: Receipt }) {
           // biome-ignore lint/suspicious/noArrayIndexKey: a receipt's lines never move; two may share a name.
           <li key={index}>
             <Row label={`${item.quantity} x ${item.name}`} amount={formatKr(item.total)} />
+            {item.ordinary_unit_price !== null && (
+              <p className="pl-4 text-sm text-muted-foreground">
+                {sv.cart.campaign}, {sv.cart.ordinaryPrice.toLowerCase()} {formatKr(item.ordinary_unit_price)}/st
+              </p>
+            )}
             {item.pant && (
               <Row
                 label={sv.cart.pant(item.quantity, formatKr(item.pant.unit))}

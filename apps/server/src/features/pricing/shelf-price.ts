@@ -1,0 +1,42 @@
+import type { SQL } from "drizzle-orm";
+import { sql } from "../../db/client.ts";
+import { fromOre } from "../../platform/money.ts";
+
+/**
+ * What one unit of a product costs in a store, as a scan fixes it on the
+ * cart line. `product` is the products row's alias in the statement,
+ * `storeId` an expression naming the store, `at` the moment of the scan.
+ *
+ * - ordinary: the store's own price (store_prices) where it has one, else the
+ *   catalogue's; per kilogram for weighed goods, like the catalogue's.
+ * - campaign: the lowest campaign price valid on the store's calendar day of
+ *   `at` (its own time zone), for this store or every store; null without.
+ *
+ * A line takes the campaign price only when it is below the ordinary one,
+ * and keeps the ordinary one beside it for "Kampanj".
+ */
+export function shelfPriceOf(product: string, storeId: SQL, at: Date): { ordinary: SQL; campaign: SQL } {
+  const id = sql.raw(`${product}.id`);
+  const price = sql.raw(`${product}.price_ore`);
+  return {
+    ordinary: sql`coalesce((select sp.price_ore from store_prices sp
+      where sp.store_id = ${storeId} and sp.product_id = ${id}), ${price})`,
+    campaign: sql`(select min(c.price_ore) from campaigns c join stores cst on cst.id = ${storeId}
+      where c.product_id = ${id} and (c.store_id is null or c.store_id = cst.id)
+        and (${at.toISOString()}::timestamptz at time zone cst.timezone)::date between c.starts_on and c.ends_on)`,
+  };
+}
+
+/** A line's price from the two: the campaign's when it is lower, with the ordinary price kept beside it. */
+export function campaignPrice(shelf: { price_ore: number; campaign_ore: number | null }): {
+  unitOre: number;
+  ordinaryOre: number | null;
+} {
+  return shelf.campaign_ore !== null && shelf.campaign_ore < shelf.price_ore
+    ? { unitOre: shelf.campaign_ore, ordinaryOre: shelf.price_ore }
+    : { unitOre: shelf.price_ore, ordinaryOre: null };
+}
+
+/** A line's ordinary price as the API answers it beside a campaign's, in kronor; null for a line at its ordinary price. */
+export const ordinaryUnitPrice = (ordinaryOre: number | null): number | null =>
+  ordinaryOre === null ? null : fromOre(ordinaryOre);
