@@ -5,6 +5,7 @@ import type { PaymentProvider } from "../platform/payments/provider.ts";
 import { planDemoHistory, seedDemoVisits } from "./demo-history.ts";
 import { seedDemoOrders } from "./demo-orders.ts";
 import { payDemoHistory } from "./demo-payments.ts";
+import { seedDemoPricing } from "./demo-pricing.ts";
 import { demoProducts, seedDemoProducts } from "./demo-products.ts";
 import type { HistoryStore } from "./demo-visits.ts";
 
@@ -178,6 +179,12 @@ export async function seedDemoData(
       if (i === 0 && demoCameras) await seedDemoCameras(tx, store.id, demoCameras);
     }
     await seedDemoProducts(tx, shelf);
+    await seedDemoPricing(tx, {
+      shelf,
+      campaignStoreId: demoStores[0]!.store.id,
+      kioskStoreId: demoStores.find(({ store }) => store.name.includes("Kiosk"))!.store.id,
+      now: new Date(),
+    });
     await seedDemoVisits(tx, past, { stores: historyStores, days: DEMO_HISTORY_DAYS });
     await seedDemoOrders(tx, past.visits);
   });
