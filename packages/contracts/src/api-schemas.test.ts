@@ -46,6 +46,7 @@ describe("answers keep every field", () => {
     quantity: 2,
     unit_price: 10,
     total_price: 20,
+    ordinary_unit_price: 12.9,
     weight_grams: null,
     pant: { unit: 2, total: 4 },
     product,
