@@ -92,7 +92,8 @@ export function ReceiptCard({ receipt }: { receipt: Receipt }) {
           // biome-ignore lint/suspicious/noArrayIndexKey: a receipt's lines never move; two may share a name.
           <li key={index}>
             <Row label={`${item.quantity} x ${item.name}`} amount={formatKr(item.total)} />
-            {item.ordinary_unit_price !== null && (
+            {/* A receipt kept offline from before campaigns lacks the field. */}
+            {typeof item.ordinary_unit_price === "number" && (
               <p className="pl-4 text-sm text-muted-foreground">
                 {sv.cart.campaign}, {sv.cart.ordinaryPrice.toLowerCase()} {formatKr(item.ordinary_unit_price)}/st
               </p>
