@@ -43,14 +43,14 @@ export async function seedDemoPricing(
   const { shelf, now } = opts;
   // Began last Monday-ish and runs another week and a half: on whatever day the demo is opened.
   const week = { startsOn: dayFrom(now, -3), endsOn: dayFrom(now, 10) };
-  const rows = CHAIN_CAMPAIGNS.flatMap((prefix) => {
+  const rows: (typeof campaigns.$inferInsert)[] = CHAIN_CAMPAIGNS.flatMap((prefix) => {
     const product = firstNamed(shelf, prefix);
     return product ? [{ productId: product.id, storeId: null, priceOre: campaignOre(product.priceOre), ...week }] : [];
   });
   const buns = firstNamed(shelf, STORE_CAMPAIGN);
   if (buns)
     rows.push({ productId: buns.id, storeId: opts.campaignStoreId, priceOre: campaignOre(buns.priceOre), ...week });
-  if (rows.length) await tx.insert(campaigns).values(rows as (typeof campaigns.$inferInsert)[]);
+  if (rows.length) await tx.insert(campaigns).values(rows);
   const kiosk = KIOSK_PRICED.flatMap((prefix) => {
     const product = firstNamed(shelf, prefix);
     return product
