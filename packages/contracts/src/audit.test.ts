@@ -33,6 +33,8 @@ describe("the action filter's groups", () => {
     ["dispute.resolve", "Disputes"],
     ["vat_rate.update", "VAT rates"],
     ["pant_amount.update", "Pant amounts"],
+    ["store_price.import", "Store prices"],
+    ["campaign.update", "Campaigns"],
   ];
 
   it("put every recorded action under exactly one group, named for a person", () => {

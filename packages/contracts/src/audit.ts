@@ -18,6 +18,8 @@ export const AUDIT_ACTION_GROUPS = [
   { value: "dispute.", label: "Disputes" },
   { value: "vat_rate.", label: "VAT rates" },
   { value: "pant_amount.", label: "Pant amounts" },
+  { value: "store_price.", label: "Store prices" },
+  { value: "campaign.", label: "Campaigns" },
 ] as const;
 
 export const AUDIT_PAGE_SIZE = { default: 50, max: 100 } as const;

@@ -140,6 +140,8 @@ const day = (label: string) =>
     .string({ error: `${label} is a date as YYYY-MM-DD` })
     .regex(DAY, { message: `${label} is a date as YYYY-MM-DD`, abort: true })
     .refine(isRealDay, `${label} is not a day of the calendar`);
+/** A field holding a real day as YYYY-MM-DD; `label` names the field in its messages. */
+export const calendarDaySchema = day;
 
 const percent = z
   .number({ error: "The rate is a number of percent from 0 to 100" })

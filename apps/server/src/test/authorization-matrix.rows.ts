@@ -52,6 +52,9 @@ export type Fixtures = {
   /** A VAT rate period (Norway's food) to replace, and one to delete. */
   vatRate?: string;
   vatRateToDelete?: string;
+  /** A campaign of store A (which the store admin does not manage) to replace, and one to delete. */
+  campaign?: string;
+  campaignToDelete?: string;
 };
 
 /** One route's row. */
@@ -71,6 +74,14 @@ const everyone2xx = "2xx 2xx 2xx 2xx 2xx";
 const adminsOnly = "401 401 401 2xx 2xx";
 const platformOnly = "401 401 401 403 2xx";
 const storeA = (f: Fixtures) => ({ id: f.storeA });
+/** A campaign body for store A's product (5 kr) at 1 kr. */
+const campaignOf = (f: Fixtures) => ({
+  product_id: f.product,
+  store_id: f.storeA,
+  price: 1,
+  starts_on: "2030-01-01",
+  ends_on: "2030-01-31",
+});
 
 /** Every route the app serves, by method and path. */
 export const MATRIX: Record<string, Row> = {
@@ -349,5 +360,33 @@ export const MATRIX: Record<string, Row> = {
   "DELETE /api/v1/pant-amounts/:country/:code": {
     expect: "401 401 401 403 204",
     params: () => ({ country: "SE", code: "pet_large_2kr" }),
+  },
+  // --- issue 24: campaigns; every admin lists them, store A's are the platform admin's to write ---
+  "GET /api/v1/campaigns": { expect: adminsOnly },
+  "POST /api/v1/campaigns": { expect: platformOnly, body: (f) => campaignOf(f) },
+  "PUT /api/v1/campaigns/:id": {
+    expect: platformOnly,
+    params: (f) => ({ id: f.campaign! }),
+    body: (f) => campaignOf(f),
+  },
+  "DELETE /api/v1/campaigns/:id": { expect: "401 401 401 403 204", params: (f) => ({ id: f.campaignToDelete! }) },
+  // --- issue 24: store prices; store A is not the store admin's (403); its price of the product is a fixture ---
+  "GET /api/v1/stores/:id/prices": { expect: platformOnly, params: storeA },
+  "GET /api/v1/stores/:id/prices/export": { expect: platformOnly, params: storeA },
+  "POST /api/v1/stores/:id/prices/import": {
+    expect: platformOnly,
+    params: storeA,
+    query: "?dry_run=false",
+    contentType: "text/csv",
+    body: () => "sku,price\nMATRIX-A,4.50\n",
+  },
+  "PUT /api/v1/stores/:id/prices/:productId": {
+    expect: platformOnly,
+    params: (f) => ({ id: f.storeA, productId: f.product }),
+    body: () => ({ price: 4.5 }),
+  },
+  "DELETE /api/v1/stores/:id/prices/:productId": {
+    expect: "401 401 401 403 204",
+    params: (f) => ({ id: f.storeA, productId: f.product }),
   },
 };

@@ -166,6 +166,24 @@ beforeAll(async () => {
     fixtures.vatRate = await period({ country: "NO", category: "food", rate: 15, valid_from: "2024-01-01" });
     fixtures.vatRateToDelete = await period({ country: "NO", category: "exempt", rate: 0, valid_from: "2024-01-01" });
   }
+  // --- issue 24: campaigns of store A ---
+  {
+    const campaign = () =>
+      created("/api/v1/campaigns", {
+        product_id: product,
+        store_id: a,
+        price: 1,
+        starts_on: "2030-01-01",
+        ends_on: "2030-01-31",
+      }).then((r: { id: string }) => r.id);
+    fixtures.campaign = await campaign();
+    fixtures.campaignToDelete = await campaign();
+  }
+  // --- issue 24: store A's own price of the product, for the platform admin's DELETE ---
+  {
+    const set = await api.put(`/api/v1/stores/${a}/prices/${product}`, { price: 4.5 });
+    if (set.statusCode !== 200) throw new Error(`store price: ${set.statusCode} ${set.body}`);
+  }
   fixtures.auditEntry = String((await api.get(`/api/v1/admin/audit?action=store.create&entity_id=${a}`)).json()[0].id);
   await signInCallers();
   operations = await listOperations(ctx.app);

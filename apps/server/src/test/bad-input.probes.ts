@@ -44,11 +44,18 @@ const ID_OF: Array<[prefix: string, key: string]> = [
   ["/api/v1/admin/sessions/", "paid_session"],
   ["/api/v1/admin/audit/", "audit"],
   ["/api/v1/vat-rates/", "vat_rate"],
+  ["/api/v1/campaigns/", "campaign"],
 ];
 
 /** Good values of other path parameters by the path they stand in, where `real` means another thing by the name. */
 const PARAMS_OF: Record<string, Record<string, string>> = {
   "/api/v1/pant-amounts/:country/:code": { country: "SE", code: "can" },
+  // Read when the probes are made, after the setup has made the product.
+  "/api/v1/stores/:id/prices/:productId": {
+    get productId() {
+      return real.product ?? "";
+    },
+  },
 };
 
 /** Good values of path parameters: rows that exist, so a mutation of one parameter reaches the handler. */
@@ -105,6 +112,22 @@ export const VALID_BODIES: Record<string, () => unknown> = {
   "POST /api/v1/vat-rates": () => ({ country: "NO", category: "food", rate: 15, valid_from: "2090-01-01" }),
   "PUT /api/v1/vat-rates/:id": () => ({ country: "NO", category: "standard", rate: 25, valid_from: "2080-01-01" }),
   "PUT /api/v1/pant-amounts/:country/:code": () => ({ amount: 2 }),
+  "PUT /api/v1/stores/:id/prices/:productId": () => ({ price: 4.5 }),
+  // The product costs 5 kr: a campaign at 1 kr is below it.
+  "POST /api/v1/campaigns": () => ({
+    product_id: real.product,
+    store_id: real.store,
+    price: 1,
+    starts_on: "2090-01-01",
+    ends_on: "2090-01-31",
+  }),
+  "PUT /api/v1/campaigns/:id": () => ({
+    product_id: real.product,
+    store_id: real.store,
+    price: 2,
+    starts_on: "2090-02-01",
+    ends_on: "2090-02-28",
+  }),
 };
 
 function validBody(op: Operation): unknown {

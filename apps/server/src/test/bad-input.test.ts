@@ -175,6 +175,17 @@ real.vat_rate = (
     await api.post("/api/v1/vat-rates", { country: "NO", category: "standard", rate: 25, valid_from: "2080-01-01" }),
   )
 ).id;
+real.campaign = (
+  await made(
+    await api.post("/api/v1/campaigns", {
+      product_id: real.product,
+      store_id: real.store,
+      price: 1,
+      starts_on: "2090-01-01",
+      ends_on: "2090-01-31",
+    }),
+  )
+).id;
 real.audit = String((await made(await api.get("/api/v1/admin/audit?limit=1")))[0].id);
 real.session_id = await visit(1);
 real.item_id = (await made(await asShopper("GET", `/api/v1/cart/${real.session_id}`))).items[0].id;

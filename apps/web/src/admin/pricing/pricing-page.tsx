@@ -1,6 +1,8 @@
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../ui/tabs.tsx";
 import { PageHeader } from "../shell/page-header.tsx";
+import { CampaignsView } from "./campaigns-view.tsx";
 import { PantAmountsView } from "./pant-amounts-view.tsx";
+import { StorePricesView } from "./store-prices-view.tsx";
 import { usePricingParams } from "./use-pricing-params.ts";
 import { VatRatesView } from "./vat-rates-view.tsx";
 
@@ -10,7 +12,7 @@ import { VatRatesView } from "./vat-rates-view.tsx";
  * The tabs share the country the URL names.
  */
 export default function PricingPage() {
-  const { tab, setTab, country, setCountry } = usePricingParams();
+  const { tab, setTab, country, setCountry, store, setStore } = usePricingParams();
   return (
     <div className="grid grid-cols-1 gap-4">
       <PageHeader title="Pricing" description="What sales cost, the VAT they are taxed at and the pant they carry" />
@@ -18,6 +20,8 @@ export default function PricingPage() {
         <TabsList aria-label="Pricing sections" className="sm:w-fit">
           <TabsTrigger value="vat">VAT rates</TabsTrigger>
           <TabsTrigger value="pant">Pant</TabsTrigger>
+          <TabsTrigger value="store-prices">Store prices</TabsTrigger>
+          <TabsTrigger value="campaigns">Campaigns</TabsTrigger>
         </TabsList>
         <TabsContent value="vat">
           {tab === "vat" ? <VatRatesView country={country} onCountryChange={setCountry} /> : null}
@@ -25,6 +29,10 @@ export default function PricingPage() {
         <TabsContent value="pant">
           {tab === "pant" ? <PantAmountsView country={country} onCountryChange={setCountry} /> : null}
         </TabsContent>
+        <TabsContent value="store-prices">
+          {tab === "store-prices" ? <StorePricesView store={store} onStoreChange={setStore} /> : null}
+        </TabsContent>
+        <TabsContent value="campaigns">{tab === "campaigns" ? <CampaignsView /> : null}</TabsContent>
       </Tabs>
     </div>
   );

@@ -2,7 +2,7 @@ import { COUNTRY_CODES } from "@glide/contracts";
 import { useUrlParams } from "../../lib/use-url-params.ts";
 
 /** The screen's tabs, in order; the later ones (store prices, campaigns, offers) join this list. */
-export const PRICING_TABS = ["vat", "pant"] as const;
+export const PRICING_TABS = ["vat", "pant", "store-prices", "campaigns"] as const;
 export type PricingTab = (typeof PRICING_TABS)[number];
 
 export const DEFAULT_COUNTRY = "SE";
@@ -15,7 +15,8 @@ const isCountry = (value: string | null): value is string =>
 /**
  * The tab and its country (VAT rates, pant), kept in the URL (?tab=vat&country=NO) like the
  * other screens keep their filters, so a reload or a shared link shows the same list.
- * An unknown value reads as the default.
+ * An unknown value reads as the default. The Store prices tab keeps its store the same way
+ * (?tab=store-prices&store=<id>); a new store starts its list at the first page.
  */
 export function usePricingParams() {
   const [params, write] = useUrlParams();
@@ -26,5 +27,8 @@ export function usePricingParams() {
     setTab: (next: string) => write({ tab: isTab(next) ? next : null }),
     country: isCountry(country) ? country : DEFAULT_COUNTRY,
     setCountry: (next: string) => write({ tab: isTab(tab) ? tab : PRICING_TABS[0], country: next }),
+    /** The store whose prices are shown; "" until one is chosen. */
+    store: params.get("store") ?? "",
+    setStore: (next: string) => write({ tab: isTab(tab) ? tab : PRICING_TABS[0], store: next, page: null }),
   };
 }

@@ -6,7 +6,7 @@ import { Input } from "../../ui/input.tsx";
 import { Select } from "../../ui/select.tsx";
 import { DialogForm } from "../lib/dialog-form.tsx";
 import { type SaveCallbacks, useFormDialog } from "../lib/use-form-dialog.ts";
-import { useCreateVatRate, useUpdateVatRate } from "./use-vat-rates.ts";
+import { useCreateVatRate, useUpdateVatRate } from "../lib/use-vat-rates.ts";
 import {
   firstVatRateField,
   rateProblem,

@@ -3,7 +3,7 @@ import { useWatch } from "react-hook-form";
 import { Dialog, DialogContent } from "../../ui/dialog.tsx";
 import { DialogForm } from "../lib/dialog-form.tsx";
 import { type SaveCallbacks, useFormDialog, useLateDefaults } from "../lib/use-form-dialog.ts";
-import { useVatRates } from "../pricing/use-vat-rates.ts";
+import { useVatRates } from "../lib/use-vat-rates.ts";
 import { effectiveValue, useEffectiveSettings } from "../settings/use-settings.ts";
 import { comparisonHint } from "./comparison-price.ts";
 import {

@@ -1,8 +1,9 @@
 import type { Product } from "@glide/contracts";
 import clsx from "clsx";
-import { type KeyboardEvent, useState } from "react";
+import { type KeyboardEvent, type Ref, useState } from "react";
 import { formatKronor } from "../../lib/format.ts";
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from "../../lib/use-debounced-value.ts";
+import type { FieldControlProps } from "../../ui/field.tsx";
 import { Input } from "../../ui/input.tsx";
 import { useProducts } from "../products/use-products.ts";
 
@@ -19,10 +20,19 @@ export function ProductPicker({
   id,
   label,
   onPick,
+  control,
+  inputRef,
+  inline = false,
 }: {
   id: string;
   label: string;
   onPick: (product: Product) => void;
+  /** A form's problem and hint for the box (a campaign's product), read with it. */
+  control?: FieldControlProps;
+  /** Where a form sends the focus to show a problem. */
+  inputRef?: Ref<HTMLInputElement>;
+  /** The matches push what follows down instead of floating over it: in a dialog, whose body would clip them. */
+  inline?: boolean;
 }) {
   const [text, setText] = useState("");
   const [open, setOpen] = useState(false);
@@ -61,6 +71,8 @@ export function ProductPicker({
       <label htmlFor={id}>{label}</label>
       <Input
         id={id}
+        ref={inputRef}
+        {...control}
         role="combobox"
         autoComplete="off"
         placeholder="Name, SKU or barcode"
@@ -82,7 +94,10 @@ export function ProductPicker({
         role="listbox"
         aria-label={`${label}: matches`}
         hidden={!listed}
-        className="absolute top-full z-10 mt-1 grid max-h-72 w-full min-w-64 overflow-auto rounded-md border bg-popover p-1 shadow-md"
+        className={clsx(
+          "mt-1 grid w-full overflow-auto rounded-md border bg-popover p-1 shadow-md",
+          inline ? "max-h-56" : "absolute top-full z-10 max-h-72 min-w-64",
+        )}
       >
         {matches.map((product, index) => (
           // biome-ignore lint/a11y/useKeyWithClickEvents: the keys are the combobox's (aria-activedescendant); the focus stays in the box.

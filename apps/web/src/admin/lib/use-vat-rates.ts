@@ -1,3 +1,4 @@
+// The VAT table as the console reads and changes it: the Pricing screen keeps it, the product form shows its rates.
 import { type VatRateInput, vatRateListSchema, vatRateSchema } from "@glide/contracts";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../lib/api.ts";
