@@ -1,14 +1,13 @@
 import type { StorePriceImportReport } from "@glide/contracts";
-import { type ChangeEvent, useId, useState } from "react";
+import { useState } from "react";
 import { toast } from "sonner";
 import { errorMessage } from "../../lib/api.ts";
 import { pluralize } from "../../lib/format.ts";
 import { ErrorAlert } from "../../ui/alert.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter } from "../../ui/dialog.tsx";
-import { controlClass } from "../../ui/input.tsx";
-import { Label } from "../../ui/label.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
+import { CsvFileField } from "../lib/csv-file-field.tsx";
 import { useImportStorePrices } from "./use-store-prices.ts";
 
 interface StorePriceImportDialogProps {
@@ -41,24 +40,15 @@ function appliedMessage(report: StorePriceImportReport): string {
 
 /** Choose a file → dry run → the report → apply (only a file without rejected rows). */
 function ImportFlow({ storeId, onDone }: { storeId: string; onDone: () => void }) {
-  const fileId = useId();
-  const hintId = useId();
   const dryRun = useImportStorePrices();
   const apply = useImportStorePrices();
   const [csv, setCsv] = useState<string | null>(null);
 
-  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.currentTarget.files?.[0];
+  const onText = (text: string | null) => {
     apply.reset();
-    if (!file) {
-      setCsv(null);
-      dryRun.reset();
-      return;
-    }
-    const text = await file.text();
-    // The same text is applied later, whatever happens to the file on disk meanwhile.
     setCsv(text);
-    dryRun.mutate({ storeId, csv: text, dryRun: true });
+    if (text === null) dryRun.reset();
+    else dryRun.mutate({ storeId, csv: text, dryRun: true });
   };
 
   const report = dryRun.data;
@@ -80,20 +70,10 @@ function ImportFlow({ storeId, onDone }: { storeId: string; onDone: () => void }
   return (
     <>
       <DialogBody className="grid gap-4">
-        <div className="grid gap-1.5">
-          <Label htmlFor={fileId}>CSV file</Label>
-          <input
-            id={fileId}
-            type="file"
-            accept=".csv,text/csv"
-            aria-describedby={hintId}
-            onChange={(event) => void onFile(event)}
-            className={`${controlClass} py-2 file:mr-3 file:rounded file:border-0 file:bg-secondary file:px-2 file:py-1 file:text-sm file:font-medium file:text-secondary-foreground`}
-          />
-          <p id={hintId} className="text-xs text-muted-foreground">
-            A header row with sku and price, as Export CSV writes it. Nothing is saved until you import.
-          </p>
-        </div>
+        <CsvFileField
+          hint="A header row with sku and price, as Export CSV writes it. Nothing is saved until you import."
+          onText={onText}
+        />
 
         {dryRun.isPending ? <Spinner label="Checking the file" className="p-4" /> : null}
         {dryRun.isError ? <ErrorAlert>{errorMessage(dryRun.error, "Failed to read the file")}</ErrorAlert> : null}
