@@ -85,9 +85,13 @@ export function toInput(record: Record<string, string>): Record<string, unknown>
   return input;
 }
 
-export function parseCsv(csv: string): Record<string, string>[] {
+/**
+ * A CSV file's records by its header row: commas, or the semicolons (and
+ * decimal commas) of a spreadsheet set to Swedish. 422 for a file that is not
+ * CSV or has no rows under its header. The imports check the columns.
+ */
+export function csvRecords(csv: string): Record<string, string>[] {
   const firstLine = csv.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "";
-  // Spreadsheets set to Swedish write semicolons (and decimal commas).
   const delimiter = firstLine.includes(";") && !firstLine.includes(",") ? ";" : ",";
   let records: Record<string, string>[];
   try {
@@ -95,8 +99,13 @@ export function parseCsv(csv: string): Record<string, string>[] {
   } catch (err) {
     throw unprocessable(`file: not valid CSV (${(err as Error).message})`, "invalid_csv");
   }
-  const header = Object.keys(records[0] ?? {});
   if (records.length === 0) throw unprocessable("file: no rows under the header", "invalid_csv");
+  return records;
+}
+
+export function parseCsv(csv: string): Record<string, string>[] {
+  const records = csvRecords(csv);
+  const header = Object.keys(records[0]!);
   const unknown = header.filter((h) => !(PRODUCT_CSV_COLUMNS as readonly string[]).includes(h));
   if (unknown.length) {
     throw unprocessable(

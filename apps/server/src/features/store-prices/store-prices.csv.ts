@@ -4,7 +4,6 @@ import {
   type StorePriceImportRow,
   storePriceUpdateSchema,
 } from "@glide/contracts";
-import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client.ts";
@@ -12,7 +11,7 @@ import { products, storePrices } from "../../db/schema/index.ts";
 import { unprocessable } from "../../platform/errors.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { named, recordAudit } from "../audit/audit.ts";
-import { cellText, csvCell } from "../products/products.csv-format.ts";
+import { cellText, csvCell, csvRecords } from "../products/products.csv-format.ts";
 import { storeFor, storePriceColumns, toStorePrice } from "./store-prices.service.ts";
 
 const BOM = "\uFEFF";
@@ -38,16 +37,7 @@ export async function exportStorePricesCsv(opts: { db: Db; actor: AdminActor; st
 
 /** The file's records; a file that is not CSV, or lacks sku or price, or names other columns, is 422. */
 function parseCsv(csv: string): Record<string, string>[] {
-  const firstLine = csv.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "";
-  // Spreadsheets set to Swedish write semicolons (and decimal commas).
-  const delimiter = firstLine.includes(";") && !firstLine.includes(",") ? ";" : ",";
-  let records: Record<string, string>[];
-  try {
-    records = parse(csv, { bom: true, columns: true, delimiter, skip_empty_lines: true, trim: false });
-  } catch (err) {
-    throw unprocessable(`file: not valid CSV (${(err as Error).message})`, "invalid_csv");
-  }
-  if (records.length === 0) throw unprocessable("file: no rows under the header", "invalid_csv");
+  const records = csvRecords(csv);
   const header = Object.keys(records[0]!);
   const unknown = header.filter((h) => !(STORE_PRICE_CSV_COLUMNS as readonly string[]).includes(h));
   if (unknown.length) {
