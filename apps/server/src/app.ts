@@ -36,6 +36,7 @@ import { deviceRoutes } from "./features/devices/devices.routes.ts";
 import { exitRoutes } from "./features/exit/exit.routes.ts";
 import { faceRoutes } from "./features/face/face.routes.ts";
 import { healthRoutes } from "./features/health/health.routes.ts";
+import { offerRoutes } from "./features/offers/offers.routes.ts";
 import { receiptMailExpiry } from "./features/orders/receipt-mail.outbox.ts";
 import { startReceiptMails } from "./features/orders/receipt-mail.sender.ts";
 import { pantAmountRoutes } from "./features/pant/pant-amounts.routes.ts";
@@ -242,6 +243,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(vatRateRoutes);
   await app.register(pantAmountRoutes);
   await app.register(campaignRoutes);
+  await app.register(offerRoutes);
   await app.register(storePriceRoutes);
   await app.register(camerasRoutes);
   await app.register(productRoutes);

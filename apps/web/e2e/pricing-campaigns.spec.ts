@@ -1,6 +1,7 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { createStore, expect, isPhone, openNav, signIn, type TestStore, test, unique } from "./fixtures.ts";
 import { expectAccessible } from "./support/accessibility.ts";
+import { serverDay } from "./support/pricing.ts";
 import { toast } from "./support/settings.ts";
 import { createProduct, type TestProduct } from "./support/shopping.ts";
 
@@ -10,15 +11,6 @@ const line = (page: Page, text: string): Locator =>
     .getByRole(isPhone(page) ? "list" : "table", { name: "Campaigns" })
     .getByRole(isPhone(page) ? "listitem" : "row")
     .filter({ hasText: text });
-
-/** Today in Stockholm as the server counts it (the stores below keep Stockholm's calendar), moved by `days`. */
-async function serverDay(page: Page, days = 0): Promise<string> {
-  const answer = await page.request.get("/api/v1/vat-rates?country=SE");
-  expect(answer.ok(), await answer.text()).toBe(true);
-  const date = new Date(`${((await answer.json()) as { today: string }).today}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
 
 /** A store and a product at 30 kr of this test's own. */
 async function ownGoods(page: Page): Promise<{ store: TestStore; product: TestProduct }> {

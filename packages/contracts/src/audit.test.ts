@@ -35,6 +35,7 @@ describe("the action filter's groups", () => {
     ["pant_amount.update", "Pant amounts"],
     ["store_price.import", "Store prices"],
     ["campaign.update", "Campaigns"],
+    ["offer.update", "Offers"],
   ];
 
   it("put every recorded action under exactly one group, named for a person", () => {

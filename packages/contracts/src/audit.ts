@@ -20,6 +20,7 @@ export const AUDIT_ACTION_GROUPS = [
   { value: "pant_amount.", label: "Pant amounts" },
   { value: "store_price.", label: "Store prices" },
   { value: "campaign.", label: "Campaigns" },
+  { value: "offer.", label: "Offers" },
 ] as const;
 
 export const AUDIT_PAGE_SIZE = { default: 50, max: 100 } as const;

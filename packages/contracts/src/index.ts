@@ -16,6 +16,7 @@ export * from "./exit.ts";
 export * from "./face.ts";
 export * from "./health.ts";
 export * from "./net-content.ts";
+export * from "./offers.ts";
 export * from "./organisation-number.ts";
 export * from "./pant.ts";
 export * from "./pant-amounts.ts";

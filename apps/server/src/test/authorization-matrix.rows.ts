@@ -55,6 +55,9 @@ export type Fixtures = {
   /** A campaign of store A (which the store admin does not manage) to replace, and one to delete. */
   campaign?: string;
   campaignToDelete?: string;
+  /** A multi-buy offer of store A to replace, and one to delete. */
+  offer?: string;
+  offerToDelete?: string;
 };
 
 /** One route's row. */
@@ -71,18 +74,9 @@ export type Row = {
 
 let sku = 0;
 const everyone2xx = "2xx 2xx 2xx 2xx 2xx";
-const adminsOnly = "401 401 401 2xx 2xx";
-const platformOnly = "401 401 401 403 2xx";
-const storeA = (f: Fixtures) => ({ id: f.storeA });
-/** A campaign body for store A's product (5 kr) at 1 kr. */
-const campaignOf = (f: Fixtures) => ({
-  product_id: f.product,
-  store_id: f.storeA,
-  price: 1,
-  starts_on: "2030-01-01",
-  ends_on: "2030-01-31",
-});
-
+export const adminsOnly = "401 401 401 2xx 2xx";
+export const platformOnly = "401 401 401 403 2xx";
+export const storeA = (f: Fixtures) => ({ id: f.storeA });
 /** Every route the app serves, by method and path. */
 export const MATRIX: Record<string, Row> = {
   "GET /api/health": { expect: everyone2xx },
@@ -332,61 +326,4 @@ export const MATRIX: Record<string, Row> = {
   // --- issue 12: audit rows ---
   "GET /api/v1/admin/audit": { expect: platformOnly },
   "GET /api/v1/admin/audit/:id": { expect: platformOnly, params: (f) => ({ id: String(f.auditEntry) }) },
-  // --- issue 24: the VAT rate table; every admin reads it, platform admins change it ---
-  "GET /api/v1/vat-rates": { expect: adminsOnly, query: "?country=SE" },
-  "POST /api/v1/vat-rates": {
-    expect: platformOnly,
-    body: () => ({
-      country: "NO",
-      category: "standard",
-      rate: 25,
-      valid_from: `${2100 + ++sku}-01-01`,
-      valid_to: `${2100 + sku}-12-31`,
-    }),
-  },
-  "PUT /api/v1/vat-rates/:id": {
-    expect: platformOnly,
-    params: (f) => ({ id: f.vatRate! }),
-    body: () => ({ country: "NO", category: "food", rate: 15, valid_from: "2024-01-01", valid_to: null }),
-  },
-  "DELETE /api/v1/vat-rates/:id": { expect: "401 401 401 403 204", params: (f) => ({ id: f.vatRateToDelete! }) },
-  // --- issue 24: the pant table; the same, and the row deleted is a seeded one (the matrix sells no drinks) ---
-  "GET /api/v1/pant-amounts": { expect: adminsOnly, query: "?country=SE" },
-  "PUT /api/v1/pant-amounts/:country/:code": {
-    expect: platformOnly,
-    params: () => ({ country: "SE", code: "can" }),
-    body: () => ({ amount: 2 }),
-  },
-  "DELETE /api/v1/pant-amounts/:country/:code": {
-    expect: "401 401 401 403 204",
-    params: () => ({ country: "SE", code: "pet_large_2kr" }),
-  },
-  // --- issue 24: campaigns; every admin lists them, store A's are the platform admin's to write ---
-  "GET /api/v1/campaigns": { expect: adminsOnly },
-  "POST /api/v1/campaigns": { expect: platformOnly, body: (f) => campaignOf(f) },
-  "PUT /api/v1/campaigns/:id": {
-    expect: platformOnly,
-    params: (f) => ({ id: f.campaign! }),
-    body: (f) => campaignOf(f),
-  },
-  "DELETE /api/v1/campaigns/:id": { expect: "401 401 401 403 204", params: (f) => ({ id: f.campaignToDelete! }) },
-  // --- issue 24: store prices; store A is not the store admin's (403); its price of the product is a fixture ---
-  "GET /api/v1/stores/:id/prices": { expect: platformOnly, params: storeA },
-  "GET /api/v1/stores/:id/prices/export": { expect: platformOnly, params: storeA },
-  "POST /api/v1/stores/:id/prices/import": {
-    expect: platformOnly,
-    params: storeA,
-    query: "?dry_run=false",
-    contentType: "text/csv",
-    body: () => "sku,price\nMATRIX-A,4.50\n",
-  },
-  "PUT /api/v1/stores/:id/prices/:productId": {
-    expect: platformOnly,
-    params: (f) => ({ id: f.storeA, productId: f.product }),
-    body: () => ({ price: 4.5 }),
-  },
-  "DELETE /api/v1/stores/:id/prices/:productId": {
-    expect: "401 401 401 403 204",
-    params: (f) => ({ id: f.storeA, productId: f.product }),
-  },
 };

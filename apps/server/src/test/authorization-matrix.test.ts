@@ -4,7 +4,17 @@ import type { InjectOptions } from "fastify";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_COOKIE } from "../features/admin-auth/admin-auth.hooks.ts";
-import { CALLERS, type Caller, type Fixtures, MATRIX, METRICS_TOKEN } from "./authorization-matrix.rows.ts";
+import { PRICING_MATRIX } from "./authorization-matrix.pricing-rows.ts";
+import {
+  CALLERS,
+  type Caller,
+  type Fixtures,
+  MATRIX as MAIN_MATRIX,
+  METRICS_TOKEN,
+} from "./authorization-matrix.rows.ts";
+
+const MATRIX = { ...MAIN_MATRIX, ...PRICING_MATRIX };
+
 import {
   as,
   createDeviceKey,
@@ -178,6 +188,22 @@ beforeAll(async () => {
       }).then((r: { id: string }) => r.id);
     fixtures.campaign = await campaign();
     fixtures.campaignToDelete = await campaign();
+  }
+  // --- issue 24: multi-buy offers of store A ---
+  {
+    const offer = () =>
+      created("/api/v1/offers", {
+        label: "3 för 2",
+        kind: "one_free",
+        buy: 3,
+        product_ids: [product],
+        store_id: a,
+        starts_on: "2030-01-01",
+        ends_on: "2030-01-31",
+        limit_per_visit: 1,
+      }).then((r: { id: string }) => r.id);
+    fixtures.offer = await offer();
+    fixtures.offerToDelete = await offer();
   }
   // --- issue 24: store A's own price of the product, for the platform admin's DELETE ---
   {

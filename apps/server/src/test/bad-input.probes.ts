@@ -45,6 +45,7 @@ const ID_OF: Array<[prefix: string, key: string]> = [
   ["/api/v1/admin/audit/", "audit"],
   ["/api/v1/vat-rates/", "vat_rate"],
   ["/api/v1/campaigns/", "campaign"],
+  ["/api/v1/offers/", "offer"],
 ];
 
 /** Good values of other path parameters by the path they stand in, where `real` means another thing by the name. */
@@ -127,6 +128,29 @@ export const VALID_BODIES: Record<string, () => unknown> = {
     price: 2,
     starts_on: "2090-02-01",
     ends_on: "2090-02-28",
+  }),
+  // The product costs 5 kr: 2 of it for 8 kr is below 10 kr.
+  "POST /api/v1/offers": () => ({
+    label: "2 för 8",
+    kind: "amount",
+    buy: 2,
+    amount: 8,
+    product_ids: [real.product],
+    store_id: real.store,
+    starts_on: "2090-01-01",
+    ends_on: "2090-01-31",
+    limit_per_visit: 2,
+  }),
+  "PUT /api/v1/offers/:id": () => ({
+    label: "3 för 2",
+    kind: "one_free",
+    buy: 3,
+    amount: null,
+    product_ids: [real.product],
+    store_id: real.store,
+    starts_on: "2090-02-01",
+    ends_on: "2090-02-28",
+    limit_per_visit: null,
   }),
 };
 

@@ -186,6 +186,20 @@ real.campaign = (
     }),
   )
 ).id;
+real.offer = (
+  await made(
+    await api.post("/api/v1/offers", {
+      label: "3 för 2",
+      kind: "one_free",
+      buy: 3,
+      product_ids: [real.product],
+      store_id: real.store,
+      starts_on: "2090-01-01",
+      ends_on: "2090-01-31",
+      limit_per_visit: null,
+    }),
+  )
+).id;
 real.audit = String((await made(await api.get("/api/v1/admin/audit?limit=1")))[0].id);
 real.session_id = await visit(1);
 real.item_id = (await made(await asShopper("GET", `/api/v1/cart/${real.session_id}`))).items[0].id;

@@ -1,9 +1,7 @@
 import type { CampaignStatus, PriceCampaign } from "@glide/contracts";
-import type { SQL } from "drizzle-orm";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
-import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
-import { homeToday } from "../vat-rates/vat-rate-table.ts";
+import { datedStatusAt, literalLike, visibleRulesTo } from "../pricing/dated-rules.ts";
 
 /**
  * Reading campaigns as the console lists them, each with its status on its
@@ -39,42 +37,17 @@ const toCampaign = (row: Row): PriceCampaign => ({
   status: row.status,
 });
 
-/** SQL for a campaign's status at `at`; `st` is its store (null for a chain-wide one). */
-function statusAt(at: Date): SQL {
-  const today = sql`coalesce((${at.toISOString()}::timestamptz at time zone st.timezone)::date, ${homeToday(at)}::date)`;
-  return sql`(case when ${today} < c.starts_on then 'upcoming' when ${today} > c.ends_on then 'ended' else 'active' end)`;
-}
-
 const FROM = sql`from campaigns c join products p on p.id = c.product_id left join stores st on st.id = c.store_id`;
 
 const select = (at: Date) => sql`select c.id, c.product_id, p.sku, p.name as product_name,
     p.price_ore as ordinary_ore, c.store_id, st.name as store_name, c.price_ore,
-    c.starts_on::text as starts_on, c.ends_on::text as ends_on, ${statusAt(at)} as status ${FROM}`;
+    c.starts_on::text as starts_on, c.ends_on::text as ends_on, ${datedStatusAt(at)} as status ${FROM}`;
 
 /** One campaign as listed, or null when there is none by that id. */
 export async function readCampaign(db: Db | Tx, id: string): Promise<PriceCampaign | null> {
   const [row] = await queryRows<Row>(db, sql`${select(new Date())} where c.id = ${id}`);
   return row ? toCampaign(row) : null;
 }
-
-/**
- * Whose campaigns the admin sees: every one for a platform admin; the
- * chain-wide ones and their own stores' for a store admin. Asked for one
- * store, the campaigns that count there: its own and the chain-wide ones
- * (403 for a store the admin does not manage).
- */
-function visibleTo(actor: AdminActor, storeId: string | undefined): SQL {
-  if (storeId) {
-    assertCanManageStore(actor, storeId);
-    return sql`(c.store_id is null or c.store_id = ${storeId})`;
-  }
-  if (actor.role === "platform_admin") return sql`true`;
-  if (actor.storeIds.length === 0) return sql`c.store_id is null`;
-  return sql`(c.store_id is null or c.store_id in (select unnest(${`{${actor.storeIds.join(",")}}`}::uuid[])))`;
-}
-
-/** The text searched for, as a LIKE pattern that matches it literally (% and _ included). */
-const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** GET /api/v1/campaigns: the latest first day first, a page at a time, with the number of all matches. */
 export async function listCampaigns(opts: {
@@ -86,9 +59,9 @@ export async function listCampaigns(opts: {
   const at = new Date();
   const search = query.search?.trim();
   const conditions = [
-    visibleTo(opts.actor, query.store_id),
-    query.status ? sql`${statusAt(at)} = ${query.status}` : sql`true`,
-    search ? sql`(lower(p.name) like ${likePattern(search)} or lower(p.sku) like ${likePattern(search)})` : sql`true`,
+    visibleRulesTo(opts.actor, query.store_id),
+    query.status ? sql`${datedStatusAt(at)} = ${query.status}` : sql`true`,
+    search ? sql`(lower(p.name) like ${literalLike(search)} or lower(p.sku) like ${literalLike(search)})` : sql`true`,
   ];
   const where = sql.join(conditions, sql` and `);
   const [count] = await queryRows<{ n: number }>(opts.db, sql`select count(*)::int as n ${FROM} where ${where}`);

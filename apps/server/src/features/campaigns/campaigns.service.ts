@@ -3,11 +3,11 @@ import { eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { type Db, queryRows, type Tx } from "../../db/client.ts";
 import { campaigns } from "../../db/schema/index.ts";
-import { AppError, notFound } from "../../platform/errors.ts";
+import { notFound } from "../../platform/errors.ts";
 import { toOre } from "../../platform/money.ts";
-import { assertCanManageStore, assertPlatformAdmin } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { named, recordAudit, recordUpdate } from "../audit/audit.ts";
+import { assertMayWriteRule, fieldProblem, UUID } from "../pricing/dated-rules.ts";
 import { readCampaign } from "./campaigns.query.ts";
 
 /**
@@ -20,12 +20,6 @@ import { readCampaign } from "./campaigns.query.ts";
 
 type Input = z.output<typeof campaignInputSchema>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A rule broken by one field, worded as the body's validation words it ("price: ..."), for the form to mark it. */
-const fieldProblem = (path: string, message: string) =>
-  new AppError(422, "validation_error", `${path}: ${message}`, [{ path, message }]);
-
 const kr = (ore: number) => `${(ore / 100).toFixed(2)} kr`;
 
 /** "Mjölk 1 l (MJ-1) at 12.90 kr in every store from 2026-12-01 to 2026-12-24": how the audit log names a campaign. */
@@ -33,10 +27,8 @@ const describeCampaign = (c: PriceCampaign) =>
   `${c.product_name} (${c.sku}) at ${c.price.toFixed(2)} kr in ${c.store_name ?? "every store"} from ${c.starts_on} to ${c.ends_on}`;
 
 /** Who may write a campaign of `storeId`: a chain-wide one only platform admins, a store's its admins. */
-function assertMayWrite(actor: AdminActor, storeId: string | null): void {
-  if (storeId === null) assertPlatformAdmin(actor, "set a campaign for every store");
-  else assertCanManageStore(actor, storeId);
-}
+const assertMayWrite = (actor: AdminActor, storeId: string | null) =>
+  assertMayWriteRule(actor, storeId, "set a campaign for every store");
 
 /**
  * The campaign price in öre after the body's product and store are found

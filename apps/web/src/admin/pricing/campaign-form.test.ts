@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import {
   campaignFieldOf,
   firstCampaignField,
-  mayChange,
   pickedOf,
   priceProblem,
   toCampaignInput,
   toFormValues,
 } from "./campaign-form.ts";
+import { mayChange } from "./dated-rule.ts";
 
 const coffee: PriceCampaign = {
   id: "c1",

@@ -1,5 +1,6 @@
-import type { AdminMe, CampaignInput, PriceCampaign } from "@glide/contracts";
+import type { CampaignInput, PriceCampaign } from "@glide/contracts";
 import { fieldMapper } from "../../lib/form-errors.ts";
+import { KRONOR_TEXT, kronorOf } from "./dated-rule.ts";
 
 /** What the campaign dialog's inputs hold: the price as typed; converted by toCampaignInput on submit. */
 export interface CampaignFormValues {
@@ -58,8 +59,6 @@ export const pickedOf = (campaign: PriceCampaign | undefined): PickedProduct | n
     ? { id: campaign.product_id, name: campaign.product_name, sku: campaign.sku, price: campaign.ordinary_price }
     : null;
 
-const PRICE_TEXT = /^\d+(?:[.,]\d{1,2})?$/;
-
 /**
  * What is wrong with a typed price before it is sent, or undefined: it must be
  * there and be kronor with at most two decimals. Whether it is below the
@@ -68,7 +67,7 @@ const PRICE_TEXT = /^\d+(?:[.,]\d{1,2})?$/;
 export function priceProblem(text: string): string | undefined {
   const trimmed = text.trim();
   if (trimmed === "") return "Enter the campaign price in kronor";
-  if (!PRICE_TEXT.test(trimmed)) return "The price is a number of kronor, e.g. 19.90";
+  if (!KRONOR_TEXT.test(trimmed)) return "The price is a number of kronor, e.g. 19.90";
   return undefined;
 }
 
@@ -77,14 +76,8 @@ export function toCampaignInput(values: CampaignFormValues): CampaignInput {
   return {
     product_id: values.product_id,
     store_id: values.store_id === "" ? null : values.store_id,
-    price: Number(values.price.trim().replace(",", ".")),
+    price: kronorOf(values.price),
     starts_on: values.starts_on,
     ends_on: values.ends_on,
   };
-}
-
-/** Whether the admin may change or delete a campaign: platform admins every one, store admins their stores'. */
-export function mayChange(admin: Pick<AdminMe, "role" | "store_ids">, campaign: PriceCampaign): boolean {
-  if (admin.role === "platform_admin") return true;
-  return campaign.store_id !== null && admin.store_ids.includes(campaign.store_id);
 }

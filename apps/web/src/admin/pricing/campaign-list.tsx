@@ -1,11 +1,12 @@
-import type { CampaignStatus, PriceCampaign } from "@glide/contracts";
+import type { PriceCampaign } from "@glide/contracts";
 import { Pencil, Trash } from "lucide-react";
 import { formatKronor } from "../../lib/format.ts";
-import { Badge } from "../../ui/badge.tsx";
 import { Button } from "../../ui/button.tsx";
 import { TableCell, TableHead, TableRow } from "../../ui/table.tsx";
 import { useDateFormat } from "../settings/use-date-format.ts";
 import { ListCards, ListTable } from "../shell/list-views.tsx";
+import { storesOf } from "./dated-rule.ts";
+import { RuleStatusBadge } from "./rule-status-badge.tsx";
 
 interface CampaignListProps {
   campaigns: PriceCampaign[];
@@ -20,18 +21,6 @@ interface CampaignListProps {
   onEdit: (campaign: PriceCampaign) => void;
   onDelete: (campaign: PriceCampaign) => void;
 }
-
-const STATUS: Record<CampaignStatus, { label: string; variant: "success" | "outline" | "muted" }> = {
-  active: { label: "Active", variant: "success" },
-  upcoming: { label: "Upcoming", variant: "outline" },
-  ended: { label: "Ended", variant: "muted" },
-};
-
-function StatusBadge({ status }: { status: CampaignStatus }) {
-  return <Badge variant={STATUS[status].variant}>{STATUS[status].label}</Badge>;
-}
-
-export const storesOf = (campaign: PriceCampaign) => campaign.store_name ?? "All stores";
 
 /** The campaigns of a page: product, stores, both prices, days and status, with Edit and Delete where allowed. */
 export function CampaignList(props: CampaignListProps) {
@@ -70,7 +59,7 @@ export function CampaignList(props: CampaignListProps) {
             <div className="grid min-w-0 gap-1">
               <p className="flex flex-wrap items-center gap-2">
                 <span className="font-semibold break-words">{campaign.product_name}</span>
-                <StatusBadge status={campaign.status} />
+                <RuleStatusBadge status={campaign.status} />
               </p>
               <p className="text-sm text-muted-foreground">
                 {campaign.sku} · {storesOf(campaign)}
@@ -126,7 +115,7 @@ export function CampaignList(props: CampaignListProps) {
           <TableCell className="whitespace-nowrap tabular-nums">{dates.day(campaign.starts_on)}</TableCell>
           <TableCell className="whitespace-nowrap tabular-nums">{dates.day(campaign.ends_on)}</TableCell>
           <TableCell>
-            <StatusBadge status={campaign.status} />
+            <RuleStatusBadge status={campaign.status} />
           </TableCell>
           {showActions ? <TableCell className="py-1">{actions(campaign)}</TableCell> : null}
         </TableRow>

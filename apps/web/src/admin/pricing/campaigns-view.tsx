@@ -1,4 +1,4 @@
-import { CAMPAIGN_STATUSES, type PriceCampaign } from "@glide/contracts";
+import { CAMPAIGN_STATUSES, CAMPAIGNS_PAGE_SIZE, type PriceCampaign } from "@glide/contracts";
 import { Plus } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
@@ -12,14 +12,12 @@ import { useDateFormat } from "../settings/use-date-format.ts";
 import { ClearFilters, FilterSelect, MatchCount, SearchField, StoreFilter } from "../shell/filter-controls.tsx";
 import { PagedList } from "../shell/paged-list.tsx";
 import { CampaignDialog } from "./campaign-dialog.tsx";
-import { mayChange } from "./campaign-form.ts";
-import { CampaignList, storesOf } from "./campaign-list.tsx";
-import { CAMPAIGN_PAGE_SIZES, useCampaignParams } from "./use-campaign-params.ts";
+import { CampaignList } from "./campaign-list.tsx";
+import { mayChange, RULE_STATUS, storesOf } from "./dated-rule.ts";
 import { useCampaigns, useDeleteCampaign } from "./use-campaigns.ts";
+import { DATED_RULE_PAGE_SIZES, useDatedRuleParams } from "./use-dated-rule-params.ts";
 
 type EditorState = { mode: "closed" } | { mode: "create" } | { mode: "edit"; campaign: PriceCampaign };
-
-const STATUS_LABELS = { upcoming: "Upcoming", active: "Active", ended: "Ended" } as const;
 
 /**
  * The Campaigns tab: time-bound prices by store and status, searched by
@@ -30,7 +28,7 @@ export function CampaignsView() {
   const admin = useAdmin();
   const { isMobile } = useSidebar();
   const dates = useDateFormat();
-  const params = useCampaignParams();
+  const params = useDatedRuleParams(CAMPAIGNS_PAGE_SIZE.default);
   const list = useCampaigns({
     store_id: params.storeId || undefined,
     status: params.status || undefined,
@@ -72,7 +70,7 @@ export function CampaignsView() {
           <option value="">All statuses</option>
           {CAMPAIGN_STATUSES.map((status) => (
             <option key={status} value={status}>
-              {STATUS_LABELS[status]}
+              {RULE_STATUS[status].label}
             </option>
           ))}
         </FilterSelect>
@@ -89,7 +87,7 @@ export function CampaignsView() {
       <PagedList
         query={list}
         paging={params}
-        pageSizes={CAMPAIGN_PAGE_SIZES}
+        pageSizes={DATED_RULE_PAGE_SIZES}
         loadingLabel="Loading campaigns"
         errorLabel="Failed to load the campaigns"
       >

@@ -1,6 +1,7 @@
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../ui/tabs.tsx";
 import { PageHeader } from "../shell/page-header.tsx";
 import { CampaignsView } from "./campaigns-view.tsx";
+import { OffersView } from "./offers-view.tsx";
 import { PantAmountsView } from "./pant-amounts-view.tsx";
 import { StorePricesView } from "./store-prices-view.tsx";
 import { usePricingParams } from "./use-pricing-params.ts";
@@ -8,7 +9,7 @@ import { VatRatesView } from "./vat-rates-view.tsx";
 
 /**
  * Pricing: one tab per part of what a sale costs. VAT rates and pant come first;
- * store prices, campaigns and offers follow as tabs of their own (PRICING_TABS).
+ * store prices, campaigns and multi-buy offers follow as tabs of their own (PRICING_TABS).
  * The tabs share the country the URL names.
  */
 export default function PricingPage() {
@@ -22,6 +23,7 @@ export default function PricingPage() {
           <TabsTrigger value="pant">Pant</TabsTrigger>
           <TabsTrigger value="store-prices">Store prices</TabsTrigger>
           <TabsTrigger value="campaigns">Campaigns</TabsTrigger>
+          <TabsTrigger value="offers">Offers</TabsTrigger>
         </TabsList>
         <TabsContent value="vat">
           {tab === "vat" ? <VatRatesView country={country} onCountryChange={setCountry} /> : null}
@@ -33,6 +35,7 @@ export default function PricingPage() {
           {tab === "store-prices" ? <StorePricesView store={store} onStoreChange={setStore} /> : null}
         </TabsContent>
         <TabsContent value="campaigns">{tab === "campaigns" ? <CampaignsView /> : null}</TabsContent>
+        <TabsContent value="offers">{tab === "offers" ? <OffersView /> : null}</TabsContent>
       </Tabs>
     </div>
   );

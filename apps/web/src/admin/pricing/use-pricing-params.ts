@@ -1,8 +1,8 @@
 import { COUNTRY_CODES } from "@glide/contracts";
 import { useUrlParams } from "../../lib/use-url-params.ts";
 
-/** The screen's tabs, in order; the later ones (store prices, campaigns, offers) join this list. */
-export const PRICING_TABS = ["vat", "pant", "store-prices", "campaigns"] as const;
+/** The screen's tabs, in order. */
+export const PRICING_TABS = ["vat", "pant", "store-prices", "campaigns", "offers"] as const;
 export type PricingTab = (typeof PRICING_TABS)[number];
 
 export const DEFAULT_COUNTRY = "SE";
