@@ -41,6 +41,10 @@ test("a line at a campaign's price says Kampanj with the ordinary price, in the 
   await expect(plain.getByText("Kampanj")).toHaveCount(0);
   await expect(page.getByTestId("cart-total")).toHaveText("82,40 kr");
   await expectAccessible(page, "a cart line at a campaign's price");
+  // The campaign's colours are read in the light theme too.
+  await page.getByRole("button", { name: "Byt till ljust tema" }).click();
+  await expect(page.locator("html")).toHaveAttribute("data-shopper-theme", "light");
+  await expectAccessible(page, "a cart line at a campaign's price, light theme");
 
   await page.getByRole("button", { name: "Kundvagn, 2 st" }).click();
   const sheetLine = page

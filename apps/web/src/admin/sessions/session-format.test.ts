@@ -1,6 +1,6 @@
 import type { SessionEvent } from "@glide/contracts";
 import { describe, expect, it } from "vitest";
-import { describeEvent, pantLineText } from "./session-format.ts";
+import { campaignText, describeEvent, pantLineText } from "./session-format.ts";
 
 const event = (
   kind: string,
@@ -47,5 +47,11 @@ describe("a line's pant", () => {
   it("reads as the quantity times the pant of one", () => {
     expect(pantLineText(3, { unit: 2, total: 6 })).toBe("Pant 3 × 2,00\u00a0kr");
     expect(pantLineText(1, { unit: 3, total: 3 })).toBe("Pant 1 × 3,00\u00a0kr");
+  });
+});
+
+describe("a line sold at a campaign's price", () => {
+  it("names the shelf's ordinary price for one beside it", () => {
+    expect(campaignText(64.9)).toBe("campaign, ordinary 64,90\u00a0kr");
   });
 });
