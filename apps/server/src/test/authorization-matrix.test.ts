@@ -12,9 +12,6 @@ import {
   MATRIX as MAIN_MATRIX,
   METRICS_TOKEN,
 } from "./authorization-matrix.rows.ts";
-
-const MATRIX = { ...MAIN_MATRIX, ...PRICING_MATRIX };
-
 import {
   as,
   createDeviceKey,
@@ -25,6 +22,9 @@ import {
   type TestContext,
 } from "./harness.ts";
 import { fillPath, listOperations, type Operation } from "./route-table.ts";
+
+/** Every route the app serves: the main rows and the pricing rows. */
+const MATRIX = { ...MAIN_MATRIX, ...PRICING_MATRIX };
 
 /**
  * Who may call what, for every route the app serves: each route of the
