@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cartDiscountSchema } from "./cart.ts";
 import { linePantSchema } from "./pant.ts";
 
 /**
@@ -175,6 +176,8 @@ export const sessionOrderLineSchema = z.object({
   /** Kronor for the goods, the pant not included. */
   total: z.number(),
   pant: linePantSchema,
+  /** Kronor of the order's multi-buy discounts taken from this line; what was paid for it is total + pant − this. */
+  discount: z.number(),
   refunded_quantity: z.number().int(),
   refunded: z.number(),
   /** cart, or spot_check (added at a staff check). */
@@ -192,6 +195,8 @@ export const sessionOrderSchema = z.object({
   failure_code: z.string().nullable(),
   card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
   lines: z.array(sessionOrderLineSchema),
+  /** Multi-buy discounts, as the kvitto shows them under the lines; `total` is after them. */
+  discounts: z.array(cartDiscountSchema),
 });
 
 export const sessionRefundSchema = z.object({

@@ -37,10 +37,28 @@ export const cartItemSchema = z.object({
 });
 export type CartItem = z.infer<typeof cartItemSchema>;
 
+/**
+ * A multi-buy discount on the cart or the kvitto, its own line under the
+ * goods: "3 för 2 Bregott −49,90". Evaluated anew on every change, so a
+ * removal takes it away.
+ */
+export const cartDiscountSchema = z.object({
+  offer_id: z.string().nullable(),
+  /** The offer's label, as the shelf says it. */
+  label: z.string(),
+  /** How many groups it took ("3 för 2" twice over six). */
+  times: z.number().int(),
+  /** Kronor off, a positive number. */
+  amount: z.number(),
+});
+export type CartDiscount = z.infer<typeof cartDiscountSchema>;
+
 export const cartSchema = z.object({
   session_id: z.string(),
   items: z.array(cartItemSchema),
-  /** Kronor, exact to the öre: every line's goods and pant. */
+  /** The day's multi-buy offers the cart gets, the best combination for the shopper. */
+  discounts: z.array(cartDiscountSchema),
+  /** Kronor, exact to the öre: every line's goods and pant, less the discounts; what the exit charges. */
   total: z.number(),
 });
 export type Cart = z.infer<typeof cartSchema>;
@@ -48,6 +66,9 @@ export type Cart = z.infer<typeof cartSchema>;
 export const cartScanResponseSchema = z.object({
   product: cartProductSchema,
   item: cartItemSchema,
+  /** The cart's discounts and total after this scan: an offer may now apply (or, on a repeat, still does). */
+  discounts: z.array(cartDiscountSchema),
+  total: z.number(),
 });
 
 export const cartItemParams = z.object({ item_id: z.uuid("item_id must be a UUID") });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cartDiscountSchema } from "./cart.ts";
 import { linePantSchema } from "./pant.ts";
 import { receiptDisputeSchema } from "./refunds.ts";
 
@@ -56,6 +57,8 @@ export const receiptSchema = z.object({
   }),
   paid_at: z.string(),
   items: z.array(receiptLineSchema),
+  /** Multi-buy discounts, each its own line under the goods; `total` and `vat` are after them. */
+  discounts: z.array(cartDiscountSchema),
   total: z.number(),
   vat: z.array(receiptVatSchema),
   currency: z.string(),

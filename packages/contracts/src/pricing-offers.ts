@@ -13,15 +13,20 @@ export interface OfferUnit {
   product_id: string;
   price_ore: number;
   vat_rate_bp: number;
+  /** The index of the unit's line in the cart, which its share of a discount is taken from. */
+  line: number;
 }
 
 /** Competing offers whose every order is tried: 5! = 120 runs at most. */
 export const MAX_ORDERED = 5;
 
-type Applied = { offer: Offer; times: number; amount: number; perRate: Map<number, number> };
+type Applied = { offer: Offer; times: number; amount: number; perUnit: Map<number, number> };
+
+/** A discount with its shares per cart line (by index), which add up to its amount. */
+export type LinedDiscount = Omit<Discount, "per_line"> & { per_line: { line: number; amount_ore: number }[] };
 
 /** The discounts the cart gets, in the offers' own order (by id). */
-export function bestOfferRun(units: readonly OfferUnit[], offers: readonly Offer[]): Discount[] {
+export function bestOfferRun(units: readonly OfferUnit[], offers: readonly Offer[]): LinedDiscount[] {
   // Dearest first; equal prices keep the cart's order, so the answer never depends on a sort's whims.
   const order = units.map((_, i) => i).sort((a, b) => units[b]!.price_ore - units[a]!.price_ore || a - b);
   const inCart = new Set(units.map((unit) => unit.product_id));
@@ -40,15 +45,25 @@ export function bestOfferRun(units: readonly OfferUnit[], offers: readonly Offer
   return applied
     .filter((a) => a.times > 0)
     .sort((a, b) => (a.offer.id < b.offer.id ? -1 : 1))
-    .map((a) => ({
-      offer_id: a.offer.id,
-      label: a.offer.label,
-      times: a.times,
-      amount_ore: a.amount,
-      per_rate: [...a.perRate.entries()]
-        .sort(([x], [y]) => y - x)
-        .map(([vat_rate_bp, amount_ore]) => ({ vat_rate_bp, amount_ore })),
-    }));
+    .map((a) => {
+      const perRate = new Map<number, number>();
+      const perLine = new Map<number, number>();
+      for (const [i, amount] of a.perUnit) {
+        const unit = units[i]!;
+        perRate.set(unit.vat_rate_bp, (perRate.get(unit.vat_rate_bp) ?? 0) + amount);
+        perLine.set(unit.line, (perLine.get(unit.line) ?? 0) + amount);
+      }
+      return {
+        offer_id: a.offer.id,
+        label: a.offer.label,
+        times: a.times,
+        amount_ore: a.amount,
+        per_rate: [...perRate.entries()]
+          .sort(([x], [y]) => y - x)
+          .map(([vat_rate_bp, amount_ore]) => ({ vat_rate_bp, amount_ore })),
+        per_line: [...perLine.entries()].sort(([x], [y]) => x - y).map(([line, amount_ore]) => ({ line, amount_ore })),
+      };
+    });
 }
 
 /** Offers that share a product, transitively: each group competes for the same units, the groups do not. */
@@ -111,19 +126,19 @@ function permutations<T>(items: readonly T[]): T[][] {
 function applyInOrder(units: readonly OfferUnit[], eligible: Eligible, offers: readonly Offer[]): Applied[] {
   const used = new Set<number>();
   return offers.map((offer) => {
-    const applied: Applied = { offer, times: 0, amount: 0, perRate: new Map() };
+    const applied: Applied = { offer, times: 0, amount: 0, perUnit: new Map() };
     const free = eligible.get(offer)!.filter((i) => !used.has(i));
     const limit = offer.limit_per_visit ?? Number.POSITIVE_INFINITY;
     for (let start = 0; start + offer.buy <= free.length && applied.times < limit; start += offer.buy) {
-      const members = free.slice(start, start + offer.buy).map((i) => units[i]!);
+      const group = free.slice(start, start + offer.buy);
+      const members = group.map((i) => units[i]!);
       const off = groupDiscount(offer, members);
       // Later groups are no dearer: once one gains nothing, none will.
       if (off <= 0) break;
-      for (const i of free.slice(start, start + offer.buy)) used.add(i);
+      for (const i of group) used.add(i);
       applied.times++;
       applied.amount += off;
-      for (const [rate, amount] of splitByRate(off, offer, members))
-        applied.perRate.set(rate, (applied.perRate.get(rate) ?? 0) + amount);
+      for (const [i, amount] of splitByUnit(off, offer, group, units)) applied.perUnit.set(i, amount);
     }
     return applied;
   });
@@ -138,24 +153,29 @@ function groupDiscount(offer: Offer, members: readonly OfferUnit[]): number {
 }
 
 /**
- * Where a group's discount comes from, per VAT rate: the free unit's own rate,
- * or an amount shared by price over the group's units (largest remainders
- * get the leftover öre, so the shares add up to the discount).
+ * Where a group's discount comes from, unit by unit: the free unit (the
+ * cheapest), or an amount shared by price over the group's units (largest
+ * remainders get the leftover öre, the dearer unit first on a tie, so the
+ * shares add up to the discount). A refund of a unit gives back what was
+ * paid for it; its VAT is the rate of the goods it was taken from.
  */
-function splitByRate(off: number, offer: Offer, members: readonly OfferUnit[]): Map<number, number> {
-  if (offer.deal.kind === "one_free") return new Map([[members[members.length - 1]!.vat_rate_bp, off]]);
-  const byRate = new Map<number, number>();
-  for (const unit of members) byRate.set(unit.vat_rate_bp, (byRate.get(unit.vat_rate_bp) ?? 0) + unit.price_ore);
-  const sum = [...byRate.values()].reduce((a, b) => a + b, 0);
-  const shares = [...byRate.entries()].map(([rate, gross]) => {
-    const exact = (off * gross) / sum;
-    return { rate, whole: Math.floor(exact), rest: exact - Math.floor(exact) };
+function splitByUnit(
+  off: number,
+  offer: Offer,
+  group: readonly number[],
+  units: readonly OfferUnit[],
+): Map<number, number> {
+  if (offer.deal.kind === "one_free") return new Map([[group[group.length - 1]!, off]]);
+  const sum = group.reduce((total, i) => total + units[i]!.price_ore, 0);
+  const shares = group.map((i) => {
+    const exact = (off * units[i]!.price_ore) / sum;
+    return { i, whole: Math.floor(exact), rest: exact - Math.floor(exact) };
   });
   let left = off - shares.reduce((total, share) => total + share.whole, 0);
-  for (const share of [...shares].sort((a, b) => b.rest - a.rest || b.rate - a.rate)) {
+  for (const share of [...shares].sort((a, b) => b.rest - a.rest)) {
     if (left <= 0) break;
     share.whole++;
     left--;
   }
-  return new Map(shares.filter((share) => share.whole > 0).map((share) => [share.rate, share.whole]));
+  return new Map(shares.filter((share) => share.whole > 0).map((share) => [share.i, share.whole]));
 }

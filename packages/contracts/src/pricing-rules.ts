@@ -72,6 +72,8 @@ export interface PricedLine {
   campaign_id: string | null;
   members_price: boolean;
   total_ore: number;
+  /** The part of the cart's multi-buy discounts taken from this line's goods, öre; never more than total_ore. */
+  discount_ore: number;
   vat_rate_bp: number;
   /** The pant under the line ("Pant 2,00" per unit), or null. */
   pant: { unit_ore: number; total_ore: number } | null;
@@ -86,6 +88,8 @@ export interface Discount {
   amount_ore: number;
   /** The same amount split over the rates of the goods it was taken from. */
   per_rate: { vat_rate_bp: number; amount_ore: number }[];
+  /** The same amount split over the cart lines it was taken from (by line id): what a refund of them gives back less. */
+  per_line: { line_id: string; amount_ore: number }[];
 }
 
 export interface PricedCart {

@@ -109,6 +109,23 @@ describe("pricing a cart, for any cart and rules", () => {
     );
   });
 
+  it("a discount's shares per line add up to it, and no line gives more than its goods", () => {
+    fc.assert(
+      fc.property(cartArb, (input) => {
+        const cart = price(input);
+        for (const discount of cart.discounts)
+          expect(discount.per_line.reduce((sum, share) => sum + share.amount_ore, 0)).toBe(discount.amount_ore);
+        cart.lines.forEach((line, i) => {
+          const shares = cart.discounts.flatMap((d) => d.per_line.filter((share) => share.line_id === line.id));
+          expect(line.discount_ore).toBe(shares.reduce((sum, share) => sum + share.amount_ore, 0));
+          expect(line.discount_ore).toBeLessThanOrEqual(line.total_ore);
+          if (input.lines[i]!.weighed) expect(line.discount_ore).toBe(0);
+        });
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it("taking one item out never raises the total", () => {
     fc.assert(
       fc.property(cartArb, fc.nat(), (input, pick) => {

@@ -40,8 +40,10 @@ describe("multi-buy offers", () => {
         times: 1,
         amount_ore: 4990,
         per_rate: [{ vat_rate_bp: 600, amount_ore: 4990 }],
+        per_line: [{ line_id: "line-bregott", amount_ore: 4990 }],
       },
     ]);
+    expect(cart.lines[0]).toMatchObject({ total_ore: 14970, discount_ore: 4990 });
     // 99,80 · 6/106 = 5,649… → 5,65.
     expect(cart).toMatchObject({ goods_ore: 14970, discount_ore: 4990, total_ore: 9980, vat_ore: 565 });
   });
@@ -80,6 +82,27 @@ describe("multi-buy offers", () => {
       { vatRateBp: 600, grossOre: 1123, vatOre: 64, netOre: 1059 },
     ]);
     expect(cart).toMatchObject({ total_ore: 3000, vat_ore: 439 });
+    expect(cart.lines.map((l) => l.discount_ore)).toEqual([613, 367]);
+  });
+
+  it("the free unit's line gives the discount: 3 för 2 over milk at 20 and coffee at 50 takes 20 off the milk", () => {
+    const cart = priceCart(
+      [line("coffee", 5000, 2), line("milk", 2000)],
+      { campaigns: [], offers: [threeForTwo(["coffee", "milk"])] },
+      context,
+    );
+    expect(cart.discounts[0]!.per_line).toEqual([{ line_id: "line-milk", amount_ore: 2000 }]);
+    expect(cart.lines.map((l) => l.discount_ore)).toEqual([0, 2000]);
+  });
+
+  it("an amount over units of one line stays on that line: 2 för 35 kr on one juice line", () => {
+    const rules = {
+      campaigns: [],
+      offers: [offer({ id: "2for35", product_ids: ["juice"], buy: 2, deal: { kind: "amount", amount_ore: 3500 } })],
+    };
+    const cart = priceCart([line("juice", 1990, 3)], rules, context);
+    expect(cart.discounts[0]!.per_line).toEqual([{ line_id: "line-juice", amount_ore: 480 }]);
+    expect(cart.lines[0]!.discount_ore).toBe(480);
   });
 
   it("an amount never takes off more than the group's cheapest unit", () => {

@@ -1,6 +1,7 @@
 import { bestOfferRun, type OfferUnit } from "./pricing-offers.ts";
 import type {
   Campaign,
+  Discount,
   PricedCart,
   PricedLine,
   PriceLine,
@@ -48,6 +49,7 @@ function priceLine(line: PriceLine, campaigns: readonly Campaign[], context: Pri
     campaign_id: best?.id ?? null,
     members_price: !!best?.members_only,
     total_ore: unit * line.quantity,
+    discount_ore: 0,
     vat_rate_bp: context.vatRateOf(line.vat_category),
     pant,
   };
@@ -60,10 +62,21 @@ export function priceCart(lines: readonly PriceLine[], rules: PricingRules, cont
   priced.forEach((line, index) => {
     if (lines[index]!.weighed) return;
     for (let i = 0; i < line.quantity; i++)
-      units.push({ product_id: line.product_id, price_ore: line.unit_price_ore, vat_rate_bp: line.vat_rate_bp });
+      units.push({
+        product_id: line.product_id,
+        price_ore: line.unit_price_ore,
+        vat_rate_bp: line.vat_rate_bp,
+        line: index,
+      });
   });
   const offers = rules.offers.filter((offer) => valid(offer, context) && offer.buy >= 2);
-  const discounts = bestOfferRun(units, offers);
+  const discounts: Discount[] = bestOfferRun(units, offers).map((discount) => ({
+    ...discount,
+    per_line: discount.per_line.map((share) => {
+      priced[share.line]!.discount_ore += share.amount_ore;
+      return { line_id: priced[share.line]!.id, amount_ore: share.amount_ore };
+    }),
+  }));
 
   const parts: { totalOre: number; vatRateBp: number }[] = [];
   for (const line of priced) {

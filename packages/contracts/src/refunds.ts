@@ -92,7 +92,10 @@ export const refundableLineSchema = z.object({
   id: z.string(),
   name: z.string(),
   quantity: z.number().int(),
-  /** Öre, so the dialog computes exactly what the server will (lineRefundOre). */
+  /**
+   * Öre paid for the line (goods and pant, less the multi-buy discounts taken
+   * from it), so the dialog computes exactly what the server will (lineRefundOre).
+   */
   total_ore: z.number().int(),
   refunded_quantity: z.number().int(),
   refunded_ore: z.number().int(),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { offers } from "./pricing.ts";
 import { products } from "./products.ts";
 import { customers, shoppingSessions } from "./shoppers.ts";
 import { stores } from "./stores.ts";
@@ -79,6 +80,12 @@ export const orderLines = pgTable(
     pantOre: integer("pant_ore").notNull().default(0),
     /** The store's ordinary price for one when the line was sold at a campaign's ("Kampanj"); null otherwise. */
     ordinaryUnitOre: integer("ordinary_unit_ore"),
+    /**
+     * The part of the order's multi-buy discounts taken from this line's goods
+     * (order_discounts): what was paid for the line is total_ore − discount_ore,
+     * and a refund of its units gives back no more than that.
+     */
+    discountOre: bigint("discount_ore", { mode: "number" }).notNull().default(0),
     /** cart: from the visit's cart at the exit; spot_check: added by staff at a check (charged apart). */
     origin: text("origin").notNull().default("cart"),
     /** Given back so far (refunds that succeeded or are under way): never more than the line. */
@@ -89,8 +96,34 @@ export const orderLines = pgTable(
     index("order_lines_order_idx").on(t.orderId, t.position),
     check(
       "order_lines_refunded_check",
-      sql`${t.refundedQuantity} >= 0 AND ${t.refundedQuantity} <= ${t.quantity} AND ${t.refundedOre} >= 0 AND ${t.refundedOre} <= ${t.totalOre}`,
+      sql`${t.refundedQuantity} >= 0 AND ${t.refundedQuantity} <= ${t.quantity} AND ${t.refundedOre} >= 0 AND ${t.refundedOre} <= ${t.totalOre} - ${t.discountOre}`,
     ),
+    check("order_lines_discount_check", sql`${t.discountOre} >= 0 AND ${t.discountOre} <= ${t.totalOre}`),
+  ],
+);
+
+/**
+ * A multi-buy discount of an order, a line of its own on the kvitto ("3 för 2
+ * Bregott −49,90"). Its amount is spread over the order lines it was taken
+ * from (order_lines.discount_ore), which is where VAT and refunds count it.
+ */
+export const orderDiscounts = pgTable(
+  "order_discounts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    /** The offer it came from; the label keeps what the kvitto said once the offer is gone. */
+    offerId: uuid("offer_id").references(() => offers.id, { onDelete: "set null" }),
+    label: text("label").notNull(),
+    times: integer("times").notNull(),
+    amountOre: bigint("amount_ore", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    index("order_discounts_order_idx").on(t.orderId, t.position),
+    check("order_discounts_amount_check", sql`${t.amountOre} > 0 AND ${t.times} > 0`),
   ],
 );
 

@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponses } from "../../platform/route-errors.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
 import { announce, collectSessionChanges } from "./cart.events.ts";
-import { getCart } from "./cart.service.ts";
+import { getCart, readCart } from "./cart.service.ts";
 import { limitsFrom } from "./cart-limits.ts";
 import { removeItem, setQuantity } from "./quantities.ts";
 import { cameraWorkerStore, workerChange } from "./recognition-worker.ts";
@@ -38,6 +38,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const visit = collectSessionChanges();
       const { session_id, barcode, scan_id } = request.body;
+      const at = app.saleClock();
       const { events, ...answer } = await scanIntoCart({
         db: app.db,
         customerId: shopperOf(request),
@@ -45,11 +46,13 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         barcode,
         scanId: scan_id,
         limitsOf,
-        at: app.saleClock(),
+        at,
         announce: visit.announce,
       });
       await announce(app.bus, request.log, session_id, events, visit.changes);
-      return answer;
+      // The cart's offers are evaluated anew after each change: the phone shows the server's discounts and total.
+      const { discounts, total } = await readCart(app.db, session_id, at);
+      return { ...answer, discounts, total };
     },
   );
 
@@ -66,7 +69,12 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       reply.header("cache-control", "no-store");
-      return getCart({ db: app.db, customerId: shopperOf(request), sessionId: request.params.session_id });
+      return getCart({
+        db: app.db,
+        customerId: shopperOf(request),
+        sessionId: request.params.session_id,
+        at: app.saleClock(),
+      });
     },
   );
 
@@ -90,6 +98,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         itemId: request.params.item_id,
         quantity: request.body.quantity,
         limitsOf,
+        at: app.saleClock(),
         announce: visit.announce,
       });
       await announce(app.bus, request.log, cart.session_id, events, visit.changes);
@@ -114,6 +123,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         db: app.db,
         customerId: shopperOf(request),
         itemId: request.params.item_id,
+        at: app.saleClock(),
         announce: visit.announce,
       });
       await announce(app.bus, request.log, cart.session_id, events, visit.changes);

@@ -1,9 +1,10 @@
-import type { Cart, CartItem, NetContentUnit } from "@glide/contracts";
+import type { Cart, CartItem, NetContentUnit, VatCategory } from "@glide/contracts";
 import { comparisonPriceAnswer } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { forbidden, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import { linePant } from "../pant/pant.ts";
+import { discountAnswer, offersOfVisit, priceWithOffers } from "../pricing/cart-offers.ts";
 import { ordinaryUnitPrice } from "../pricing/shelf-price.ts";
 import { loadSession } from "./cart-visit.ts";
 
@@ -28,10 +29,13 @@ export type ItemRow = {
   net_content_unit: NetContentUnit | null;
 };
 
+/** A line as readCart reads it: with its product's VAT category, which offers split their discounts by. */
+type CartRow = ItemRow & { vat_category: VatCategory };
+
 /** The select of cart lines with their products; add the where clause. */
 export const itemSelect = sql`select i.id, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.weight_grams,
     i.line_key, p.id as product_id, p.name, p.image_url, coalesce(sp.price_ore, p.price_ore) as price_ore,
-    p.net_content_milli, p.net_content_unit
+    p.net_content_milli, p.net_content_unit, p.vat_category
   from cart_items i join products p on p.id = i.product_id
   left join store_prices sp on sp.product_id = p.id
     and sp.store_id = (select s.store_id from shopping_sessions s where s.id = i.session_id)`;
@@ -74,21 +78,42 @@ export async function readItem(db: Db | Tx, itemId: string): Promise<CartItem | 
   return row ? toItem(row) : null;
 }
 
-/** The visit's cart: its lines in the order they were added, and the total. */
-export async function readCart(db: Db | Tx, sessionId: string): Promise<Cart> {
-  const rows = await queryRows<ItemRow>(
+/**
+ * The visit's cart: its lines in the order they were added, the multi-buy
+ * offers it gets on the store's day of `at` (app.saleClock), and the total
+ * after them, which is what the exit charges.
+ */
+export async function readCart(db: Db | Tx, sessionId: string, at: Date): Promise<Cart> {
+  const rows = await queryRows<CartRow>(
     db,
     sql`${itemSelect} where i.session_id = ${sessionId} order by i.created_at, i.id`,
   );
   const items = rows.map(toItem);
-  const totalOre = rows.reduce((sum, r) => sum + (r.unit_price_ore + r.pant_ore) * r.quantity, 0);
-  return { session_id: sessionId, items, total: fromOre(totalOre) };
+  if (rows.length === 0) return { session_id: sessionId, items, discounts: [], total: 0 };
+  const priced = priceWithOffers(rows.map(offerLine), await offersOfVisit(db, sessionId, at));
+  return {
+    session_id: sessionId,
+    items,
+    discounts: priced.discounts.map(discountAnswer),
+    total: fromOre(priced.total_ore),
+  };
 }
 
+/** A cart line as offers see it. */
+export const offerLine = (row: CartRow) => ({
+  id: row.id,
+  product_id: row.product_id,
+  quantity: row.quantity,
+  unit_price_ore: row.unit_price_ore,
+  pant_ore: row.pant_ore,
+  labelled: row.line_key.startsWith("label:"),
+  vat_category: row.vat_category,
+});
+
 /** The cart of one of the shopper's own visits, whatever state the visit is in. */
-export async function getCart(opts: { db: Db; customerId: string; sessionId: string }): Promise<Cart> {
+export async function getCart(opts: { db: Db; customerId: string; sessionId: string; at: Date }): Promise<Cart> {
   const session = await loadSession(opts.db, opts.sessionId);
   if (!session) throw notFound("Sessionen finns inte.", "unknown_session");
   if (session.customer_id !== opts.customerId) throw forbidden("Det här är inte din session.");
-  return readCart(opts.db, opts.sessionId);
+  return readCart(opts.db, opts.sessionId, opts.at);
 }

@@ -43,6 +43,8 @@ export async function setQuantity(opts: {
   itemId: string;
   quantity: number;
   limitsOf: (storeId: string) => Promise<CartLimits>;
+  /** The moment of the change (app.saleClock): its store's day picks the offers of the cart answered. */
+  at: Date;
   announce?: AnnounceSession;
 }): Promise<LineChange> {
   const visit = await ownedItem(opts.db, opts.customerId, opts.itemId);
@@ -76,7 +78,7 @@ export async function setQuantity(opts: {
     return { changed: true, event: quantityEvent(line, opts.quantity) };
   });
   if (changed) await announceLine(opts.announce, visit, "quantity_changed");
-  return { cart: await readCart(opts.db, visit.sessionId), events: [event] };
+  return { cart: await readCart(opts.db, visit.sessionId, opts.at), events: [event] };
 }
 
 /** One more on the line is an added product, one fewer a removed one, anything else a changed cart. */
@@ -91,6 +93,7 @@ export async function removeItem(opts: {
   db: Db;
   customerId: string;
   itemId: string;
+  at: Date;
   announce?: AnnounceSession;
 }): Promise<LineChange> {
   const { cart, removed } = await removeLine(opts, await ownedItem(opts.db, opts.customerId, opts.itemId));
@@ -98,7 +101,7 @@ export async function removeItem(opts: {
 }
 
 async function removeLine(
-  opts: { db: Db; customerId: string; itemId: string; announce?: AnnounceSession },
+  opts: { db: Db; customerId: string; itemId: string; at: Date; announce?: AnnounceSession },
   visit: { sessionId: string; storeId: string },
 ): Promise<{ cart: Cart; removed: { product_id: string } | null }> {
   const gone = await opts.db.transaction(async (tx) => {
@@ -119,5 +122,5 @@ async function removeLine(
     return line;
   });
   if (gone) await announceLine(opts.announce, visit, "item_removed");
-  return { cart: await readCart(opts.db, visit.sessionId), removed: gone ? { product_id: gone.product_id } : null };
+  return { cart: await readCart(opts.db, visit.sessionId, opts.at), removed: gone ? { product_id: gone.product_id } : null };
 }

@@ -137,7 +137,7 @@ export async function workerChange(opts: {
       event: { storeId: session.store_id, source: "camera_worker", productName: product.name },
     });
     await announceLine(opts.announce, { sessionId: session.id, storeId: session.store_id }, "item_added");
-    return { cart: await readCart(opts.db, session.id), events: [addedEvent(item)] };
+    return { cart: await readCart(opts.db, session.id, opts.at ?? new Date()), events: [addedEvent(item)] };
   }
   // One fewer on the product's ordinary line; the last one removes the line. The row lock
   // makes two removals at once take two, not one.
@@ -166,7 +166,7 @@ export async function workerChange(opts: {
     left.quantity > 0 ? "quantity_changed" : "item_removed",
   );
   return {
-    cart: await readCart(opts.db, session.id),
+    cart: await readCart(opts.db, session.id, opts.at ?? new Date()),
     events: [{ type: "product_removed", product_id: product.id }],
   };
 }

@@ -6,6 +6,7 @@ import { checkAgeLimit } from "../cart/age-limit.ts";
 import { paidResponse } from "../orders/receipt.ts";
 import { enqueueReceiptMail } from "../orders/receipt-mail.outbox.ts";
 import { vatPerRate } from "../orders/vat.ts";
+import { offersOfVisit, priceWithOffers } from "../pricing/cart-offers.ts";
 import { lineValueOre } from "../pant/pant.ts";
 import type { ChargeOutcome } from "../payments/charge.ts";
 import { recordSessionEvent, type SessionChange } from "../sessions/session-events.ts";
@@ -36,6 +37,7 @@ export type OrderRow = {
 };
 
 type CartLine = {
+  id: string;
   product_id: string;
   name: string;
   quantity: number;
@@ -47,6 +49,8 @@ type CartLine = {
   weight_grams: number | null;
   vat_category: VatCategory;
   age_limit: number | null;
+  /** A weight or price label's line: no offer takes it. */
+  labelled: boolean;
 };
 
 /** What the next step is, decided under the visit's row lock. */
@@ -172,8 +176,8 @@ async function makeOrder(
 ): Promise<Plan> {
   const lines = await queryRows<CartLine>(
     tx,
-    sql`select i.product_id, p.name, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.weight_grams,
-          p.vat_category, p.age_limit
+    sql`select i.id, i.product_id, p.name, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.weight_grams,
+          p.vat_category, p.age_limit, i.line_key like 'label:%' as labelled
         from cart_items i join products p on p.id = i.product_id
         where i.session_id = ${visit.id}
         order by i.created_at, i.id`,
@@ -181,10 +185,18 @@ async function makeOrder(
   if (checkAge) for (const line of lines) checkAgeLimit(visit, line, now);
   const charged = withCard(visit);
   const rateOf = await saleVatRates(tx, visit, now);
-  const priced = lines.map((line, position) => ({ ...line, position, vat_rate_bp: rateOf(line.vat_category) }));
-  // The pant is charged and taxed with its drink (Skatteverket: the deposit follows the goods' rate).
+  // The offers of the moment of payment, as the cart showed them: each discount spread over the lines it came from.
+  const cart = priceWithOffers(lines, await offersOfVisit(tx, visit.id, now), rateOf);
+  const priced = lines.map((line, position) => ({
+    ...line,
+    position,
+    vat_rate_bp: rateOf(line.vat_category),
+    discount_ore: cart.lines[position]!.discount_ore,
+  }));
+  // The pant is charged and taxed with its drink (Skatteverket: the deposit follows the goods' rate);
+  // a discount lowers the goods of its own rate.
   const totals = priced.map((line) => ({
-    totalOre: (line.unit_price_ore + line.pant_ore) * line.quantity,
+    totalOre: (line.unit_price_ore + line.pant_ore) * line.quantity - line.discount_ore,
     vatRateBp: line.vat_rate_bp,
   }));
   const totalOre = totals.reduce((sum, line) => sum + line.totalOre, 0);
@@ -207,15 +219,23 @@ async function makeOrder(
   );
   const orderId = saved!.id;
   await tx.execute(sql`delete from order_lines where order_id = ${orderId}`);
+  await tx.execute(sql`delete from order_discounts where order_id = ${orderId}`);
   await tx.execute(
     sql`insert into order_lines (order_id, position, product_id, name, quantity, unit_price_ore, pant_ore, vat_rate_bp,
-          total_ore, weight_grams, ordinary_unit_ore)
+          total_ore, weight_grams, ordinary_unit_ore, discount_ore)
         select ${orderId}, l.position, l.product_id, l.name, l.quantity, l.unit_price_ore, l.pant_ore, l.vat_rate_bp,
-               ${lineValueOre("l")}, l.weight_grams, l.ordinary_unit_ore
+               ${lineValueOre("l")}, l.weight_grams, l.ordinary_unit_ore, l.discount_ore
         from jsonb_to_recordset(${JSON.stringify(priced)}::jsonb)
           as l(position int, product_id uuid, name text, quantity int, unit_price_ore int, pant_ore int, vat_rate_bp int,
-            weight_grams int, ordinary_unit_ore int)`,
+            weight_grams int, ordinary_unit_ore int, discount_ore bigint)`,
   );
+  if (cart.discounts.length > 0)
+    await tx.execute(
+      sql`insert into order_discounts (order_id, position, offer_id, label, times, amount_ore)
+          select ${orderId}, d.position, d.offer_id, d.label, d.times, d.amount_ore
+          from jsonb_to_recordset(${JSON.stringify(cart.discounts.map((d, position) => ({ ...d, position })))}::jsonb)
+            as d(position int, offer_id uuid, label text, times int, amount_ore bigint)`,
+    );
   await moveVisit(tx, visit.id, "charging", now);
   await recordSessionEvent(tx, {
     sessionId: visit.id,

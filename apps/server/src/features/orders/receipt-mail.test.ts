@@ -45,6 +45,7 @@ const receipt = (over: Partial<Receipt> = {}): Receipt => ({
       pant: null,
     },
   ],
+  discounts: [],
   total: 1284.76,
   vat: [
     { rate: 0.12, amount: 5.39, net: 44.87, gross: 50.26 },
@@ -105,6 +106,14 @@ describe("the receipt e-mail", () => {
       "1 x Äpplen (0,482 kg) | 14,46 kr",
     ]);
     expect(receiptMail(receipt({ items })).html).toContain("Kampanj, ord. pris 24,90 kr/st");
+  });
+
+  it("puts each multi-buy discount under the goods as a negative amount, and no such line without one", () => {
+    const discounts = [{ offer_id: null, label: "3 för 2 Mjölk", times: 1, amount: 17.9 }];
+    const text = lines(receiptMail(receipt({ discounts })).text);
+    expect(text.slice(10, 12)).toEqual(["1 x Äpplen (0,482 kg) | 14,46 kr", "3 för 2 Mjölk | \u221217,90 kr"]);
+    expect(receiptMail(receipt({ discounts })).html).toContain("3 för 2 Mjölk");
+    expect(receiptMail(receipt()).text).not.toContain("\u2212");
   });
 
   it("shows the time in Stockholm: summer time, and the day after midnight there", () => {

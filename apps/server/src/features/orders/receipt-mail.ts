@@ -52,6 +52,9 @@ function contents(receipt: Receipt) {
       : [{ label: `  Kampanj, ord. pris ${money(item.ordinary_unit_price, currency)}/st`, amount: "" }]),
     ...(item.pant ? [{ label: `  ${item.quantity} x Pant`, amount: money(item.pant.total, currency) }] : []),
   ]);
+  // A multi-buy discount is a line of its own under the goods, as a negative amount: "3 för 2 Bregott −49,90 kr".
+  for (const discount of receipt.discounts ?? [])
+    lines.push({ label: discount.label, amount: `−${money(discount.amount, currency)}` });
   const vat = receipt.vat.map((rate) => ({
     rate: rateOf(rate.rate),
     vat: money(rate.amount, currency),

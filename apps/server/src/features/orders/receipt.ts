@@ -3,6 +3,7 @@ import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { conflict } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import { linePant } from "../pant/pant.ts";
+import { discountAnswer } from "../pricing/cart-offers.ts";
 import { ordinaryUnitPrice } from "../pricing/shelf-price.ts";
 import { receiptAfterwards, refundedVat } from "./receipt-refunds.ts";
 import { vatPerRate } from "./vat.ts";
@@ -31,6 +32,8 @@ type ReceiptLineRow = {
   ordinary_unit_ore: number | null;
   /** Goods and pant. */
   total_ore: number;
+  /** The multi-buy discounts' part taken from this line. */
+  discount_ore: number;
   vat_rate_bp: number;
   weight_grams: number | null;
 };
@@ -47,8 +50,13 @@ export async function readReceipt(db: Db | Tx, orderId: string): Promise<Receipt
   if (!order) return null;
   const lines = await queryRows<ReceiptLineRow>(
     db,
-    sql`select name, quantity, unit_price_ore, pant_ore, ordinary_unit_ore, total_ore, vat_rate_bp, weight_grams
+    sql`select name, quantity, unit_price_ore, pant_ore, ordinary_unit_ore, total_ore, discount_ore, vat_rate_bp,
+          weight_grams
         from order_lines where order_id = ${orderId} order by position`,
+  );
+  const discounts = await queryRows<{ offer_id: string | null; label: string; times: number; amount_ore: number }>(
+    db,
+    sql`select offer_id, label, times, amount_ore from order_discounts where order_id = ${orderId} order by position`,
   );
   return {
     id: order.id,
@@ -70,8 +78,12 @@ export async function readReceipt(db: Db | Tx, orderId: string): Promise<Receipt
       weight_grams: line.weight_grams,
       pant: linePant(line.pant_ore, line.quantity),
     })),
+    discounts: discounts.map(discountAnswer),
     total: fromOre(order.total_ore),
-    vat: vatPerRate(lines.map((line) => ({ totalOre: line.total_ore, vatRateBp: line.vat_rate_bp }))).map((rate) => ({
+    // What was paid per rate: each line's goods and pant less the discounts taken from it.
+    vat: vatPerRate(
+      lines.map((line) => ({ totalOre: line.total_ore - line.discount_ore, vatRateBp: line.vat_rate_bp })),
+    ).map((rate) => ({
       rate: rate.vatRateBp / 10_000,
       amount: fromOre(rate.vatOre),
       net: fromOre(rate.netOre),

@@ -46,11 +46,16 @@ export async function lockOrder(tx: Tx, orderId: string): Promise<OrderRow | und
   return order;
 }
 
-/** The order's lines in receipt order. */
+/**
+ * The order's lines in receipt order, each with what was paid for it
+ * (total_ore: its goods and pant less the multi-buy discounts taken from
+ * it), so a refund of a discounted line gives back what was paid, not more.
+ */
 export async function linesOf(db: Db | Tx, orderId: string): Promise<LineRow[]> {
   return queryRows<LineRow>(
     db,
-    sql`select id, position, name, quantity, total_ore, refunded_quantity, refunded_ore, weight_grams, origin
+    sql`select id, position, name, quantity, total_ore - discount_ore as total_ore, refunded_quantity, refunded_ore,
+          weight_grams, origin
         from order_lines where order_id = ${orderId} order by position, id`,
   );
 }

@@ -2,13 +2,14 @@ import type { SessionDetail } from "@glide/contracts";
 import { type Db, queryRows, sql } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
 import { linePant } from "../pant/pant.ts";
+import { discountAnswer } from "../pricing/cart-offers.ts";
 import { ordinaryUnitPrice } from "../pricing/shelf-price.ts";
 import { iso } from "./session-row.ts";
 
 /** The visit's order with each line and what was refunded of it, or null when it has none. */
 export async function readOrder(db: Db, orderId: string | null): Promise<SessionDetail["order"]> {
   if (!orderId) return null;
-  const [[order], lines] = await Promise.all([
+  const [[order], lines, discounts] = await Promise.all([
     queryRows<{
       id: string;
       state: string;
@@ -33,14 +34,19 @@ export async function readOrder(db: Db, orderId: string | null): Promise<Session
       pant_ore: number;
       ordinary_unit_ore: number | null;
       total_ore: number;
+      discount_ore: number;
       refunded_quantity: number;
       refunded_ore: number;
       origin: string;
     }>(
       db,
-      sql`select id, name, quantity, unit_price_ore, pant_ore, ordinary_unit_ore, total_ore, refunded_quantity,
-            refunded_ore, origin
+      sql`select id, name, quantity, unit_price_ore, pant_ore, ordinary_unit_ore, total_ore, discount_ore,
+            refunded_quantity, refunded_ore, origin
           from order_lines where order_id = ${orderId} order by position`,
+    ),
+    queryRows<{ offer_id: string | null; label: string; times: number; amount_ore: number }>(
+      db,
+      sql`select offer_id, label, times, amount_ore from order_discounts where order_id = ${orderId} order by position`,
     ),
   ]);
   if (!order) return null;
@@ -62,10 +68,12 @@ export async function readOrder(db: Db, orderId: string | null): Promise<Session
       ordinary_unit_price: ordinaryUnitPrice(line.ordinary_unit_ore),
       total: fromOre(line.total_ore - line.pant_ore * line.quantity),
       pant: linePant(line.pant_ore, line.quantity),
+      discount: fromOre(line.discount_ore),
       refunded_quantity: line.refunded_quantity,
       refunded: fromOre(line.refunded_ore),
       origin: line.origin,
     })),
+    discounts: discounts.map(discountAnswer),
   };
 }
 

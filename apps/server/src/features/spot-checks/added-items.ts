@@ -78,7 +78,7 @@ export async function addLines(tx: Tx, orderId: string, added: NonNullable<Adjus
   // adding the added lines' own rounded VAT would be off by an öre where a rate already had lines.
   const lines = await queryRows<{ total_ore: number; vat_rate_bp: number }>(
     tx,
-    sql`select total_ore, vat_rate_bp from order_lines where order_id = ${order!.id}`,
+    sql`select total_ore - discount_ore as total_ore, vat_rate_bp from order_lines where order_id = ${order!.id}`,
   );
   const vatOre = vatPerRate(lines.map((line) => ({ totalOre: line.total_ore, vatRateBp: line.vat_rate_bp }))).reduce(
     (sum, rate) => sum + rate.vatOre,

@@ -53,7 +53,7 @@ export type Adjustments = {
 const SELECT = sql`select k.id, k.session_id, k.order_id, k.store_id, o.store_name, o.receipt_number,
     c.name as customer_name, k.flagged_at, k.outcome, k.note, k.decided_at, k.adjustments, k.charge_ore, k.refund_id,
     coalesce((select json_agg(json_build_object('id', l.id, 'name', l.name, 'quantity', l.quantity,
-                'total_ore', l.total_ore, 'refunded_quantity', l.refunded_quantity, 'origin', l.origin) order by l.position)
+                'total_ore', l.total_ore - l.discount_ore, 'refunded_quantity', l.refunded_quantity, 'origin', l.origin) order by l.position)
               from order_lines l where l.order_id = k.order_id), '[]'::json) as lines
   from spot_checks k left join orders o on o.id = k.order_id left join customers c on c.id = k.customer_id`;
 
