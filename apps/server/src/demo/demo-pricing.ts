@@ -1,13 +1,13 @@
 import { calendarDay } from "@glide/contracts";
 import type { Tx } from "../db/client.ts";
-import { campaigns, storePrices } from "../db/schema/index.ts";
+import { campaigns, offerProducts, offers, storePrices } from "../db/schema/index.ts";
 import type { DemoProduct } from "./demo-products.ts";
 
 /**
  * The demo's shelf labels beyond the catalogue: this week's campaigns across
  * the chain (about a fifth off, at a price ending in 90 öre as shelves do),
- * one store's own campaign, and the kiosk's own, dearer prices on what a
- * kiosk sells.
+ * one store's own campaign, the kiosk's own, dearer prices on what a kiosk
+ * sells, and this week's multi-buy offers across the chain.
  */
 
 /** Campaigns, by the start of the product's name: the first size and variant of each. */
@@ -16,6 +16,30 @@ const STORE_CAMPAIGN = "Kanelbullar";
 /** The kiosk asks this much more for these than the supermarkets do. */
 const KIOSK_MARKUP = 1.15;
 const KIOSK_PRICED = ["Läsk Cola", "Energidryck", "Mineralvatten Citron", "Kexchoklad", "Mjölkchoklad"];
+
+/**
+ * The week's multi-buy offers in every store, by the products' full names.
+ * Neither takes a product on campaign: a shelf rarely stacks the two, and the
+ * discount the cart shows is then the offer's alone. The label is what the
+ * cart and the kvitto show as the discount's line.
+ */
+export const DEMO_OFFERS = [
+  {
+    label: "3 för 2 Krossade tomater",
+    kind: "one_free",
+    buy: 3,
+    amountOre: null,
+    products: ["Krossade tomater 400 g"],
+  },
+  {
+    label: "2 för 50 kr OLW",
+    kind: "amount",
+    buy: 2,
+    amountOre: 5000,
+    // Mixed as the shopper likes: any two of these (27.90–29.90 kr each).
+    products: ["Chips Sourcream & Onion 175 g", "Chips Grillchips 175 g", "Ostbågar 200 g"],
+  },
+] as const;
 
 /** A fifth off, down to the nearest price ending in 90 öre (and never up to the ordinary price). */
 export const campaignOre = (ordinaryOre: number) => Math.max(90, Math.floor((ordinaryOre * 0.8) / 100) * 100 - 10);
@@ -58,4 +82,22 @@ export async function seedDemoPricing(
       : [];
   });
   if (kiosk.length) await tx.insert(storePrices).values(kiosk);
+  await seedDemoOffers(tx, shelf, week);
+}
+
+/** DEMO_OFFERS with the products the shelf has (an offer none of whose products are there is left out). */
+async function seedDemoOffers(
+  tx: Tx,
+  shelf: readonly (DemoProduct & { id: string })[],
+  week: { startsOn: string; endsOn: string },
+): Promise<void> {
+  for (const { products: names, ...offer } of DEMO_OFFERS) {
+    const ids = shelf.filter((product) => (names as readonly string[]).includes(product.name)).map((p) => p.id);
+    if (ids.length === 0) continue;
+    const [made] = await tx
+      .insert(offers)
+      .values({ ...offer, storeId: null, limitPerVisit: null, ...week })
+      .returning({ id: offers.id });
+    await tx.insert(offerProducts).values(ids.map((productId) => ({ offerId: made!.id, productId })));
+  }
 }
