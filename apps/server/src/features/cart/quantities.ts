@@ -122,5 +122,8 @@ async function removeLine(
     return line;
   });
   if (gone) await announceLine(opts.announce, visit, "item_removed");
-  return { cart: await readCart(opts.db, visit.sessionId, opts.at), removed: gone ? { product_id: gone.product_id } : null };
+  return {
+    cart: await readCart(opts.db, visit.sessionId, opts.at),
+    removed: gone ? { product_id: gone.product_id } : null,
+  };
 }

@@ -65,7 +65,9 @@ describe("a paid 3 för 2", () => {
     const { receipt, who } = await paid(Array(3).fill(world.codes.butter));
     const gone = await world.admin.delete(`/api/v1/offers/${offer}`);
     expect(gone.statusCode, gone.body).toBe(204);
-    const again = receiptSchema.parse((await who.call({ method: "GET", url: `/api/v1/receipts/${receipt.id}` })).json());
+    const again = receiptSchema.parse(
+      (await who.call({ method: "GET", url: `/api/v1/receipts/${receipt.id}` })).json(),
+    );
     expect(again.discounts).toEqual([{ offer_id: null, label: "3 för 2 Bregott", times: 1, amount: 49.9 }]);
     expect(again.total).toBe(99.8);
   });
@@ -133,7 +135,10 @@ describe("refunds and analytics of discounted goods", () => {
     expect(rest.json().amount).toBe(66.54);
     const nothing = await ask({ whole: true });
     expect(nothing.statusCode).toBe(409);
-    expect(orderRefundsSchema.parse((await world.admin.get(url)).json())).toMatchObject({ total: 99.8, refunded: 99.8 });
+    expect(orderRefundsSchema.parse((await world.admin.get(url)).json())).toMatchObject({
+      total: 99.8,
+      refunded: 99.8,
+    });
   });
 
   it("a product's revenue is after its discounts; a product without one counts in full", async () => {

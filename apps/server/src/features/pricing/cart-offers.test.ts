@@ -45,7 +45,7 @@ describe("a 3 för 2 on the cart", () => {
 
   it("is taken away when a Bregott is put back, and given again when it comes back", async () => {
     await postOffer(world, { product_ids: [world.ids.butter] });
-    const { who, visit, last } = await scanned(world.codes.butter, 3);
+    const { who, last } = await scanned(world.codes.butter, 3);
     const put = await who.call({ method: "PUT", url: `/api/v1/cart/item/${last.item.id}`, payload: { quantity: 2 } });
     expect(put.statusCode, put.body).toBe(200);
     expect(put.json()).toMatchObject({ discounts: [], total: 99.8 });
@@ -96,7 +96,13 @@ describe("a 3 för 2 on the cart", () => {
 
 describe("other deals", () => {
   it("2 för 35 kr: two juices pay 35,00, a third its own price", async () => {
-    await postOffer(world, { label: "2 för 35 kr", kind: "amount", amount: 35, buy: 2, product_ids: [world.ids.juice] });
+    await postOffer(world, {
+      label: "2 för 35 kr",
+      kind: "amount",
+      amount: 35,
+      buy: 2,
+      product_ids: [world.ids.juice],
+    });
     const { who, visit, last } = await scanned(world.codes.juice, 2);
     expect(last).toMatchObject({ discounts: [{ label: "2 för 35 kr", amount: 4.8 }], total: 35 });
     expect((await scan(who, visit, world.codes.juice)).total).toBe(54.9);
@@ -115,7 +121,13 @@ describe("other deals", () => {
   it("overlapping offers over the same Bregott: the shopper gets the one worth more", async () => {
     // Two Bregott and a juice: the 3 för 2 takes the juice off (19,90); 2 för 70 kr takes 29,80 off the Bregott.
     await postOffer(world, { label: "3 för 2 mix", product_ids: [world.ids.butter, world.ids.juice] });
-    await postOffer(world, { label: "2 för 70 kr", kind: "amount", amount: 70, buy: 2, product_ids: [world.ids.butter] });
+    await postOffer(world, {
+      label: "2 för 70 kr",
+      kind: "amount",
+      amount: 70,
+      buy: 2,
+      product_ids: [world.ids.butter],
+    });
     const who = await shopper(world.ctx.app);
     const visit = await walkIn(world.ctx.app, who, world.lund);
     for (const code of [world.codes.juice, world.codes.butter, world.codes.butter]) await scan(who, visit, code);

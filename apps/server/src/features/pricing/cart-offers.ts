@@ -70,8 +70,7 @@ export async function offersOfVisit(
       label: row.label,
       product_ids: row.product_ids,
       buy: row.buy,
-      deal:
-        row.kind === "amount" ? { kind: "amount" as const, amount_ore: row.amount_ore ?? 0 } : { kind: "one_free" },
+      deal: row.kind === "amount" ? { kind: "amount" as const, amount_ore: row.amount_ore ?? 0 } : { kind: "one_free" },
       limit_per_visit: row.limit_per_visit,
       from: row.starts_on,
       to: row.ends_on,
