@@ -9,9 +9,10 @@ import {
 } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponses } from "../../platform/route-errors.ts";
+import { cartTotals } from "../pricing/cart-offers.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
 import { announce, collectSessionChanges } from "./cart.events.ts";
-import { getCart, readCart } from "./cart.service.ts";
+import { getCart } from "./cart.service.ts";
 import { limitsFrom } from "./cart-limits.ts";
 import { removeItem, setQuantity } from "./quantities.ts";
 import { cameraWorkerStore, workerChange } from "./recognition-worker.ts";
@@ -51,8 +52,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       await announce(app.bus, request.log, session_id, events, visit.changes);
       // The cart's offers are evaluated anew after each change: the phone shows the server's discounts and total.
-      const { discounts, total } = await readCart(app.db, session_id, at);
-      return { ...answer, discounts, total };
+      return { ...answer, ...(await cartTotals(app.db, session_id, at)) };
     },
   );
 
