@@ -73,6 +73,43 @@ export async function prepareShop(server: Server, products: number, stores = 1):
   return { storeId: made[0]!.storeId, doorKey: made[0]!.doorKey, barcodes, stores: made };
 }
 
+/**
+ * `count` chain-wide multi-buy offers of this week, written as the console
+ * writes them (POST /api/v1/offers): one to five products each from the
+ * range (so offers overlap, as mix and match does), "3 för 2" and "2 för"
+ * an amount, some limited per visit. Every scan's answer then prices its
+ * cart with the offers that take its products.
+ */
+export async function addOffers(server: Server, count: number): Promise<void> {
+  if (count === 0) return;
+  const res = await call(`${server.base}/api/v1/products/?limit=1000`, { cookie: server.session });
+  const products = (await res.json()) as { id: string; price: number }[];
+  const today = new Date().toISOString().slice(0, 10);
+  const inAWeek = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+  for (let i = 0; i < count; i++) {
+    const size = 1 + (i % 5);
+    const chosen = Array.from({ length: size }, (_, k) => products[(i * 7 + k * 131) % products.length]!);
+    const cheapest = Math.min(...chosen.map((p) => p.price));
+    const amount = i % 2 === 1 && cheapest >= 1;
+    await call(`${server.base}/api/v1/offers`, {
+      method: "POST",
+      json: {
+        label: amount ? "2 för" : "3 för 2",
+        kind: amount ? "amount" : "one_free",
+        buy: amount ? 2 : 3,
+        // Below what two of the cheapest cost, as the console requires.
+        amount: amount ? Math.floor(cheapest * 150) / 100 : null,
+        product_ids: [...new Set(chosen.map((p) => p.id))],
+        store_id: null,
+        starts_on: today,
+        ends_on: inAWeek,
+        limit_per_visit: i % 3 === 0 ? 2 : null,
+      },
+      cookie: server.session,
+    });
+  }
+}
+
 /** A fresh access token of the development shopper (the same shopper every time). */
 export async function shopperToken(base: string): Promise<string> {
   return ((await post(`${base}/api/v1/auth/dev-login`, {})) as { access_token: string }).access_token;

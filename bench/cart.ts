@@ -12,7 +12,16 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { type CartFigures, type CartRun, cartReport } from "./cart-report.ts";
-import { machineCpu, openVisits, post, prepareShop, quietCpu, SCAN_PATH, shopperToken } from "./cart-setup.ts";
+import {
+  addOffers,
+  machineCpu,
+  openVisits,
+  post,
+  prepareShop,
+  quietCpu,
+  SCAN_PATH,
+  shopperToken,
+} from "./cart-setup.ts";
 import {
   autocannon,
   call,
@@ -39,6 +48,8 @@ const connections = setting("BENCH_CONNECTIONS", 100);
 const rate = setting("BENCH_CART_RATE", 500);
 const visitCount = setting("BENCH_CART_VISITS", 200);
 const productCount = setting("BENCH_CART_PRODUCTS", 1000);
+/** Chain-wide multi-buy offers over the range: every scan's answer prices its cart with them. */
+const offerCount = setting("BENCH_CART_OFFERS", 200);
 /** Measured runs at the steady rate; the budget is judged on the median one. */
 export const STEADY_RUNS = 3;
 /** Scans one at a time whose database transactions are counted. */
@@ -51,7 +62,16 @@ export const cartTimeLimit = 8 * (warmup + PAUSE_MS / 1000 + duration) + 2 * dur
 type Pick = () => { session_id: string; barcode: string };
 
 export async function cartBench(): Promise<string> {
-  const settings = { duration, warmup, connections, rate, visitCount, productCount, countedScans: COUNTED_SCANS };
+  const settings = {
+    duration,
+    warmup,
+    connections,
+    rate,
+    visitCount,
+    productCount,
+    offerCount,
+    countedScans: COUNTED_SCANS,
+  };
   const measured = await withPostgres((url, version) =>
     withServer({ DATABASE_URL: url, DEV_TOOLS: "true" }, (server) => cartCases(server, url, version)),
   ).catch((err: Error): Skipped => ({ skipped: err.message }));
@@ -60,6 +80,7 @@ export async function cartBench(): Promise<string> {
 
 async function cartCases(server: Server, url: string, version: string): Promise<CartFigures> {
   const shop = await prepareShop(server, productCount, visitCount);
+  await addOffers(server, offerCount);
   // The hot visit takes every scan of its case: its store allows the largest cart there is (a line stays within 999).
   await call(`${server.base}/api/v1/settings/stores/${shop.storeId}`, {
     method: "PUT",
