@@ -28,6 +28,12 @@ export const cartItems = pgTable(
     pantOre: integer("pant_ore").notNull().default(0),
     /** The store's ordinary price for one when a campaign fixed a lower one at the scan; null otherwise. */
     ordinaryUnitOre: integer("ordinary_unit_ore"),
+    /**
+     * For a shopper who is no member: the members' price for one, when a
+     * members-only campaign valid at the scan is below what the line costs
+     * ("Medlemspris"); null otherwise. Never charged.
+     */
+    memberUnitOre: integer("member_unit_ore"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

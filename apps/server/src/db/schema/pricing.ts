@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, date, index, integer, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, date, index, integer, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { products } from "./products.ts";
 import { stores } from "./stores.ts";
 
@@ -42,6 +42,8 @@ export const campaigns = pgTable(
       .references(() => products.id, { onDelete: "cascade" }),
     storeId: uuid("store_id").references(() => stores.id, { onDelete: "cascade" }),
     priceOre: integer("price_ore").notNull(),
+    /** For members of the chain only; others see it as "Medlemspris". */
+    membersOnly: boolean("members_only").notNull().default(false),
     startsOn: date("starts_on").notNull(),
     endsOn: date("ends_on").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -75,6 +77,8 @@ export const offers = pgTable(
     startsOn: date("starts_on").notNull(),
     endsOn: date("ends_on").notNull(),
     limitPerVisit: integer("limit_per_visit"),
+    /** For members of the chain only. */
+    membersOnly: boolean("members_only").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

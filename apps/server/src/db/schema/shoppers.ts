@@ -24,6 +24,12 @@ export const customers = pgTable("customers", {
   cardLast4: text("card_last4"),
   /** The shopper agreed to the face check at the exit; null when never given or withdrawn. */
   faceConsentAt: timestamp("face_consent_at", { withTimezone: true }),
+  /**
+   * A member of the chain since then (joined in the app with consent); null
+   * when never joined or left. Members-only campaigns and offers apply to
+   * members; others see them as "Medlemspris".
+   */
+  memberSince: timestamp("member_since", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }).notNull().defaultNow(),
 });
