@@ -107,6 +107,63 @@ test("a platform admin adds, edits and deletes a campaign; a bad range and a pri
   await expect(row).toHaveCount(0);
 });
 
+test("a platform admin makes a members-only campaign with the keyboard, sees it marked Members, and edits it off", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await signIn(page);
+  const { store, product } = await ownGoods(page);
+  const [today, inAWeek] = [await serverDay(page), await serverDay(page, 6)];
+  // A campaign for everyone beside it: only the members-only one carries the mark.
+  await apiCampaign(page.request, {
+    product_id: product.id,
+    store_id: null,
+    price: 27,
+    starts_on: today,
+    ends_on: inAWeek,
+  });
+  await openCampaigns(page, product.name);
+
+  await page.getByRole("button", { name: "New campaign" }).click();
+  const add = page.getByRole("dialog", { name: "New campaign" });
+  const members = add.getByRole("checkbox", { name: "Members only" });
+  await expect(members).not.toBeChecked();
+  await expect(members).toHaveAccessibleDescription(/other shoppers see it as "Medlemspris"/);
+  await add.getByRole("combobox", { name: "Product" }).fill(product.name);
+  await add.getByRole("option", { name: new RegExp(product.name) }).click();
+  await add.getByLabel("Store").selectOption({ label: store.name });
+  await add.getByLabel("Campaign price (kr)").fill("24,90");
+  await add.getByLabel("From", { exact: true }).fill(today);
+  await add.getByLabel("To", { exact: true }).fill(inAWeek);
+  await members.focus();
+  await page.keyboard.press("Space");
+  await expect(members).toBeChecked();
+  await add.getByRole("button", { name: "Add campaign" }).click();
+  await expect(add).toBeHidden();
+  await expect(toast(page, "Campaign added")).toBeVisible();
+
+  const own = line(page, "24,90");
+  const everyone = line(page, "27,00");
+  await expect(own.getByText("Members", { exact: true })).toBeVisible();
+  await expect(everyone).toContainText("All stores");
+  await expect(everyone.getByText("Members", { exact: true })).toHaveCount(0);
+
+  await page.getByRole("button", { name: `Edit ${product.name} in ${store.name} from ${today}` }).click();
+  const edit = page.getByRole("dialog", { name: "Edit campaign" });
+  await expect(edit.getByRole("checkbox", { name: "Members only" })).toBeChecked();
+  await edit.getByText("Members only", { exact: true }).click();
+  await expect(edit.getByRole("checkbox", { name: "Members only" })).not.toBeChecked();
+  await edit.getByRole("button", { name: "Save Changes" }).click();
+  await expect(edit).toBeHidden();
+  await expect(toast(page, "Campaign updated")).toBeVisible();
+  await expect(own.getByText("Members", { exact: true })).toHaveCount(0);
+  await expect(own).toContainText(store.name);
+  // The list as the server now has it, after a reload.
+  await page.reload();
+  await expect(line(page, "24,90")).toContainText(store.name);
+  await expect(line(page, "24,90").getByText("Members", { exact: true })).toHaveCount(0);
+});
+
 test("a store admin changes their own store's campaigns, reads the chain-wide ones, and cannot add one for every store", async ({
   page,
 }) => {

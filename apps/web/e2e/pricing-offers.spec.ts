@@ -130,6 +130,51 @@ test("a platform admin adds a mix-and-match 3 för 2 and a 2 för 35 kr, sees a 
   await expect(twoFor).toHaveCount(0);
 });
 
+test("a members-only offer is marked Members in the list, and its edit dialog turns that off with the keyboard", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await signIn(page);
+  const { store, coffee, tea } = await ownGoods(page);
+  const [today, inAWeek] = [await serverDay(page), await serverDay(page, 6)];
+  const [forMembers, forAll] = [unique("Medlem 3 för 2"), unique("Alla 3 för 2")];
+  const days = { kind: "one_free", buy: 3, product_ids: [coffee.id, tea.id], starts_on: today, ends_on: inAWeek };
+  await apiOffer(page.request, {
+    ...days,
+    label: forMembers,
+    store_id: store.id,
+    limit_per_visit: null,
+    members_only: true,
+  });
+  await apiOffer(page.request, { ...days, label: forAll, store_id: store.id, limit_per_visit: null });
+  await openOffers(page, coffee.name);
+
+  await expect(line(page, forMembers).getByText("Members", { exact: true })).toBeVisible();
+  await expect(line(page, forAll)).toContainText("Active");
+  await expect(line(page, forAll).getByText("Members", { exact: true })).toHaveCount(0);
+
+  await page.getByRole("button", { name: `Edit ${forMembers} in ${store.name} from ${today}` }).click();
+  const edit = page.getByRole("dialog", { name: "Edit offer" });
+  const members = edit.getByRole("checkbox", { name: "Members only" });
+  await expect(members).toBeChecked();
+  await members.focus();
+  await page.keyboard.press("Space");
+  await expect(members).not.toBeChecked();
+  await edit.getByRole("button", { name: "Save Changes" }).click();
+  await expect(edit).toBeHidden();
+  await expect(toast(page, "Offer updated")).toBeVisible();
+  await expect(line(page, forMembers)).toContainText("Active");
+  await expect(line(page, forMembers).getByText("Members", { exact: true })).toHaveCount(0);
+
+  // And on again: a new offer's box starts off, an edited one's shows what was saved.
+  await page.getByRole("button", { name: `Edit ${forAll} in ${store.name} from ${today}` }).click();
+  await expect(edit.getByRole("checkbox", { name: "Members only" })).not.toBeChecked();
+  await edit.getByText("Members only", { exact: true }).click();
+  await edit.getByRole("button", { name: "Save Changes" }).click();
+  await expect(edit).toBeHidden();
+  await expect(line(page, forAll).getByText("Members", { exact: true })).toBeVisible();
+});
+
 test("the Offers tab and its dialog pass the accessibility checks in both themes", async ({ page }) => {
   test.setTimeout(90_000);
   await signIn(page);

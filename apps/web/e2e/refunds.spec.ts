@@ -39,7 +39,7 @@ test("staff refund one line from the visit's detail; the shopper's receipt shows
   const coffeeUnits = dialog.getByLabel(`${coffee.name} (2 of 2 left)`);
   await expect(coffeeUnits).toBeVisible();
   // Nothing chosen: nothing to refund, and the button cannot be pressed.
-  await expect(coffeeUnits).toHaveAccessibleDescription("Up to 2 units");
+  await expect(coffeeUnits).toHaveAccessibleDescription("Up to 2 units · paid 60,00 kr for 2");
   await expect(dialog.getByRole("button", { name: "Refund 0,00 kr" })).toBeDisabled();
   // More than is left is said at the field, not quietly made into the most there is.
   await coffeeUnits.fill("5");

@@ -248,11 +248,13 @@ describe("session answers", () => {
             ordinary_unit_price: 5.95,
             total: 9.9,
             pant: { unit: 2, total: 4 },
+            discount: 4.95,
             refunded_quantity: 1,
             refunded: 4.95,
             origin: "cart",
           },
         ],
+        discounts: [{ offer_id: "f1", label: "3 för 2 Mjölk", times: 1, amount: 4.95 }],
       },
       refunds: [
         {

@@ -47,6 +47,7 @@ describe("answers keep every field", () => {
     unit_price: 10,
     total_price: 20,
     ordinary_unit_price: 12.9,
+    member_unit_price: 9.5,
     weight_grams: null,
     pant: { unit: 2, total: 4 },
     product,
@@ -54,8 +55,28 @@ describe("answers keep every field", () => {
 
   it.each<[string, Schema, unknown]>([
     ["admin", adminMeSchema, { id: "a", email: "a@x.se", role: "store_admin", store_ids: [uuid] }],
-    ["cart", cartSchema, { session_id: uuid, items: [item], total: 20 }],
-    ["scan answer", cartScanResponseSchema, { product, item: { ...item, weight_grams: 450, pant: null } }],
+    [
+      "cart",
+      cartSchema,
+      {
+        session_id: uuid,
+        items: [item],
+        discounts: [{ offer_id: uuid, label: "3 för 2", times: 1, amount: 10 }],
+        total: 20,
+        member_total: 19,
+      },
+    ],
+    [
+      "scan answer",
+      cartScanResponseSchema,
+      {
+        product,
+        item: { ...item, weight_grams: 450, pant: null },
+        discounts: [{ offer_id: null, label: "2 för 35 kr", times: 2, amount: 4.8 }],
+        total: 35.2,
+        member_total: null,
+      },
+    ],
     [
       "dashboard",
       dashboardStatsSchema,

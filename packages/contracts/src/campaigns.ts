@@ -26,6 +26,12 @@ export const CAMPAIGNS_PAGE_SIZE = { default: 20, max: 100 } as const;
 
 const DAY_MS = 86_400_000;
 
+/**
+ * A campaign's or offer's members_only in a body: left out it is false, so a
+ * client that does not know of members still writes rules for everyone.
+ */
+export const membersOnlyInput = z.boolean({ error: "members_only must be true or false" }).default(false);
+
 /** Days from the first to the last, both counted: 2026-12-01 to 2026-12-01 is 1. */
 export function campaignDays(startsOn: CalendarDay, endsOn: CalendarDay): number {
   return Math.round((Date.parse(`${endsOn}T00:00:00Z`) - Date.parse(`${startsOn}T00:00:00Z`)) / DAY_MS) + 1;
@@ -51,6 +57,8 @@ export const campaignInputSchema = z
     price: kronor,
     starts_on: calendarDaySchema("starts_on"),
     ends_on: calendarDaySchema("ends_on"),
+    /** For members of the chain only; others see it as "Medlemspris". */
+    members_only: membersOnlyInput,
   })
   .refine((v) => v.ends_on >= v.starts_on, { path: ["ends_on"], message: "ends_on cannot be before starts_on" })
   .refine((v) => v.ends_on < v.starts_on || campaignDays(v.starts_on, v.ends_on) <= CAMPAIGN_MAX_DAYS, {
@@ -74,6 +82,8 @@ export const campaignSchema = z.object({
   price: z.number(),
   starts_on: z.string(),
   ends_on: z.string(),
+  /** For members of the chain only. */
+  members_only: z.boolean(),
   status: campaignStatusSchema,
 });
 /** Named apart from pricing's `Campaign` (the rule a cart is priced with). */

@@ -29,6 +29,12 @@ export const cartItemSchema = z.object({
   total_price: z.number(),
   /** Kronor for one at the store's ordinary price, when a campaign price (Kampanj) is what the line costs; null otherwise. */
   ordinary_unit_price: z.number().nullable(),
+  /**
+   * For a shopper who is no member of the chain: kronor for one at the
+   * members' price ("Medlemspris"), when a members-only campaign valid at the
+   * scan is below what the line costs; null otherwise. Never charged.
+   */
+  member_unit_price: z.number().nullable(),
   /** Grams, for a line from a weight label; null otherwise. */
   weight_grams: z.number().int().nullable(),
   /** The pant under the line ("Pant 2,00"); null for a product without a pant mark. */
@@ -60,6 +66,11 @@ export const cartSchema = z.object({
   discounts: z.array(cartDiscountSchema),
   /** Kronor, exact to the öre: every line's goods and pant, less the discounts; what the exit charges. */
   total: z.number(),
+  /**
+   * For a shopper who is no member: what the cart would cost a member
+   * (members' prices and members-only offers), when that is less; null otherwise.
+   */
+  member_total: z.number().nullable(),
 });
 export type Cart = z.infer<typeof cartSchema>;
 
@@ -69,6 +80,7 @@ export const cartScanResponseSchema = z.object({
   /** The cart's discounts and total after this scan: an offer may now apply (or, on a repeat, still does). */
   discounts: z.array(cartDiscountSchema),
   total: z.number(),
+  member_total: z.number().nullable(),
 });
 
 export const cartItemParams = z.object({ item_id: z.uuid("item_id must be a UUID") });

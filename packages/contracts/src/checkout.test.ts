@@ -54,6 +54,7 @@ const receipt = {
       pant: null,
     },
   ],
+  discounts: [{ offer_id: "f1", label: "3 för 2", times: 1, amount: 0.01 }],
   total: 36.21,
   vat: [{ rate: 0.12, amount: 3.88, net: 32.33, gross: 36.21 }],
   currency: "SEK",

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { CAMPAIGN_MAX_DAYS, CAMPAIGN_PRICE_MAX, campaignDays, campaignStatusSchema } from "./campaigns.ts";
+import {
+  CAMPAIGN_MAX_DAYS,
+  CAMPAIGN_PRICE_MAX,
+  campaignDays,
+  campaignStatusSchema,
+  membersOnlyInput,
+} from "./campaigns.ts";
 import { calendarDaySchema } from "./vat.ts";
 
 /**
@@ -77,6 +83,8 @@ export const multiBuyOfferInputSchema = z
       MULTI_BUY_OFFER_LIMITS.perVisit.min,
       MULTI_BUY_OFFER_LIMITS.perVisit.max,
     ).nullable(),
+    /** For members of the chain only; others see it as "Medlemspris". */
+    members_only: membersOnlyInput,
   })
   .refine((v) => v.kind !== "amount" || (v.amount !== null && v.amount !== undefined), {
     path: ["amount"],
@@ -116,6 +124,8 @@ export const multiBuyOfferSchema = z.object({
   starts_on: z.string(),
   ends_on: z.string(),
   limit_per_visit: z.number().nullable(),
+  /** For members of the chain only. */
+  members_only: z.boolean(),
   status: campaignStatusSchema,
 });
 export type MultiBuyOffer = z.infer<typeof multiBuyOfferSchema>;

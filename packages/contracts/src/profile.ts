@@ -21,3 +21,21 @@ export const profileEmailSchema = z.object({
     .nullable(),
 });
 export type ProfileEmail = z.infer<typeof profileEmailSchema>;
+
+/**
+ * GET and PUT /api/v1/profile/membership: the chain's membership. Joining is
+ * the shopper's consent (the app shows the terms first); leaving withdraws it
+ * at once. Members pay members-only prices and offers; others are shown them
+ * as "Medlemspris".
+ */
+export const membershipSchema = z.object({
+  member: z.boolean(),
+  /** When the shopper joined; null when not a member. */
+  since: z.string().nullable(),
+});
+export type Membership = z.infer<typeof membershipSchema>;
+
+/** PUT /api/v1/profile/membership: join (true, with consent) or leave (false). */
+export const membershipUpdateSchema = z.object({
+  member: z.boolean({ error: "member must be true (join) or false (leave)" }),
+});

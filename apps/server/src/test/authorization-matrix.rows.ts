@@ -255,6 +255,8 @@ export const MATRIX: Record<string, Row> = {
   // The shopper's own profile: no visit needed.
   "GET /api/v1/profile": { expect: "401 2xx 401 401 401" },
   "PUT /api/v1/profile/email": { expect: "401 2xx 401 401 401", body: () => ({ email: "matris@example.se" }) },
+  "GET /api/v1/profile/membership": { expect: "401 2xx 401 401 401" },
+  "PUT /api/v1/profile/membership": { expect: "401 2xx 401 401 401", body: () => ({ member: false }) },
   "GET /api/v1/face/consent": { expect: "401 2xx 401 401 401" },
   "PUT /api/v1/face/consent": { expect: "401 2xx 401 401 401", body: () => ({ consent: false }) },
   // Someone else's user_id.

@@ -134,6 +134,9 @@ export const sv = {
     campaign: "Kampanj",
     ordinaryPrice: "Ord. pris",
     ordinaryPriceSpoken: (amount: string) => `ordinarie pris ${amount}`,
+    /** Multi-buy discounts under the goods ("3 för 2 Bregott −49,90 kr"); the minus sign is said as "rabatt". */
+    discounts: "Rabatter",
+    discountSpoken: (amount: string) => `rabatt ${amount}`,
     /** The deposit under its drink, per unit as the receipt shows it: "Pant 2,00 kr", "Pant 3 × 2,00 kr". */
     pant: (quantity: number, unit: string) => (quantity > 1 ? `Pant ${quantity} × ${unit}` : `Pant ${unit}`),
     decrease: (name: string) => `Minska antal ${name}`,

@@ -20,6 +20,7 @@ type Row = {
   price_ore: number;
   starts_on: string;
   ends_on: string;
+  members_only: boolean;
   status: CampaignStatus;
 };
 
@@ -34,6 +35,7 @@ const toCampaign = (row: Row): PriceCampaign => ({
   price: row.price_ore / 100,
   starts_on: row.starts_on,
   ends_on: row.ends_on,
+  members_only: row.members_only,
   status: row.status,
 });
 
@@ -41,7 +43,7 @@ const FROM = sql`from campaigns c join products p on p.id = c.product_id left jo
 
 const select = (at: Date) => sql`select c.id, c.product_id, p.sku, p.name as product_name,
     p.price_ore as ordinary_ore, c.store_id, st.name as store_name, c.price_ore,
-    c.starts_on::text as starts_on, c.ends_on::text as ends_on, ${datedStatusAt(at)} as status ${FROM}`;
+    c.starts_on::text as starts_on, c.ends_on::text as ends_on, c.members_only, ${datedStatusAt(at)} as status ${FROM}`;
 
 /** One campaign as listed, or null when there is none by that id. */
 export async function readCampaign(db: Db | Tx, id: string): Promise<PriceCampaign | null> {

@@ -22,9 +22,12 @@ type Input = z.output<typeof campaignInputSchema>;
 
 const kr = (ore: number) => `${(ore / 100).toFixed(2)} kr`;
 
-/** "Mjölk 1 l (MJ-1) at 12.90 kr in every store from 2026-12-01 to 2026-12-24": how the audit log names a campaign. */
+/**
+ * "Mjölk 1 l (MJ-1) at 12.90 kr in every store from 2026-12-01 to 2026-12-24"
+ * (", members only" after it for one): how the audit log names a campaign.
+ */
 const describeCampaign = (c: PriceCampaign) =>
-  `${c.product_name} (${c.sku}) at ${c.price.toFixed(2)} kr in ${c.store_name ?? "every store"} from ${c.starts_on} to ${c.ends_on}`;
+  `${c.product_name} (${c.sku}) at ${c.price.toFixed(2)} kr in ${c.store_name ?? "every store"} from ${c.starts_on} to ${c.ends_on}${c.members_only ? ", members only" : ""}`;
 
 /** Who may write a campaign of `storeId`: a chain-wide one only platform admins, a store's its admins. */
 const assertMayWrite = (actor: AdminActor, storeId: string | null) =>
@@ -58,6 +61,7 @@ const columnsOf = (input: Input, priceOre: number) => ({
   priceOre,
   startsOn: input.starts_on,
   endsOn: input.ends_on,
+  membersOnly: input.members_only,
 });
 
 /** The campaign by id, locked for the write; 404 for an id that names none. */

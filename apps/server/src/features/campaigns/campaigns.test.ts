@@ -44,6 +44,7 @@ describe("a campaign's life", () => {
       price: 19.9,
       starts_on: day(0),
       ends_on: day(6),
+      members_only: false,
       status: "active",
     });
 

@@ -4,8 +4,8 @@ import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { forbidden, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import { linePant } from "../pant/pant.ts";
-import { discountAnswer, offersOfVisit, priceWithOffers } from "../pricing/cart-offers.ts";
-import { ordinaryUnitPrice } from "../pricing/shelf-price.ts";
+import { cartAnswer, offersOfVisit } from "../pricing/cart-offers.ts";
+import { kronorOrNull, ordinaryUnitPrice } from "../pricing/shelf-price.ts";
 import { loadSession } from "./cart-visit.ts";
 
 /** A cart line with its product, as the cart's statements read it. */
@@ -17,6 +17,8 @@ export type ItemRow = {
   pant_ore: number;
   /** The store's ordinary price for one when a campaign fixed unit_price_ore; null otherwise. */
   ordinary_unit_ore: number | null;
+  /** For a shopper who is no member, the members' lower price for one ("Medlemspris"); null otherwise. */
+  member_unit_ore: number | null;
   weight_grams: number | null;
   product_id: string;
   name: string;
@@ -33,7 +35,7 @@ export type ItemRow = {
 type CartRow = ItemRow & { vat_category: VatCategory };
 
 /** The select of cart lines with their products; add the where clause. */
-export const itemSelect = sql`select i.id, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.weight_grams,
+export const itemSelect = sql`select i.id, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.member_unit_ore, i.weight_grams,
     i.line_key, p.id as product_id, p.name, p.image_url, coalesce(sp.price_ore, p.price_ore) as price_ore,
     p.net_content_milli, p.net_content_unit, p.vat_category
   from cart_items i join products p on p.id = i.product_id
@@ -61,6 +63,7 @@ export function toItem(row: ItemRow): CartItem {
     unit_price: fromOre(row.unit_price_ore),
     total_price: fromOre(row.unit_price_ore * row.quantity),
     ordinary_unit_price: ordinaryUnitPrice(row.ordinary_unit_ore),
+    member_unit_price: kronorOrNull(row.member_unit_ore),
     weight_grams: row.weight_grams,
     pant: linePant(row.pant_ore, row.quantity),
     product: {
@@ -89,14 +92,8 @@ export async function readCart(db: Db | Tx, sessionId: string, at: Date): Promis
     sql`${itemSelect} where i.session_id = ${sessionId} order by i.created_at, i.id`,
   );
   const items = rows.map(toItem);
-  if (rows.length === 0) return { session_id: sessionId, items, discounts: [], total: 0 };
-  const priced = priceWithOffers(rows.map(offerLine), await offersOfVisit(db, sessionId, at));
-  return {
-    session_id: sessionId,
-    items,
-    discounts: priced.discounts.map(discountAnswer),
-    total: fromOre(priced.total_ore),
-  };
+  if (rows.length === 0) return { session_id: sessionId, items, discounts: [], total: 0, member_total: null };
+  return { session_id: sessionId, items, ...cartAnswer(rows.map(offerLine), await offersOfVisit(db, sessionId, at)) };
 }
 
 /** A cart line as offers see it. */
@@ -106,6 +103,7 @@ export const offerLine = (row: CartRow) => ({
   quantity: row.quantity,
   unit_price_ore: row.unit_price_ore,
   pant_ore: row.pant_ore,
+  member_unit_ore: row.member_unit_ore,
   labelled: row.line_key.startsWith("label:"),
   vat_category: row.vat_category,
 });

@@ -106,7 +106,12 @@ export async function workerChange(opts: {
 }): Promise<{ cart: Cart; events: CartEvent[] }> {
   const actor: CartActor = { kind: "device", storeId: opts.storeId };
   const session = await openSession(opts.db, actor, opts.sessionId);
-  const shelf = shelfPriceOf("p", sql`${session.store_id}::uuid`, opts.at ?? new Date());
+  const shelf = shelfPriceOf(
+    "p",
+    sql`${session.store_id}::uuid`,
+    opts.at ?? new Date(),
+    sql`${session.member}::boolean`,
+  );
   if (!session.ai_product_recognition)
     throw forbidden("The store does not have the ai_product_recognition module", "module_disabled");
   const [product] = await queryRows<{

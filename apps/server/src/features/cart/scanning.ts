@@ -100,7 +100,7 @@ async function scanStatement(
   const grams = code?.grams ?? null;
   const priceOre = code?.priceOre ?? null;
   const storeOfVisit = sql`(select store_id from visit)`;
-  const shelf = shelfPriceOf("p", storeOfVisit, opts.at);
+  const shelf = shelfPriceOf("p", storeOfVisit, opts.at, sql`(select member from visit)`);
   // Prepared: planning this statement cost PostgreSQL more than running it (bench/results.md, Cart).
   const [row] = await queryPrepared<ScanRow>(
     db,
@@ -111,11 +111,13 @@ async function scanStatement(
           case when f.exact then least(f.price_ore, f.campaign_ore)
                when ${priceOre}::int is not null then ${priceOre}::int
                else round(f.price_ore * ${grams}::int / 1000.0)::int end as unit_ore,
-          case when f.exact and f.campaign_ore < f.price_ore then f.price_ore end as ordinary_unit_ore
+          case when f.exact and f.campaign_ore < f.price_ore then f.price_ore end as ordinary_unit_ore,
+          case when f.exact and f.member_campaign_ore < least(f.price_ore, f.campaign_ore)
+               then f.member_campaign_ore end as member_unit_ore
         from (
           select p.id, p.name, p.image_url, ${shelf.ordinary} as price_ore, p.net_content_milli, p.net_content_unit,
             p.is_active, p.age_limit, b.gtin14 = ${code?.gtin14 ?? null} as exact,
-            ${shelf.campaign} as campaign_ore,
+            ${shelf.campaign} as campaign_ore, ${shelf.memberCampaign} as member_campaign_ore,
             case when b.gtin14 = ${code?.gtin14 ?? null} then p.id::text else ${code ? `label:${code.raw}` : null}::text end as line_key,
             ${pantOreOf("p", storeOfVisit)} as pant_ore
           from product_barcodes b join products p on p.id = b.product_id
@@ -125,7 +127,8 @@ async function scanStatement(
         ) f
       ),
       previous as (
-        select c.session_id, i.id, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.weight_grams, i.line_key, p.id as product_id, p.name,
+        select c.session_id, i.id, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.member_unit_ore,
+          i.weight_grams, i.line_key, p.id as product_id, p.name,
           p.image_url, coalesce(sp.price_ore, p.price_ore) as price_ore, p.net_content_milli, p.net_content_unit
         from cart_scans c
         left join cart_items i on i.id = c.item_id
@@ -140,16 +143,17 @@ async function scanStatement(
       ),
       item as (
         insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams, pant_ore,
-          ordinary_unit_ore)
+          ordinary_unit_ore, member_unit_ore)
         select v.id, f.id, f.line_key, 1, f.unit_ore, case when f.exact then null else ${grams}::int end, f.pant_ore,
-          f.ordinary_unit_ore
+          f.ordinary_unit_ore, f.member_unit_ore
         from visit v, found f, cart k
         where v.customer_id = ${customerId} and v.state = 'in_store'
           and v.store_active and f.is_active and (${ageChecked}::boolean or coalesce(f.age_limit, 0) = 0)
           and k.line_quantity < ${limits.maxLineQuantity}::int and k.ore + f.unit_ore + f.pant_ore <= ${limits.maxTotalOre}::bigint
           and not exists (select 1 from previous)
         on conflict (session_id, line_key) do update set quantity = cart_items.quantity + 1, updated_at = now()
-        returning id, quantity, unit_price_ore, pant_ore, ordinary_unit_ore, weight_grams, line_key, product_id
+        returning id, quantity, unit_price_ore, pant_ore, ordinary_unit_ore, member_unit_ore, weight_grams, line_key,
+          product_id
       ),
       scan as (
         insert into cart_scans (scan_id, session_id, item_id)

@@ -46,6 +46,8 @@ type CartLine = {
   pant_ore: number;
   /** The ordinary price beside a campaign's ("Kampanj"), or null. */
   ordinary_unit_ore: number | null;
+  /** The members' price a non-member saw beside the line; never charged. */
+  member_unit_ore: number | null;
   weight_grams: number | null;
   vat_category: VatCategory;
   age_limit: number | null;
@@ -176,7 +178,7 @@ async function makeOrder(
 ): Promise<Plan> {
   const lines = await queryRows<CartLine>(
     tx,
-    sql`select i.id, i.product_id, p.name, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.weight_grams,
+    sql`select i.id, i.product_id, p.name, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.member_unit_ore, i.weight_grams,
           p.vat_category, p.age_limit, i.line_key like 'label:%' as labelled
         from cart_items i join products p on p.id = i.product_id
         where i.session_id = ${visit.id}

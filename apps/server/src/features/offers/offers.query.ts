@@ -20,6 +20,7 @@ type Row = {
   starts_on: string;
   ends_on: string;
   limit_per_visit: number | null;
+  members_only: boolean;
   status: CampaignStatus;
 };
 
@@ -35,6 +36,7 @@ const toOffer = (row: Row): MultiBuyOffer => ({
   starts_on: row.starts_on,
   ends_on: row.ends_on,
   limit_per_visit: row.limit_per_visit,
+  members_only: row.members_only,
   status: row.status,
 });
 
@@ -46,7 +48,7 @@ const PRODUCTS = sql`(select coalesce(json_agg(json_build_object('id', p.id, 'sk
 
 const select = (at: Date) => sql`select o.id, o.label, o.kind, o.buy, o.amount_ore, ${PRODUCTS} as products,
     o.store_id, st.name as store_name, o.starts_on::text as starts_on, o.ends_on::text as ends_on,
-    o.limit_per_visit, ${datedStatusAt(at, "o")} as status ${FROM}`;
+    o.limit_per_visit, o.members_only, ${datedStatusAt(at, "o")} as status ${FROM}`;
 
 /** One offer as listed, or null when there is none by that id. */
 export async function readOffer(db: Db | Tx, id: string): Promise<MultiBuyOffer | null> {

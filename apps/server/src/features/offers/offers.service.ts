@@ -22,9 +22,12 @@ type Input = z.output<typeof multiBuyOfferInputSchema>;
 
 const kr = (ore: number) => `${(ore / 100).toFixed(2)} kr`;
 
-/** '"Kaffe 3 för 2" (3 för 2) on Kaffe, Te in every store from 2026-12-01 to 2026-12-24': how the audit log names an offer. */
+/**
+ * '"Kaffe 3 för 2" (3 för 2) on Kaffe, Te in every store from 2026-12-01 to
+ * 2026-12-24' (", members only" after it for one): how the audit log names an offer.
+ */
 const describeOffer = (o: MultiBuyOffer) =>
-  `"${o.label}" (${multiBuyDealText(o)}) on ${o.products.map((p) => p.name).join(", ")} in ${o.store_name ?? "every store"} from ${o.starts_on} to ${o.ends_on}`;
+  `"${o.label}" (${multiBuyDealText(o)}) on ${o.products.map((p) => p.name).join(", ")} in ${o.store_name ?? "every store"} from ${o.starts_on} to ${o.ends_on}${o.members_only ? ", members only" : ""}`;
 
 const assertMayWrite = (actor: AdminActor, storeId: string | null) =>
   assertMayWriteRule(actor, storeId, "set an offer for every store");
@@ -66,6 +69,7 @@ const columnsOf = (input: Input, amountOre: number | null) => ({
   startsOn: input.starts_on,
   endsOn: input.ends_on,
   limitPerVisit: input.limit_per_visit,
+  membersOnly: input.members_only,
 });
 
 async function writeProducts(tx: Tx, offerId: string, productIds: readonly string[]): Promise<void> {

@@ -63,6 +63,7 @@ describe("an offer's life", () => {
       starts_on: day(0),
       ends_on: day(6),
       limit_per_visit: 2,
+      members_only: false,
       status: "active",
     });
 

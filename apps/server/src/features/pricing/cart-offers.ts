@@ -1,15 +1,16 @@
 import type { CalendarDay, CartDiscount, Discount, Offer, PricedCart, PriceLine, VatCategory } from "@glide/contracts";
 import { priceCart } from "@glide/contracts";
-import { type Db, queryPrepared, queryRows, sql, type Tx } from "../../db/client.ts";
+import { type Db, queryPrepared, sql, type Tx } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
 
 /**
  * Multi-buy offers on a visit's cart. A line's unit price is fixed by its
- * scan (store price, the day's campaign); the offers are evaluated anew on
- * every read of the cart, so a removal takes a discount away and the
- * discount the phone shows is the one the exit charges. Weight and price
- * labels take no offer. Pricing itself is the pure priceCart of
- * packages/contracts.
+ * scan (store price, the day's campaign, a member's price); the offers are
+ * evaluated anew on every read of the cart, so a removal takes a discount
+ * away and the discount the phone shows is the one the exit charges. Weight
+ * and price labels take no offer. Members-only offers count for members of
+ * the chain; to anyone else the cart also says what it would cost a member
+ * ("Medlemspris"). Pricing itself is the pure priceCart of packages/contracts.
  */
 
 type OfferRow = {
@@ -19,9 +20,9 @@ type OfferRow = {
   buy: number;
   amount_ore: number | null;
   limit_per_visit: number | null;
+  members_only: boolean;
   starts_on: CalendarDay;
   ends_on: CalendarDay;
-  day: CalendarDay;
   product_ids: string[];
 };
 
@@ -32,43 +33,32 @@ export type OfferLine = {
   quantity: number;
   unit_price_ore: number;
   pant_ore: number;
+  /** For a shopper who is no member, the members' lower price for one; null otherwise. */
+  member_unit_ore: number | null;
   /** A weight or price label's line: no offer takes it. */
   labelled: boolean;
   vat_category: VatCategory;
 };
 
-/**
- * The offers that count for the visit at `at`: its store's own and the
- * chain-wide ones, valid on the store's calendar day of `at`, that take a
- * product of its cart. One statement; none when the cart holds nothing an
- * offer takes.
- */
-export async function offersOfVisit(
-  db: Db | Tx,
-  sessionId: string,
-  at: Date,
-): Promise<{ day: CalendarDay | null; offers: Offer[] }> {
-  const rows = await queryRows<OfferRow>(
-    db,
-    sql`with visit as (${visitDay(sessionId, at)}) ${offersSelect} order by o.id`,
-  );
-  return { day: rows[0]?.day ?? null, offers: rows.map(toOffer) };
-}
+/** The visit's day in its store, whether its shopper is a member, and the offers that may apply. */
+export type VisitOffers = { day: CalendarDay | null; member: boolean; offers: Offer[] };
 
-/** The visit with its store's calendar day of `at`. */
+/** The visit with its store's calendar day of `at` and its shopper's membership. */
 const visitDay = (sessionId: string, at: Date) =>
-  sql`select s.id, s.store_id, (${at.toISOString()}::timestamptz at time zone st.timezone)::date as day
-      from shopping_sessions s join stores st on st.id = s.store_id where s.id = ${sessionId}`;
+  sql`select s.id, s.store_id, (${at.toISOString()}::timestamptz at time zone st.timezone)::date as day,
+        c.member_since is not null as member
+      from shopping_sessions s join stores st on st.id = s.store_id join customers c on c.id = s.customer_id
+      where s.id = ${sessionId}::uuid`;
 
-/** The offers valid in the `visit` CTE's store on its day that take a product of its cart. */
-const offersSelect = sql`select o.id, o.label, o.kind, o.buy, o.amount_ore, o.limit_per_visit,
-    to_char(o.starts_on, 'YYYY-MM-DD') as starts_on, to_char(o.ends_on, 'YYYY-MM-DD') as ends_on,
-    to_char(v.day, 'YYYY-MM-DD') as day,
-    (select json_agg(op.product_id) from offer_products op where op.offer_id = o.id) as product_ids
-  from visit v join offers o on (o.store_id is null or o.store_id = v.store_id)
-    and v.day between o.starts_on and o.ends_on
-  where exists (select 1 from offer_products op join cart_items i on i.product_id = op.product_id
-                where op.offer_id = o.id and i.session_id = v.id)`;
+/** The offers valid in the `visit` CTE's store on its day that take a product of its cart, members' ones too. */
+const offersOf = sql`(select json_agg(x order by x.id) from (
+    select o.id, o.label, o.kind, o.buy, o.amount_ore, o.limit_per_visit, o.members_only,
+      to_char(o.starts_on, 'YYYY-MM-DD') as starts_on, to_char(o.ends_on, 'YYYY-MM-DD') as ends_on,
+      (select json_agg(op.product_id) from offer_products op where op.offer_id = o.id) as product_ids
+    from offers o
+    where (o.store_id is null or o.store_id = v.store_id) and v.day between o.starts_on and o.ends_on
+      and exists (select 1 from offer_products op join cart_items i on i.product_id = op.product_id
+                  where op.offer_id = o.id and i.session_id = v.id)) x)`;
 
 const toOffer = (row: OfferRow): Offer => ({
   id: row.id,
@@ -77,33 +67,61 @@ const toOffer = (row: OfferRow): Offer => ({
   buy: row.buy,
   deal: row.kind === "amount" ? { kind: "amount", amount_ore: row.amount_ore ?? 0 } : { kind: "one_free" },
   limit_per_visit: row.limit_per_visit,
+  members_only: row.members_only,
   from: row.starts_on,
   to: row.ends_on,
 });
 
+type VisitRow = { day: CalendarDay | null; member: boolean | null; offers: OfferRow[] | null };
+const toVisitOffers = (row: VisitRow | undefined): VisitOffers => ({
+  day: row?.day ?? null,
+  member: row?.member ?? false,
+  offers: (row?.offers ?? []).map(toOffer),
+});
+
 /**
- * The cart's discounts and total after a change, in one prepared statement
+ * The offers that count for the visit at `at`: its store's own and the
+ * chain-wide ones, valid on the store's calendar day of `at`, that take a
+ * product of its cart; with the day and the shopper's membership. One
+ * prepared statement.
+ */
+export async function offersOfVisit(db: Db | Tx, sessionId: string, at: Date): Promise<VisitOffers> {
+  const [row] = await queryPrepared<VisitRow>(
+    db,
+    "visit_offers",
+    sql`select to_char(v.day, 'YYYY-MM-DD') as day, v.member, ${offersOf} as offers
+        from (${visitDay(sessionId, at)}) v`,
+  );
+  return toVisitOffers(row);
+}
+
+/**
+ * The cart's discounts and totals after a change, in one prepared statement
  * (its lines and its offers together): what a scan answers beside its line,
  * so the phone shows the server's total without reading the whole cart.
  */
-export async function cartTotals(
-  db: Db | Tx,
-  sessionId: string,
-  at: Date,
-): Promise<{ discounts: CartDiscount[]; total: number }> {
-  const [row] = await queryPrepared<{ lines: OfferLine[] | null; offers: OfferRow[] | null }>(
+export async function cartTotals(db: Db | Tx, sessionId: string, at: Date) {
+  const [row] = await queryPrepared<VisitRow & { lines: OfferLine[] | null }>(
     db,
     "cart_totals",
-    sql`with visit as (${visitDay(sessionId, at)}), found as (${offersSelect})
-        select (select json_agg(json_build_object('id', i.id, 'product_id', i.product_id, 'quantity', i.quantity,
-                  'unit_price_ore', i.unit_price_ore, 'pant_ore', i.pant_ore,
-                  'labelled', i.line_key like 'label:%', 'vat_category', 'standard') order by i.created_at, i.id)
-                from cart_items i where i.session_id = ${sessionId}::uuid) as lines,
-          (select json_agg(found order by found.id) from found) as offers`,
+    sql`select to_char(v.day, 'YYYY-MM-DD') as day, v.member, ${offersOf} as offers,
+          (select json_agg(json_build_object('id', i.id, 'product_id', i.product_id, 'quantity', i.quantity,
+              'unit_price_ore', i.unit_price_ore, 'pant_ore', i.pant_ore, 'member_unit_ore', i.member_unit_ore,
+              'labelled', i.line_key like 'label:%', 'vat_category', 'standard') order by i.created_at, i.id)
+            from cart_items i where i.session_id = v.id) as lines
+        from (${visitDay(sessionId, at)}) v`,
   );
-  const offers = row?.offers ?? [];
-  const priced = priceWithOffers(row?.lines ?? [], { day: offers[0]?.day ?? null, offers: offers.map(toOffer) });
-  return { discounts: priced.discounts.map(discountAnswer), total: fromOre(priced.total_ore) };
+  return cartAnswer(row?.lines ?? [], toVisitOffers(row));
+}
+
+/** The cart's discounts, total and (for one who is no member) a member's total, as the API answers them. */
+export function cartAnswer(lines: readonly OfferLine[], found: VisitOffers) {
+  const priced = priceWithOffers(lines, found);
+  return {
+    discounts: priced.discounts.map(discountAnswer),
+    total: fromOre(priced.total_ore),
+    member_total: memberTotal(lines, found, priced.total_ore),
+  };
 }
 
 /**
@@ -113,7 +131,7 @@ export async function cartTotals(
  */
 export function priceWithOffers(
   lines: readonly OfferLine[],
-  found: { day: CalendarDay | null; offers: Offer[] },
+  found: VisitOffers,
   vatRateOf: (category: VatCategory) => number = () => 0,
 ): PricedCart {
   const priceLines: PriceLine[] = lines.map((line) => ({
@@ -128,8 +146,20 @@ export function priceWithOffers(
   return priceCart(
     priceLines,
     { campaigns: [], offers: found.offers },
-    { day: found.day ?? "0000-01-01", member: false, vatRateOf },
+    { day: found.day ?? "0000-01-01", member: found.member, vatRateOf },
   );
+}
+
+/**
+ * What the cart would cost a member (members' prices fixed at the scans,
+ * members-only offers too), for a shopper who is no member and when it is
+ * less than what they pay: the phone's "Medlemspris". Null otherwise.
+ */
+function memberTotal(lines: readonly OfferLine[], found: VisitOffers, totalOre: number): number | null {
+  if (found.member) return null;
+  const asMember = lines.map((line) => ({ ...line, unit_price_ore: line.member_unit_ore ?? line.unit_price_ore }));
+  const ore = priceWithOffers(asMember, { ...found, member: true }).total_ore;
+  return ore < totalOre ? fromOre(ore) : null;
 }
 
 /** A discount as the cart and the receipt answer it: kronor off, a positive number. */

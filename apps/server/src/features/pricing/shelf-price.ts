@@ -11,19 +11,31 @@ import { fromOre } from "../../platform/money.ts";
  *   catalogue's; per kilogram for weighed goods, like the catalogue's.
  * - campaign: the lowest campaign price valid on the store's calendar day of
  *   `at` (its own time zone), for this store or every store; null without.
+ *   Members-only campaigns count when `member` (an SQL boolean: the shopper
+ *   is a member of the chain).
+ * - memberCampaign: for a shopper who is no member, the lowest members-only
+ *   campaign price of the day, shown as "Medlemspris" and never charged;
+ *   null for a member or without one.
  *
  * A line takes the campaign price only when it is below the ordinary one,
  * and keeps the ordinary one beside it for "Kampanj".
  */
-export function shelfPriceOf(product: string, storeId: SQL, at: Date): { ordinary: SQL; campaign: SQL } {
+export function shelfPriceOf(
+  product: string,
+  storeId: SQL,
+  at: Date,
+  member: SQL = sql`false`,
+): { ordinary: SQL; campaign: SQL; memberCampaign: SQL } {
   const id = sql.raw(`${product}.id`);
   const price = sql.raw(`${product}.price_ore`);
+  const valid = (which: SQL) => sql`(select min(c.price_ore) from campaigns c join stores cst on cst.id = ${storeId}
+      where c.product_id = ${id} and (c.store_id is null or c.store_id = cst.id) and ${which}
+        and (${at.toISOString()}::timestamptz at time zone cst.timezone)::date between c.starts_on and c.ends_on)`;
   return {
     ordinary: sql`coalesce((select sp.price_ore from store_prices sp
       where sp.store_id = ${storeId} and sp.product_id = ${id}), ${price})`,
-    campaign: sql`(select min(c.price_ore) from campaigns c join stores cst on cst.id = ${storeId}
-      where c.product_id = ${id} and (c.store_id is null or c.store_id = cst.id)
-        and (${at.toISOString()}::timestamptz at time zone cst.timezone)::date between c.starts_on and c.ends_on)`,
+    campaign: valid(sql`(not c.members_only or ${member})`),
+    memberCampaign: sql`(case when ${member} then null else ${valid(sql`c.members_only`)} end)`,
   };
 }
 
@@ -40,3 +52,6 @@ export function campaignPrice(shelf: { price_ore: number; campaign_ore: number |
 /** A line's ordinary price as the API answers it beside a campaign's, in kronor; null for a line at its ordinary price. */
 export const ordinaryUnitPrice = (ordinaryOre: number | null): number | null =>
   ordinaryOre === null ? null : fromOre(ordinaryOre);
+
+/** Öre in the database, kronor in the API; null stays null (the members' price beside a line, say). */
+export const kronorOrNull = ordinaryUnitPrice;

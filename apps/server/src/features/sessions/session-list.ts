@@ -3,7 +3,7 @@ import type { SQL } from "drizzle-orm";
 import { type Db, queryOne, queryRows, sql } from "../../db/client.ts";
 import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
-import { toRow, type VisitRow, visitsOf } from "./session-row.ts";
+import { toRow, type VisitRow, visitsOf, withOfferTotals } from "./session-row.ts";
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -131,7 +131,7 @@ export async function listSessions(opts: {
   ]);
   const counted = count.n;
   return {
-    items: rows.map(toRow),
+    items: (await withOfferTotals(opts.db, rows)).map(toRow),
     total: Math.min(counted, SESSIONS_COUNT_LIMIT),
     capped: counted > SESSIONS_COUNT_LIMIT,
   };

@@ -1,8 +1,9 @@
 import type { SessionRow, SessionStatus } from "@glide/contracts";
 import type { SQL } from "drizzle-orm";
 import { type Db, queryRows, sql } from "../../db/client.ts";
-import { fromOre } from "../../platform/money.ts";
+import { fromOre, toOre } from "../../platform/money.ts";
 import { lineValueOre } from "../pant/pant.ts";
+import { cartTotals } from "../pricing/cart-offers.ts";
 
 /** A visit as `visitsOf` reads it. */
 export type VisitRow = {
@@ -19,6 +20,8 @@ export type VisitRow = {
   lines: number;
   items: number;
   total_ore: number;
+  /** The total is an open cart's (no charge yet): its offers are taken off by withOfferTotals. */
+  open_cart: boolean;
   refunded_ore: number;
   receipt_number: number | null;
   order_id: string | null;
@@ -52,6 +55,7 @@ export const visitsOf = (source: SQL) => sql`
     case when charged then ol.lines else ci.lines end as lines,
     case when charged then ol.items else ci.items end as items,
     case when charged then o.total_ore else ci.total_ore end as total_ore,
+    (not charged and ci.lines > 0) as open_cart,
     coalesce(o.refunded_ore, 0) as refunded_ore, o.receipt_number, o.id as order_id,
     case when sc.id is null then null else coalesce(sc.outcome, 'pending') end as spot_check,
     d.state as dispute
@@ -106,5 +110,18 @@ export async function readVisit(db: Db, id: string): Promise<VisitRow | undefine
     db,
     visitsOf(sql`(select ${id}::uuid as id) p join shopping_sessions s on s.id = p.id`),
   );
-  return visit;
+  return visit ? (await withOfferTotals(db, [visit]))[0] : undefined;
+}
+
+/**
+ * The rows with an open cart given the total its shopper sees and the exit
+ * would charge now: the lines less the day's multi-buy discounts (priced in
+ * TypeScript, one prepared statement per such visit).
+ */
+export async function withOfferTotals(db: Db, rows: VisitRow[], at = new Date()): Promise<VisitRow[]> {
+  return Promise.all(
+    rows.map(async (row) =>
+      row.open_cart ? { ...row, total_ore: toOre((await cartTotals(db, row.id, at)).total) } : row,
+    ),
+  );
 }

@@ -163,7 +163,10 @@ async function record(deps: SpotCheckDeps, actor: AdminActor, check: CheckRow, d
       // Sold at the check: the store's price and campaigns, and the rate, of the store's day of the decision.
       const soldAt = deps.saleClock?.() ?? new Date();
       const storeOfCheck = sql`(select store_id from orders where id = ${check.order_id})`;
-      const shelf = shelfPriceOf("p", storeOfCheck, soldAt);
+      // The shopper's membership today: a member's goods are sold at members' prices.
+      const member = sql`coalesce((select c.member_since is not null from orders o join customers c on c.id = o.customer_id
+        where o.id = ${check.order_id}), false)`;
+      const shelf = shelfPriceOf("p", storeOfCheck, soldAt, member);
       const products = await queryRows<{
         id: string;
         name: string;

@@ -1,7 +1,7 @@
 import type { VisitState } from "@glide/contracts";
 import { type Db, queryRows, sql } from "../../db/client.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
-import { fromOre } from "../../platform/money.ts";
+import { fromOre, toOre } from "../../platform/money.ts";
 import { singleFlight } from "../../platform/single-flight.ts";
 import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
@@ -9,6 +9,7 @@ import { recordAudit } from "../audit/audit.ts";
 import { type ChargeVisitOptions, chargeVisit } from "../checkout/checkout.service.ts";
 import { lineValueOre } from "../pant/pant.ts";
 import type { ChargePort } from "../payments/charge.ts";
+import { cartTotals } from "../pricing/cart-offers.ts";
 import { type AnnounceSession, announceNothing, recordSessionEvent } from "../sessions/session-events.ts";
 import { mustTransition } from "../visits/visit-state.ts";
 
@@ -41,7 +42,9 @@ async function visitFor(db: Db, actor: AdminActor, id: string): Promise<UnpaidVi
   );
   if (!visit) throw notFound(`Session ${id} not found`);
   assertCanManageStore(actor, visit.store_id);
-  return visit;
+  // What the exit would charge now: the lines less the day's multi-buy discounts.
+  if (Number(visit.total_ore) === 0) return visit;
+  return { ...visit, total_ore: toOre((await cartTotals(db, visit.id, new Date())).total) };
 }
 
 const shortId = (id: string) => id.slice(0, 8);

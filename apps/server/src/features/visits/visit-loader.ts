@@ -38,6 +38,8 @@ export type Visit<M extends StoreModuleId = never> = {
   birth_date: string;
   /** The shopper agreed to the face check at the exit. */
   face_consent: boolean;
+  /** The shopper is a member of the chain: members-only campaigns and offers apply. */
+  member: boolean;
 } & { [K in M]: boolean };
 
 /** What a charge adds to the visit (`charge: true`). */
@@ -76,7 +78,7 @@ export function visitSelect<M extends StoreModuleId>(key: VisitKey, opts: VisitO
   return sql`select s.id, s.customer_id, s.store_id, s.state, s.abandoned_at,
         (s.exited_at is not null or s.abandoned_at is not null) as gone,
         st.is_active as store_active, st.timezone, c.birth_date::text as birth_date,
-        c.face_consent_at is not null as face_consent${sql.join(modules)}${charge}
+        c.face_consent_at is not null as face_consent, c.member_since is not null as member${sql.join(modules)}${charge}
       from shopping_sessions s
       join stores st on st.id = s.store_id
       join customers c on c.id = s.customer_id

@@ -2,6 +2,7 @@ import type { OpenVisit, UnpaidVisit, VisitState } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
 import { lineValueOre } from "../pant/pant.ts";
+import { cartTotals } from "../pricing/cart-offers.ts";
 import { OWING_STATES } from "./visit-state.ts";
 
 /**
@@ -68,12 +69,16 @@ export async function unpaidVisits(db: Db | Tx, customerId: string): Promise<Unp
         where s.customer_id = ${customerId} and s.state = 'left_unpaid'
         order by s.door_opened_at, s.id`,
   );
-  return rows.map((row) => ({
-    session_id: row.id,
-    store_name: row.store_name,
-    total: fromOre(Number(row.total_ore)),
-    left_at: new Date(row.left_at).toISOString(),
-  }));
+  // What the exit would charge now: the lines less the day's multi-buy discounts.
+  const now = new Date();
+  return Promise.all(
+    rows.map(async (row) => ({
+      session_id: row.id,
+      store_name: row.store_name,
+      total: Number(row.total_ore) === 0 ? 0 : (await cartTotals(db, row.id, now)).total,
+      left_at: new Date(row.left_at).toISOString(),
+    })),
+  );
 }
 
 /**
@@ -105,7 +110,8 @@ export async function openVisit(db: Db | Tx, customerId: string): Promise<OpenVi
     session_id: row.id,
     store_id: row.store_id,
     store_name: row.store_name,
-    total: fromOre(Number(row.total_ore)),
+    // The total the phone shows: the lines less the day's multi-buy discounts.
+    total: Number(row.item_count) === 0 ? 0 : (await cartTotals(db, row.id, new Date())).total,
     item_count: Number(row.item_count),
   };
 }

@@ -21,6 +21,7 @@ import {
   toCampaignInput,
   toFormValues,
 } from "./campaign-form.ts";
+import { MembersOnlyField } from "./members-only.tsx";
 import { useCreateCampaign, useUpdateCampaign } from "./use-campaigns.ts";
 
 interface CampaignDialogProps {
@@ -170,6 +171,12 @@ function CampaignForm({ campaign, onDone }: { campaign: PriceCampaign | undefine
             />
           )}
         </Field>
+        <MembersOnlyField
+          control={control}
+          name="members_only"
+          rule="campaign price"
+          error={errors.members_only?.message}
+        />
       </div>
     </DialogForm>
   );

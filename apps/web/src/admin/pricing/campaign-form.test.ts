@@ -21,17 +21,19 @@ const coffee: PriceCampaign = {
   price: 19.9,
   starts_on: "2026-12-01",
   ends_on: "2026-12-24",
+  members_only: false,
   status: "upcoming",
 };
 
 describe("the campaign form's values", () => {
-  it("start with no product, price or days, in the store given (every store as '')", () => {
+  it("start with no product, price or days, for everyone, in the store given (every store as '')", () => {
     expect(toFormValues(undefined, "")).toEqual({
       product_id: "",
       store_id: "",
       price: "",
       starts_on: "",
       ends_on: "",
+      members_only: false,
     });
     expect(toFormValues(undefined, "s2").store_id).toBe("s2");
   });
@@ -43,8 +45,14 @@ describe("the campaign form's values", () => {
       price: "19.90",
       starts_on: "2026-12-01",
       ends_on: "2026-12-24",
+      members_only: false,
     });
     expect(toFormValues({ ...coffee, store_id: null, store_name: null }, "s2").store_id).toBe("");
+  });
+
+  it("hold whether the campaign being edited is for members only, either way", () => {
+    expect(toFormValues({ ...coffee, members_only: true }, "").members_only).toBe(true);
+    expect(toFormValues(coffee, "").members_only).toBe(false);
   });
 
   it("show the edited campaign's product with its ordinary price, and none for a new one", () => {
@@ -77,8 +85,25 @@ describe("the body sent", () => {
         price: " 19,90 ",
         starts_on: "2026-12-01",
         ends_on: "2026-12-24",
+        members_only: false,
       }),
-    ).toEqual({ product_id: "p1", store_id: null, price: 19.9, starts_on: "2026-12-01", ends_on: "2026-12-24" });
+    ).toEqual({
+      product_id: "p1",
+      store_id: null,
+      price: 19.9,
+      starts_on: "2026-12-01",
+      ends_on: "2026-12-24",
+      members_only: false,
+    });
+  });
+
+  it("says whether the campaign is for members only, either way", () => {
+    expect(toCampaignInput({ ...toFormValues(coffee, ""), members_only: true }).members_only).toBe(true);
+    expect(
+      toCampaignInput({ ...toFormValues({ ...coffee, members_only: true }, ""), members_only: false }),
+    ).toMatchObject({
+      members_only: false,
+    });
   });
 
   it("keeps a store and sends the days as chosen, even backwards (the server says why not)", () => {
@@ -88,6 +113,7 @@ describe("the body sent", () => {
       price: 19.9,
       starts_on: "2026-12-01",
       ends_on: "2026-11-30",
+      members_only: false,
     });
   });
 });
@@ -97,6 +123,7 @@ describe("the server's problems", () => {
     expect(campaignFieldOf("ends_on")).toBe("ends_on");
     expect(campaignFieldOf("price")).toBe("price");
     expect(campaignFieldOf("product_id")).toBe("product_id");
+    expect(campaignFieldOf("members_only")).toBe("members_only");
     expect(campaignFieldOf("id")).toBeUndefined();
   });
 

@@ -13,6 +13,8 @@ export interface CampaignFormValues {
   /** YYYY-MM-DD, as a date input gives them. */
   starts_on: string;
   ends_on: string;
+  /** For members of the chain only. */
+  members_only: boolean;
 }
 
 /** The product as the dialog shows it beside the search: its name, SKU and ordinary price. */
@@ -31,6 +33,7 @@ export const CAMPAIGN_FIELDS = [
   "price",
   "starts_on",
   "ends_on",
+  "members_only",
 ] as const satisfies readonly (keyof CampaignFormValues)[];
 
 /** The API's paths are the form's names. */
@@ -50,6 +53,7 @@ export function toFormValues(campaign: PriceCampaign | undefined, store: string)
     price: campaign ? campaign.price.toFixed(2) : "",
     starts_on: campaign?.starts_on ?? "",
     ends_on: campaign?.ends_on ?? "",
+    members_only: campaign?.members_only ?? false,
   };
 }
 
@@ -79,5 +83,6 @@ export function toCampaignInput(values: CampaignFormValues): CampaignInput {
     price: kronorOf(values.price),
     starts_on: values.starts_on,
     ends_on: values.ends_on,
+    members_only: values.members_only,
   };
 }

@@ -6,6 +6,7 @@ import { TableCell, TableHead, TableRow } from "../../ui/table.tsx";
 import { useDateFormat } from "../settings/use-date-format.ts";
 import { ListCards, ListTable } from "../shell/list-views.tsx";
 import { storesOf } from "./dated-rule.ts";
+import { MembersBadge } from "./members-only.tsx";
 import { RuleStatusBadge } from "./rule-status-badge.tsx";
 
 interface CampaignListProps {
@@ -60,6 +61,7 @@ export function CampaignList(props: CampaignListProps) {
               <p className="flex flex-wrap items-center gap-2">
                 <span className="font-semibold break-words">{campaign.product_name}</span>
                 <RuleStatusBadge status={campaign.status} />
+                <MembersBadge membersOnly={campaign.members_only} />
               </p>
               <p className="text-sm text-muted-foreground">
                 {campaign.sku} · {storesOf(campaign)}
@@ -103,7 +105,10 @@ export function CampaignList(props: CampaignListProps) {
       rows={campaigns.map((campaign) => (
         <TableRow key={campaign.id}>
           <TableCell className="font-medium">
-            {campaign.product_name}
+            <span className="flex flex-wrap items-center gap-2">
+              {campaign.product_name}
+              <MembersBadge membersOnly={campaign.members_only} />
+            </span>
             <span className="block text-xs font-normal text-muted-foreground 2xl:hidden">{campaign.sku}</span>
           </TableCell>
           <TableCell className="hidden text-muted-foreground 2xl:table-cell">{campaign.sku}</TableCell>

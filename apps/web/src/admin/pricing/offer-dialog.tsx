@@ -9,6 +9,7 @@ import { useIsPlatformAdmin } from "../auth/admin-context.ts";
 import { DialogForm } from "../lib/dialog-form.tsx";
 import { useStores } from "../lib/store-list.ts";
 import { type SaveCallbacks, useFormDialog, useLateDefaults } from "../lib/use-form-dialog.ts";
+import { MembersOnlyField } from "./members-only.tsx";
 import {
   amountProblem,
   buyProblem,
@@ -216,6 +217,7 @@ function OfferForm({ offer, onDone }: { offer: MultiBuyOffer | undefined; onDone
             />
           )}
         </Field>
+        <MembersOnlyField control={control} name="members_only" rule="offer" error={errors.members_only?.message} />
       </div>
     </DialogForm>
   );

@@ -27,11 +27,12 @@ const breakfast: MultiBuyOffer = {
   starts_on: "2026-12-01",
   ends_on: "2026-12-24",
   limit_per_visit: 2,
+  members_only: false,
   status: "upcoming",
 };
 
 describe("the offer form's values", () => {
-  it("start as 3 för 2 without products, label or days, in the store given (every store as '')", () => {
+  it("start as 3 för 2 without products, label or days, for everyone, in the store given (every store as '')", () => {
     expect(toFormValues(undefined, "")).toEqual({
       label: "",
       kind: "one_free",
@@ -42,6 +43,7 @@ describe("the offer form's values", () => {
       starts_on: "",
       ends_on: "",
       limit_per_visit: "",
+      members_only: false,
     });
     expect(toFormValues(undefined, "s2").store_id).toBe("s2");
   });
@@ -57,9 +59,15 @@ describe("the offer form's values", () => {
       starts_on: "2026-12-01",
       ends_on: "2026-12-24",
       limit_per_visit: "2",
+      members_only: false,
     });
     const chainWide = toFormValues({ ...breakfast, store_id: null, limit_per_visit: null }, "s2");
     expect(chainWide).toMatchObject({ store_id: "", limit_per_visit: "" });
+  });
+
+  it("hold whether the offer being edited is for members only, either way", () => {
+    expect(toFormValues({ ...breakfast, members_only: true }, "").members_only).toBe(true);
+    expect(toFormValues(breakfast, "").members_only).toBe(false);
   });
 });
 
@@ -95,6 +103,16 @@ describe("the body sent", () => {
       starts_on: "2026-12-01",
       ends_on: "2026-12-24",
       limit_per_visit: 2,
+      members_only: false,
+    });
+  });
+
+  it("says whether the offer is for members only, either way", () => {
+    expect(toOfferInput({ ...toFormValues(breakfast, ""), members_only: true }).members_only).toBe(true);
+    expect(
+      toOfferInput({ ...toFormValues({ ...breakfast, members_only: true }, ""), members_only: false }),
+    ).toMatchObject({
+      members_only: false,
     });
   });
 
@@ -129,6 +147,7 @@ describe("the server's problems", () => {
     expect(offerFieldOf("product_ids")).toBe("products");
     expect(offerFieldOf("product_ids.0")).toBe("products");
     expect(offerFieldOf("limit_per_visit")).toBe("limit_per_visit");
+    expect(offerFieldOf("members_only")).toBe("members_only");
     expect(offerFieldOf("id")).toBeUndefined();
   });
 

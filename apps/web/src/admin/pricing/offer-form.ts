@@ -28,6 +28,8 @@ export interface OfferFormValues {
   ends_on: string;
   /** Times a visit as typed; "" for no limit. */
   limit_per_visit: string;
+  /** For members of the chain only. */
+  members_only: boolean;
 }
 
 /** The dialog's fields top to bottom, which is also the order the first problem takes focus in. */
@@ -41,6 +43,7 @@ export const OFFER_FIELDS = [
   "starts_on",
   "ends_on",
   "limit_per_visit",
+  "members_only",
 ] as const satisfies readonly (keyof OfferFormValues)[];
 
 /** The API's paths are the form's names, but the products are named by their ids. */
@@ -65,6 +68,7 @@ export function toFormValues(offer: MultiBuyOffer | undefined, store: string): O
     starts_on: offer?.starts_on ?? "",
     ends_on: offer?.ends_on ?? "",
     limit_per_visit: offer?.limit_per_visit == null ? "" : String(offer.limit_per_visit),
+    members_only: offer?.members_only ?? false,
   };
 }
 
@@ -112,6 +116,7 @@ export function toOfferInput(values: OfferFormValues): MultiBuyOfferInput {
     starts_on: values.starts_on,
     ends_on: values.ends_on,
     limit_per_visit: limit === "" ? null : Number(limit),
+    members_only: values.members_only,
   };
 }
 

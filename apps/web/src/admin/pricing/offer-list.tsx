@@ -5,6 +5,7 @@ import { TableCell, TableHead, TableRow } from "../../ui/table.tsx";
 import { useDateFormat } from "../settings/use-date-format.ts";
 import { ListCards, ListTable } from "../shell/list-views.tsx";
 import { storesOf } from "./dated-rule.ts";
+import { MembersBadge } from "./members-only.tsx";
 import { productNames } from "./offer-form.ts";
 import { RuleStatusBadge } from "./rule-status-badge.tsx";
 
@@ -71,6 +72,7 @@ export function OfferList(props: OfferListProps) {
               <p className="flex flex-wrap items-center gap-2">
                 <span className="font-semibold break-words">{offer.label}</span>
                 <RuleStatusBadge status={offer.status} />
+                <MembersBadge membersOnly={offer.members_only} />
               </p>
               <p className="text-sm break-words">
                 <Products offer={offer} />
@@ -112,7 +114,12 @@ export function OfferList(props: OfferListProps) {
       empty={empty}
       rows={offers.map((offer) => (
         <TableRow key={offer.id}>
-          <TableCell className="font-medium">{offer.label}</TableCell>
+          <TableCell className="font-medium">
+            <span className="flex flex-wrap items-center gap-2">
+              {offer.label}
+              <MembersBadge membersOnly={offer.members_only} />
+            </span>
+          </TableCell>
           <TableCell>
             <Products offer={offer} />
           </TableCell>

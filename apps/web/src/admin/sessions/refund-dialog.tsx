@@ -22,6 +22,12 @@ export type RefundDialogProps = {
 const leftOf = (line: RefundableLine) => line.quantity - line.refunded_quantity;
 
 /**
+ * What the shopper paid for the whole line: its goods and pant less what a
+ * multi-buy offer took from it, which is what its units' refunds add up to.
+ */
+const paidText = (line: RefundableLine) => `paid ${formatKronor(line.total_ore / 100)} for ${line.quantity}`;
+
+/**
  * The units typed for a line, or what is wrong with them. Nothing is clamped:
  * 5 where 1 is left is refused at the field, not quietly refunded as 1.
  */
@@ -138,7 +144,9 @@ function RefundForm({ orderId, onDone, onClose }: { orderId: string; onDone?: ()
                 <Field
                   label={`${line.name} (${left} of ${line.quantity} left)`}
                   error={errors[line.id] ?? problem}
-                  hint={problem || left === 0 ? undefined : `Up to ${pluralize(left, "unit", "units")}`}
+                  hint={
+                    problem || left === 0 ? undefined : `Up to ${pluralize(left, "unit", "units")} · ${paidText(line)}`
+                  }
                 >
                   {(id, control) => (
                     <Input

@@ -1,6 +1,13 @@
 import type { SessionEvent } from "@glide/contracts";
 import { describe, expect, it } from "vitest";
-import { campaignText, describeEvent, pantLineText } from "./session-format.ts";
+import {
+  campaignText,
+  describeEvent,
+  discountAmountText,
+  discountLineText,
+  offerText,
+  pantLineText,
+} from "./session-format.ts";
 
 const event = (
   kind: string,
@@ -53,5 +60,17 @@ describe("a line's pant", () => {
 describe("a line sold at a campaign's price", () => {
   it("names the shelf's ordinary price for one beside it", () => {
     expect(campaignText(64.9)).toBe("campaign, ordinary 64,90\u00a0kr");
+  });
+});
+
+describe("an order's multi-buy discounts", () => {
+  it("show as kronor off, with a minus sign, beside the line and on their own line", () => {
+    expect(discountAmountText(49.9)).toBe("\u221249,90\u00a0kr");
+    expect(offerText(49.9)).toBe("offer \u221249,90\u00a0kr");
+  });
+
+  it("name the offer, and how many times it was taken only when more than once", () => {
+    expect(discountLineText({ label: "3 för 2 Bregott", times: 1 })).toBe("3 för 2 Bregott");
+    expect(discountLineText({ label: "3 för 2 Bregott", times: 2 })).toBe("3 för 2 Bregott (2 times)");
   });
 });

@@ -51,6 +51,16 @@ export const SOURCE_LABELS: Record<SessionEventSource, string> = {
 /** Beside a line sold at a campaign's price: the shelf's ordinary price for one. */
 export const campaignText = (ordinary: number): string => `campaign, ordinary ${formatKronor(ordinary)}`;
 
+/** Kronor off, as the receipt's lines show it: "−49,90 kr". */
+export const discountAmountText = (amount: number): string => formatKronor(-amount);
+
+/** Beside a line a multi-buy offer took from: what it gave off, so the line's total less it is what was paid. */
+export const offerText = (discount: number): string => `offer ${discountAmountText(discount)}`;
+
+/** A multi-buy discount's line under the goods: its label, and how many times it was taken when more than once. */
+export const discountLineText = (discount: { label: string; times: number }): string =>
+  discount.times > 1 ? `${discount.label} (${discount.times} times)` : discount.label;
+
 export const pantLineText = (quantity: number, pant: NonNullable<LinePant>): string =>
   `Pant ${quantity} × ${formatKronor(pant.unit)}`;
 

@@ -2,7 +2,7 @@ import type { SessionDetail } from "@glide/contracts";
 import { Fragment, type ReactNode } from "react";
 import { formatKronor } from "../../lib/format.ts";
 import { useDateFormat } from "../settings/use-date-format.ts";
-import { campaignText, pantLineText } from "./session-format.ts";
+import { campaignText, discountAmountText, discountLineText, offerText, pantLineText } from "./session-format.ts";
 
 const SPOT_CHECK_LABELS: Record<string, string> = {
   pending: "Waiting for staff",
@@ -34,7 +34,9 @@ export function SessionLines({ session }: { session: SessionDetail }) {
           title={order.receipt_number !== null ? `Receipt ${order.receipt_number}` : "Order"}
         >
           <table className="w-full text-sm">
-            <caption className="sr-only">The order's lines and what was refunded of each</caption>
+            <caption className="sr-only">
+              The order's lines, its multi-buy discounts and what was refunded of each line
+            </caption>
             <thead>
               <tr className="border-b text-left">
                 <th scope="col" className="py-1 pr-2 font-medium">
@@ -61,6 +63,9 @@ export function SessionLines({ session }: { session: SessionDetail }) {
                       {line.ordinary_unit_price !== null ? (
                         <span className="text-muted-foreground"> ({campaignText(line.ordinary_unit_price)})</span>
                       ) : null}
+                      {line.discount > 0 ? (
+                        <span className="text-muted-foreground"> ({offerText(line.discount)})</span>
+                      ) : null}
                       {line.origin === "spot_check" ? (
                         <span className="text-muted-foreground"> (added at a check)</span>
                       ) : null}
@@ -80,6 +85,16 @@ export function SessionLines({ session }: { session: SessionDetail }) {
                     </tr>
                   ) : null}
                 </Fragment>
+              ))}
+              {order.discounts.map((discount) => (
+                // The order's multi-buy discounts under its goods, as the kvitto has them; the total is after them.
+                // An offer gives one discount an order (a deleted one keeps its label), so the two make a key.
+                <tr key={`${discount.offer_id}:${discount.label}`} className="border-b last:border-0">
+                  <td className="py-1 pr-2">{discountLineText(discount)}</td>
+                  <td className="py-1 pr-2" />
+                  <td className="py-1 pr-2 text-right tabular-nums">{discountAmountText(discount.amount)}</td>
+                  <td className="py-1" />
+                </tr>
               ))}
             </tbody>
           </table>

@@ -1,4 +1,4 @@
-import type { CartItem } from "@glide/contracts";
+import type { CartDiscount, CartItem } from "@glide/contracts";
 import { X } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
@@ -7,22 +7,26 @@ import { formatKr } from "../lib/money.ts";
 import { sv } from "../sv.ts";
 import { CampaignPrice } from "./campaign-price.tsx";
 import { ComparisonPrice } from "./comparison-price.tsx";
+import { DiscountLines } from "./discount-lines.tsx";
 import { PantLine } from "./pant-line.tsx";
 
 /**
  * The 'Kundvagn' bottom sheet: each line's name, unit price, quantity and
- * total, its pant under it, the sum and 'Betala'. A native modal dialog: focus moves in and
+ * total, its pant under it, the multi-buy discounts under the goods, the
+ * server's total after them and 'Betala'. A native modal dialog: focus moves in and
  * back, Escape and a tap on the backdrop close it.
  */
 export function CartSheet({
   open,
   onClose,
   items,
+  discounts,
   total,
 }: {
   open: boolean;
   onClose(): void;
   items: CartItem[];
+  discounts: readonly CartDiscount[];
   total: number;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -85,6 +89,7 @@ export function CartSheet({
               ))}
             </ul>
           )}
+          <DiscountLines discounts={discounts} className="border-t pt-3" />
           <div className="flex items-center justify-between border-t pt-4 text-lg font-bold">
             <span>{sv.cart.total}</span>
             <span className="whitespace-nowrap tabular-nums">{formatKr(total)}</span>

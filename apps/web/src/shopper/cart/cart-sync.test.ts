@@ -1,7 +1,7 @@
 import type { Cart, CartItem } from "@glide/contracts";
 import { describe, expect, it } from "vitest";
+import { added, answer, cartOf, line } from "./cart-sync.fixtures.ts";
 import {
-  type AddedProduct,
   applyProductAdded,
   applyScanAnswer,
   cartKeeper,
@@ -13,35 +13,8 @@ import {
   withQuantity,
 } from "./cart-sync.ts";
 
-const SESSION = "6f1c2b4e-8a47-4d3e-9a51-0c7d2e9b1f30";
-
-/** A line as the server sends it; `pantUnit` is the pant of one in kronor, for a drink with a pant mark. */
-function line(id: string, productId: string, quantity: number, unitPrice: number, pantUnit?: number): CartItem {
-  return {
-    id,
-    quantity,
-    unit_price: unitPrice,
-    total_price: Math.round(unitPrice * 100 * quantity) / 100,
-    ordinary_unit_price: null,
-    weight_grams: null,
-    product: { id: productId, name: `Produkt ${productId}`, image_url: null, comparison_price: null },
-    pant: pantUnit === undefined ? null : { unit: pantUnit, total: Math.round(pantUnit * 100 * quantity) / 100 },
-  };
-}
-
-/** A cart as the server sends it: its total counts every line's goods and pant. */
-function cartOf(...items: CartItem[]): Cart {
-  const ore = items.reduce(
-    (sum, item) => sum + Math.round(item.total_price * 100) + Math.round((item.pant?.total ?? 0) * 100),
-    0,
-  );
-  return { session_id: SESSION, items, total: ore / 100 };
-}
-
 const milk = line("line-milk", "milk", 1, 17.9);
 const bread = line("line-bread", "bread", 2, 32.5);
-const added = (item: CartItem): AddedProduct => ({ ...item.product, price: item.unit_price });
-const answer = (item: CartItem) => ({ product: item.product, item });
 
 describe("a scan's answer on the phone's copy of the cart", () => {
   it("takes one more of a line where it is, with the line's and the cart's totals as the server has them", () => {

@@ -1,4 +1,4 @@
-import type { Cart, CartItem } from "@glide/contracts";
+import type { Cart, CartDiscount, CartItem } from "@glide/contracts";
 import { sumKronor } from "../lib/money.ts";
 
 /*
@@ -8,10 +8,19 @@ import { sumKronor } from "../lib/money.ts";
  * product. Each is applied only when it fits the copy exactly; what does
  * not fit is left to a whole cart: the `cart_updated` the server sends after
  * every change, or a GET when the copy cannot take a scan's answer.
+ *
+ * The total is the server's: multi-buy offers ("3 för 2") are priced on the
+ * server, so the phone takes the discounts and the total after them from
+ * each whole cart and scan's answer, and counts a total itself only for a
+ * change it applies without one (docs/offers.md).
  */
 
-/** What this module needs of a scan's answer (`POST /api/v1/cart/scan`): the line as it now stands. */
-export type ScanAnswer = { item: CartItem };
+/**
+ * What this module needs of a scan's answer (`POST /api/v1/cart/scan`): the
+ * line as it now stands, and the cart's discounts and total after the scan
+ * (absent from an answer of a server from before offers).
+ */
+export type ScanAnswer = { item: CartItem; discounts?: CartDiscount[]; total?: number };
 
 /** `product_added`'s product: the line's product and the price of one (kronor). */
 export type AddedProduct = CartItem["product"] & { price: number };
@@ -23,6 +32,11 @@ export interface SyncedCart {
    * phone already shows from their answers: each is its own echo, not one more.
    */
   echoes: Readonly<Record<string, number>>;
+}
+
+/** A cart's discounts; a copy kept offline from before offers lacks the field: it has none. */
+export function discountsOf(cart: Cart): CartDiscount[] {
+  return cart.discounts ?? [];
 }
 
 /** A whole cart from the socket (`ready`, `cart_updated`): it shows every change before it, echoes included. */
@@ -60,8 +74,22 @@ export function withQuantity(line: CartItem, quantity: number): CartItem {
   return { ...line, quantity, total_price: times(line.unit_price), pant };
 }
 
+/**
+ * The cart with `items`, for a change the server has not priced for this
+ * copy: the discounts stay as they were (the `cart_updated` that follows
+ * brings the server's), the total is the goods and pant less them.
+ */
 function withItems(cart: Cart, items: CartItem[]): Cart {
-  return { ...cart, items, total: cartTotal(items) };
+  const discounts = discountsOf(cart);
+  const total = sumKronor([cartTotal(items), ...discounts.map((discount) => -discount.amount)]);
+  return { ...cart, items, discounts, total };
+}
+
+/** The cart with `items` as a scan's answer priced them: its discounts and total, when it has them. */
+function withAnswer(cart: Cart, items: CartItem[], answer: ScanAnswer): Cart {
+  const { discounts, total } = answer;
+  if (!discounts || typeof total !== "number") return withItems(cart, items);
+  return { ...cart, items, discounts, total };
 }
 
 /**
@@ -71,6 +99,9 @@ function withItems(cart: Cart, items: CartItem[]): Cart {
  * lines by when they were made), one more than the copy has, or what the
  * copy already shows (the socket's cart came first, or a retry of a scan
  * that had counted). Either way the server echoes the scan as `product_added`.
+ * A line one ahead takes the answer's discounts and total; a line the copy
+ * already shows keeps the copy's, which came with the scan from a whole cart
+ * at least as new as the answer (a later change elsewhere may be in it).
  */
 export function applyScanAnswer(synced: SyncedCart | null, answer: ScanAnswer): SyncedCart | null {
   if (!synced) return null;
@@ -78,9 +109,10 @@ export function applyScanAnswer(synced: SyncedCart | null, answer: ScanAnswer): 
   const at = synced.cart.items.findIndex((line) => line.id === item.id);
   const shown = at === -1 ? 0 : synced.cart.items[at]!.quantity;
   if (item.quantity !== shown && item.quantity !== shown + 1) return null;
+  if (item.quantity === shown) return expectEcho(synced, item.product.id);
   const items =
     at === -1 ? [...synced.cart.items, item] : synced.cart.items.map((line, index) => (index === at ? item : line));
-  return expectEcho({ ...synced, cart: withItems(synced.cart, items) }, item.product.id);
+  return expectEcho({ ...synced, cart: withAnswer(synced.cart, items, answer) }, item.product.id);
 }
 
 /**

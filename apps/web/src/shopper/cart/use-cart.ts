@@ -1,10 +1,10 @@
-import type { Cart, CartItem } from "@glide/contracts";
+import type { Cart, CartDiscount, CartItem } from "@glide/contracts";
 import { SHOPPER_STORAGE_KEYS, SHOPPER_TIMING } from "@glide/contracts/shopper";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ShopperApiError, shopperApi } from "../lib/client.ts";
 import { log } from "../lib/log.ts";
 import { sv } from "../sv.ts";
-import { cartKeeper, cartTotal } from "./cart-sync.ts";
+import { cartKeeper, cartTotal, discountsOf } from "./cart-sync.ts";
 import { backoffDelay, connectLiveCart } from "./live-cart.ts";
 import { newScanId, type PendingScan, scanQueue } from "./scan-queue.ts";
 
@@ -17,7 +17,9 @@ export interface ShoppingCart {
   sessionId: string | null;
   /** The server's cart; before it answers, the last copy this phone saw (`stale`). */
   items: CartItem[];
-  /** Sum of the line totals (spec §4), kronor. */
+  /** The multi-buy discounts the server gives the cart ("3 för 2"), each its own line under the goods. */
+  discounts: CartDiscount[];
+  /** Kronor: the server's total, goods and pant less the discounts; what the exit charges. */
   total: number;
   /** Pieces in the cart, for the header badge. */
   count: number;
@@ -40,7 +42,9 @@ export interface ShoppingCart {
 function readOfflineCopy(sessionId: string): Cart | null {
   try {
     const cart = JSON.parse(localStorage.getItem(SHOPPER_STORAGE_KEYS.cart) ?? "null") as Cart | null;
-    return cart && cart.session_id === sessionId && Array.isArray(cart.items) ? cart : null;
+    if (!cart || cart.session_id !== sessionId || !Array.isArray(cart.items)) return null;
+    // A copy from before offers has no discounts, and its total is its lines'.
+    return { ...cart, discounts: discountsOf(cart), total: cart.discounts ? cart.total : cartTotal(cart.items) };
   } catch {
     return null;
   }
@@ -234,7 +238,8 @@ export function useCart(sessionId: string | null): ShoppingCart {
   return {
     sessionId,
     items,
-    total: cartTotal(items),
+    discounts: cart ? discountsOf(cart) : [],
+    total: cart?.total ?? 0,
     count: items.reduce((sum, item) => sum + item.quantity, 0),
     loaded,
     stale: !loaded && cart !== null,

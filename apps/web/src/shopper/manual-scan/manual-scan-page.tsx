@@ -39,7 +39,13 @@ export default function ManualScanPage() {
       </section>
       <CartSection cart={cart} layout="manual" emptyHint={sv.manual.emptyHint} />
       {!empty && <TotalBar total={cart.total} />}
-      <CartSheet open={sheetOpen} onClose={() => setSheetOpen(false)} items={cart.items} total={cart.total} />
+      <CartSheet
+        open={sheetOpen}
+        onClose={() => setSheetOpen(false)}
+        items={cart.items}
+        discounts={cart.discounts}
+        total={cart.total}
+      />
     </PageShell>
   );
 }

@@ -1,6 +1,7 @@
 import type { Receipt } from "@glide/contracts";
 import clsx from "clsx";
 import type { ReactNode } from "react";
+import { DiscountLines } from "../cart/discount-lines.tsx";
 import { formatKr } from "../lib/money.ts";
 import { sv } from "../sv.ts";
 
@@ -65,7 +66,11 @@ function Settlement({ receipt }: { receipt: Receipt }) {
   );
 }
 
-/** A kvitto: the shop, its organisation number and address, the time, each line, VAT per rate, the total, the card. */
+/**
+ * A kvitto: the shop, its organisation number and address, the time, each
+ * line, the multi-buy discounts under the goods, the total after them, VAT
+ * per rate, the card.
+ */
 export function ReceiptCard({ receipt }: { receipt: Receipt }) {
   return (
     <section aria-labelledby="receipt-title" className="flex flex-col gap-3 rounded-2xl border bg-card p-4 text-left">
@@ -108,6 +113,8 @@ export function ReceiptCard({ receipt }: { receipt: Receipt }) {
           </li>
         ))}
       </ul>
+      {/* A receipt kept offline from before offers lacks the field. */}
+      <DiscountLines discounts={receipt.discounts} />
       <Row label={sv.exit.total} amount={formatKr(receipt.total)} className="border-t pt-3 text-lg font-bold" />
       {receipt.vat.map((rate) => (
         <Row

@@ -74,7 +74,13 @@ function Shopping({ sessionId }: { sessionId: string }) {
       </section>
       <CartSection cart={cart} layout="shop" emptyHint={sv.shop.emptyHint} />
       <TotalBar total={cart.total} />
-      <CartSheet open={sheetOpen} onClose={() => setSheetOpen(false)} items={cart.items} total={cart.total} />
+      <CartSheet
+        open={sheetOpen}
+        onClose={() => setSheetOpen(false)}
+        items={cart.items}
+        discounts={cart.discounts}
+        total={cart.total}
+      />
     </PageShell>
   );
 }
