@@ -1,53 +1,46 @@
 import { randomBytes } from "node:crypto";
 import { campaignListSchema, campaignSchema, type PriceCampaign } from "@glide/contracts";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect } from "vitest";
 import { queryRows } from "../../db/client.ts";
-import { stores } from "../../db/schema/index.ts";
-import { auditRowsOf } from "../../test/audit-rows.ts";
-import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
-import { homeToday } from "../vat-rates/vat-rate-table.ts";
+import {
+  adder,
+  ctx,
+  day,
+  lister,
+  productWithPrefix,
+  storeA,
+  useDatedRulesApp,
+} from "../pricing/dated-rules.fixtures.ts";
+import type { RuleKind } from "../pricing/dated-rules.suites.ts";
 
 /**
- * What the campaign tests share: an app with a platform admin, a store admin
- * of store A (not of store B) and nobody signed in; a product at 25 kr; days
- * counted from today in Sweden; the list as the API gives it; and what the
- * audit log holds about a campaign.
+ * What the campaign tests share: the app, callers, stores and days of
+ * pricing/dated-rules.fixtures.ts; a product at 25 kr; a good body; and how
+ * many campaigns there are.
  */
 
-export let ctx: TestContext;
-export let platform: ReturnType<typeof as>;
-export let storeAdmin: ReturnType<typeof as>;
-export let nobody: ReturnType<typeof as>;
-export let platformEmail: string;
-export let storeAdminEmail: string;
-export let storeA: string;
-export let storeB: string;
+export {
+  auditOf,
+  ctx,
+  day,
+  nobody,
+  platform,
+  platformEmail,
+  storeA,
+  storeAdmin,
+  storeAdminEmail,
+  storeB,
+  storeIn,
+} from "../pricing/dated-rules.fixtures.ts";
+
 /** A product whose catalogue price is 25 kr. */
 export let product: { id: string; sku: string; name: string };
 
 export const URL = "/api/v1/campaigns";
 
-/** Today in Sweden moved by `days` (negative: before), as YYYY-MM-DD. */
-export function day(days: number, from = homeToday()): string {
-  const date = new Date(`${from}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
-
-/** A store of its own, in a time zone of its own; made in the database, as the store tests own the API. */
-export async function storeIn(timezone: string, name = `Butik ${randomBytes(3).toString("hex")}`): Promise<string> {
-  const [store] = await ctx.app.db.insert(stores).values({ name, timezone }).returning({ id: stores.id });
-  return store!.id;
-}
-
 /** A product made by the platform admin at `price` kr. */
-export async function productAt(price: number, name = `Vara ${randomBytes(3).toString("hex")}`) {
-  const sku = `CMP-${randomBytes(4).toString("hex")}`;
-  const res = await platform.post("/api/v1/products/", { sku, name, price });
-  expect(res.statusCode, res.body).toBe(201);
-  return { id: res.json().id as string, sku, name };
-}
+export const productAt = (price: number, name = `Vara ${randomBytes(3).toString("hex")}`) =>
+  productWithPrefix("CMP", price, name);
 
 /** A good body: the 25 kr product at 19.90 kr in store A for the coming week. */
 export const body = (change: Record<string, unknown> = {}) => ({
@@ -60,40 +53,34 @@ export const body = (change: Record<string, unknown> = {}) => ({
 });
 
 /** A campaign added by `who` (the platform admin unless told). */
-export async function added(change: Record<string, unknown> = {}, who = platform): Promise<PriceCampaign> {
-  const res = await who.post(URL, body(change));
-  expect(res.statusCode, res.body).toBe(201);
-  return campaignSchema.parse(res.json());
-}
+export const added = adder(URL, body, campaignSchema);
 
 /** The list as `who` gets it for `query`, checked against its contract, with X-Total-Count. */
-export async function listed(query = "", who = platform): Promise<{ items: PriceCampaign[]; total: number }> {
-  const res = await who.get(`${URL}${query ? `?${query}` : ""}`);
-  expect(res.statusCode, res.body).toBe(200);
-  return { items: campaignListSchema.parse(res.json()), total: Number(res.headers["x-total-count"]) };
-}
-
-/** What the audit log holds about one campaign, oldest first. */
-export const auditOf = (id: string) => auditRowsOf(ctx.app.db, id);
+export const listed = lister(URL, campaignListSchema);
 
 /** How many campaigns there are: a refused write must leave them as they were. */
 export const campaignCount = async () =>
   (await queryRows<{ n: number }>(ctx.app.db, sql`select count(*)::int as n from campaigns`))[0]!.n;
 
+/** Campaigns as the shared tests of pricing/dated-rules.suites.ts make and read them. */
+export const CAMPAIGNS: RuleKind<PriceCampaign> = {
+  noun: "campaign",
+  a: "a campaign",
+  url: URL,
+  storeAName: "Kampanjbutiken",
+  body,
+  added,
+  listed,
+  count: campaignCount,
+  change: { price: 15 },
+  chainChange: { price: 1 },
+  productAt,
+  onlyProduct: (id) => ({ product_id: id }),
+};
+
 /** Starts the app, makes stores A and B and the product, and signs the three callers in. */
 export function useCampaignsApp(): void {
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    const session = await signIn(ctx.app);
-    platformEmail = session.email;
-    platform = as(ctx.app, session.cookie);
-    storeA = await storeIn("Europe/Stockholm", "Kampanjbutiken");
-    storeB = await storeIn("Europe/Stockholm", "Grannbutiken");
-    const admin = await signIn(ctx.app, "store_admin", [storeA]);
-    storeAdminEmail = admin.email;
-    storeAdmin = as(ctx.app, admin.cookie);
-    nobody = as(ctx.app, null);
+  useDatedRulesApp(CAMPAIGNS.storeAName, async () => {
     product = await productAt(25, "Kaffe 500 g");
   });
-  afterAll(() => ctx?.close());
 }

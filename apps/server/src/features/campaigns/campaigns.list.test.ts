@@ -1,7 +1,6 @@
-import { calendarDay } from "@glide/contracts";
 import { describe, expect, it } from "vitest";
-import { homeToday } from "../vat-rates/vat-rate-table.ts";
-import { added, day, listed, productAt, storeA, storeB, storeIn, useCampaignsApp } from "./campaigns.fixtures.ts";
+import { describeStatus, itOrdersAndPages } from "../pricing/dated-rules.suites.ts";
+import { added, CAMPAIGNS, day, listed, productAt, storeA, storeB, useCampaignsApp } from "./campaigns.fixtures.ts";
 
 /**
  * The campaign list: each campaign's status on its own today (the store's
@@ -10,39 +9,7 @@ import { added, day, listed, productAt, storeA, storeB, storeIn, useCampaignsApp
  */
 useCampaignsApp();
 
-describe("a campaign's status", () => {
-  it("is active from its first day to its last, both counted; upcoming before, ended after", async () => {
-    const cases = [
-      [day(1), day(5), "upcoming"],
-      [day(0), day(5), "active"],
-      [day(-5), day(0), "active"],
-      [day(0), day(0), "active"],
-      [day(-5), day(-1), "ended"],
-    ] as const;
-    for (const [starts_on, ends_on, status] of cases) {
-      expect(await added({ starts_on, ends_on }), `${starts_on} to ${ends_on}`).toMatchObject({ status });
-    }
-  });
-
-  it("is judged on the store's own calendar day, and on Sweden's for a chain-wide campaign", async () => {
-    // Kiritimati (UTC+14) is always a day or two ahead of Pago Pago (UTC-11).
-    const ahead = await storeIn("Pacific/Kiritimati");
-    const behind = await storeIn("Pacific/Pago_Pago");
-    const now = new Date();
-    const theirToday = calendarDay(now, "Pacific/Kiritimati");
-    const days = { starts_on: theirToday, ends_on: day(3, theirToday) };
-    expect(await added({ ...days, store_id: ahead })).toMatchObject({ status: "active" });
-    expect(await added({ ...days, store_id: behind })).toMatchObject({ status: "upcoming" });
-    const home = theirToday > homeToday(now) ? "upcoming" : "active";
-    expect(await added({ ...days, store_id: null })).toMatchObject({ status: home });
-    const ended = { starts_on: day(-3, theirToday), ends_on: day(-1, theirToday) };
-    expect(await added({ ...ended, store_id: ahead })).toMatchObject({ status: "ended" });
-    const pagoToday = calendarDay(now, "Pacific/Pago_Pago");
-    expect(await added({ ...ended, store_id: behind })).toMatchObject({
-      status: ended.ends_on < pagoToday ? "ended" : "active",
-    });
-  });
-});
+describeStatus(CAMPAIGNS);
 
 describe("the list", () => {
   it("filters by status, store (its own and the chain-wide ones) and product name or SKU", async () => {
@@ -64,20 +31,7 @@ describe("the list", () => {
     expect(await ids(`search=${tea.sku}&store_id=${storeB}&status=upcoming`)).toEqual([b.id]);
   });
 
-  it("puts the latest first day first, and pages with the total in X-Total-Count", async () => {
-    const jam = await productAt(30, "Sylt");
-    const made = [];
-    for (const offset of [5, 1, 9, 3])
-      made.push(await added({ product_id: jam.id, starts_on: day(offset), ends_on: day(offset) }));
-    const order = [made[2]!, made[0]!, made[3]!, made[1]!].map((c) => c.id);
-    const first = await listed(`search=${jam.sku}&limit=3`);
-    expect(first.total).toBe(4);
-    expect(first.items.map((c) => c.id)).toEqual(order.slice(0, 3));
-    const second = await listed(`search=${jam.sku}&limit=3&offset=3`);
-    expect(second.total).toBe(4);
-    expect(second.items.map((c) => c.id)).toEqual(order.slice(3));
-    expect((await listed(`search=${jam.sku}&offset=10`)).items).toEqual([]);
-  });
+  itOrdersAndPages(CAMPAIGNS);
 
   it("shows each campaign with its product, ordinary price and store", async () => {
     const bread = await productAt(32.5, "Surdegsbröd");

@@ -1,17 +1,16 @@
-import { calendarDay } from "@glide/contracts";
 import { describe, expect, it } from "vitest";
-import { homeToday } from "../vat-rates/vat-rate-table.ts";
+import { describeStatus, itOrdersAndPages } from "../pricing/dated-rules.suites.ts";
 import {
   added,
   body,
   day,
   listed,
+  OFFERS,
   offerCount,
   platform,
   productAt,
   storeA,
   storeB,
-  storeIn,
   URL,
   useOffersApp,
 } from "./offers.fixtures.ts";
@@ -23,39 +22,7 @@ import {
  */
 useOffersApp();
 
-describe("an offer's status", () => {
-  it("is active from its first day to its last, both counted; upcoming before, ended after", async () => {
-    const cases = [
-      [day(1), day(5), "upcoming"],
-      [day(0), day(5), "active"],
-      [day(-5), day(0), "active"],
-      [day(0), day(0), "active"],
-      [day(-5), day(-1), "ended"],
-    ] as const;
-    for (const [starts_on, ends_on, status] of cases) {
-      expect(await added({ starts_on, ends_on }), `${starts_on} to ${ends_on}`).toMatchObject({ status });
-    }
-  });
-
-  it("is judged on the store's own calendar day, and on Sweden's for a chain-wide offer", async () => {
-    // Kiritimati (UTC+14) is always a day or two ahead of Pago Pago (UTC-11).
-    const ahead = await storeIn("Pacific/Kiritimati");
-    const behind = await storeIn("Pacific/Pago_Pago");
-    const now = new Date();
-    const theirToday = calendarDay(now, "Pacific/Kiritimati");
-    const days = { starts_on: theirToday, ends_on: day(3, theirToday) };
-    expect(await added({ ...days, store_id: ahead })).toMatchObject({ status: "active" });
-    expect(await added({ ...days, store_id: behind })).toMatchObject({ status: "upcoming" });
-    const home = theirToday > homeToday(now) ? "upcoming" : "active";
-    expect(await added({ ...days, store_id: null })).toMatchObject({ status: home });
-    const ended = { starts_on: day(-3, theirToday), ends_on: day(-1, theirToday) };
-    expect(await added({ ...ended, store_id: ahead })).toMatchObject({ status: "ended" });
-    const pagoToday = calendarDay(now, "Pacific/Pago_Pago");
-    expect(await added({ ...ended, store_id: behind })).toMatchObject({
-      status: ended.ends_on < pagoToday ? "ended" : "active",
-    });
-  });
-});
+describeStatus(OFFERS);
 
 describe("the list", () => {
   it("filters by status, store (its own and the chain-wide ones) and label or a product's name or SKU", async () => {
@@ -82,20 +49,7 @@ describe("the list", () => {
     expect(await ids(`search=${tea.sku}&store_id=${storeB}&status=upcoming`)).toEqual([b.id]);
   });
 
-  it("puts the latest first day first, and pages with the total in X-Total-Count", async () => {
-    const jam = await productAt(30, "Sylt");
-    const made = [];
-    for (const offset of [5, 1, 9, 3])
-      made.push(await added({ product_ids: [jam.id], starts_on: day(offset), ends_on: day(offset) }));
-    const order = [made[2]!, made[0]!, made[3]!, made[1]!].map((o) => o.id);
-    const first = await listed(`search=${jam.sku}&limit=3`);
-    expect(first.total).toBe(4);
-    expect(first.items.map((o) => o.id)).toEqual(order.slice(0, 3));
-    const second = await listed(`search=${jam.sku}&limit=3&offset=3`);
-    expect(second.total).toBe(4);
-    expect(second.items.map((o) => o.id)).toEqual(order.slice(3));
-    expect((await listed(`search=${jam.sku}&offset=10`)).items).toEqual([]);
-  });
+  itOrdersAndPages(OFFERS);
 });
 
 describe("bad input", () => {

@@ -5,7 +5,7 @@ import type { AdminMe, CampaignStatus } from "@glide/contracts";
  * day: one store or every store (store_id null), a status on its own today,
  * and who may change it.
  */
-interface DatedRule {
+export interface DatedRule {
   store_id: string | null;
   store_name: string | null;
 }

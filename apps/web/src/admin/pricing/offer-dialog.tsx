@@ -1,21 +1,22 @@
 import type { MultiBuyOffer } from "@glide/contracts";
 import { useId } from "react";
 import { Controller, useWatch } from "react-hook-form";
-import { Dialog, DialogContent } from "../../ui/dialog.tsx";
 import { Field } from "../../ui/field.tsx";
 import { Input } from "../../ui/input.tsx";
-import { Select } from "../../ui/select.tsx";
-import { useIsPlatformAdmin } from "../auth/admin-context.ts";
 import { DialogForm } from "../lib/dialog-form.tsx";
-import { useStores } from "../lib/store-list.ts";
-import { type SaveCallbacks, useFormDialog, useLateDefaults } from "../lib/use-form-dialog.ts";
+import {
+  DatedRuleDialog,
+  type DatedRuleDialogProps,
+  RuleDaysFields,
+  RuleStoreField,
+  useDatedRuleForm,
+} from "./dated-rule-form.tsx";
 import { MembersOnlyField } from "./members-only.tsx";
 import {
   amountProblem,
   buyProblem,
   firstOfferField,
   limitProblem,
-  type OfferFormValues,
   offerFieldOf,
   toFormValues,
   toOfferInput,
@@ -24,25 +25,19 @@ import {
 import { OfferProductsField } from "./offer-products-field.tsx";
 import { useCreateOffer, useUpdateOffer } from "./use-offers.ts";
 
-interface OfferDialogProps {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  /** The offer to edit; a new one when absent. */
-  offer?: MultiBuyOffer | undefined;
-}
-
-export function OfferDialog({ open, onOpenChange, offer }: OfferDialogProps) {
+/** The offer dialog: a new offer, or the one to edit. */
+export function OfferDialog({ open, onOpenChange, rule }: DatedRuleDialogProps<MultiBuyOffer>) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent
-        title={offer ? "Edit offer" : "New offer"}
-        description="Several units of one product, or of a set to mix and match, for less: from the first day to the last, in each store's own calendar."
-        className="max-w-2xl"
-      >
-        {/* Mounted per opening, so each opening starts from the offer's current values. */}
-        <OfferForm offer={offer} onDone={() => onOpenChange(false)} />
-      </DialogContent>
-    </Dialog>
+    <DatedRuleDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      noun="offer"
+      editing={rule !== undefined}
+      description="Several units of one product, or of a set to mix and match, for less: from the first day to the last, in each store's own calendar."
+      className="max-w-2xl"
+    >
+      <OfferForm offer={rule} onDone={() => onOpenChange(false)} />
+    </DatedRuleDialog>
   );
 }
 
@@ -52,24 +47,15 @@ const KINDS = [
 ] as const;
 
 function OfferForm({ offer, onDone }: { offer: MultiBuyOffer | undefined; onDone: () => void }) {
-  const platformAdmin = useIsPlatformAdmin();
-  // The server lists only the stores the admin may see: a store admin's own.
-  const stores = useStores("").data ?? [];
-  const create = useCreateOffer();
-  const update = useUpdateOffer();
-  const mutation = offer ? update : create;
-  const { form, formProps } = useFormDialog({
-    // A platform admin starts with every store; a store admin with their first.
-    defaultValues: toFormValues(offer, platformAdmin ? "" : (stores[0]?.id ?? "")),
+  const { form, shared, formProps, stores, platformAdmin } = useDatedRuleForm({
+    rule: offer,
+    noun: "offer",
+    valuesOf: toFormValues,
     fieldOf: offerFieldOf,
     first: firstOfferField,
-    save: (values: OfferFormValues, callbacks: SaveCallbacks<MultiBuyOffer>) => {
-      const input = toOfferInput(values);
-      if (offer) update.mutate({ id: offer.id, input }, callbacks);
-      else create.mutate(input, callbacks);
-    },
-    savedText: () => (offer ? "Offer updated" : "Offer added"),
-    failure: offer ? "Failed to update the offer" : "Failed to add the offer",
+    inputOf: toOfferInput,
+    create: useCreateOffer(),
+    update: useUpdateOffer(),
     onDone,
   });
   const {
@@ -77,18 +63,11 @@ function OfferForm({ offer, onDone }: { offer: MultiBuyOffer | undefined; onDone
     control,
     formState: { errors },
   } = form;
-  // A store admin's stores may answer after the dialog opened: a new offer then starts in the first.
-  const firstStore = stores[0]?.id;
-  useLateDefaults(form.reset, firstStore, () =>
-    offer || platformAdmin || !firstStore ? undefined : { ...form.getValues(), store_id: firstStore },
-  );
   const kind = useWatch({ control, name: "kind" });
   const kindErrorId = useId();
-  // The last day's picker starts at the first day; a day typed before it is still sent, and the server says why not.
-  const startsOn = useWatch({ control, name: "starts_on" });
 
   return (
-    <DialogForm {...formProps} submitLabel={offer ? "Save Changes" : "Add offer"} busy={mutation.isPending}>
+    <DialogForm {...formProps}>
       <div className="grid items-start gap-4 sm:grid-cols-2">
         <Field label="Label" hint="As the cart and the kvitto show it, e.g. 3 för 2" error={errors.label?.message}>
           {(id, aria) => (
@@ -171,18 +150,7 @@ function OfferForm({ offer, onDone }: { offer: MultiBuyOffer | undefined; onDone
             />
           )}
         />
-        <Field label="Store" error={errors.store_id?.message}>
-          {(id, aria) => (
-            <Select id={id} {...aria} {...register("store_id")}>
-              {platformAdmin ? <option value="">All stores</option> : null}
-              {stores.map((store) => (
-                <option key={store.id} value={store.id}>
-                  {store.name}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
+        <RuleStoreField form={shared} stores={stores} platformAdmin={platformAdmin} />
         <Field label="Limit per visit" hint="Empty for no limit" error={errors.limit_per_visit?.message}>
           {(id, aria) => (
             <Input
@@ -194,29 +162,7 @@ function OfferForm({ offer, onDone }: { offer: MultiBuyOffer | undefined; onDone
             />
           )}
         </Field>
-        <Field label="From" error={errors.starts_on?.message}>
-          {(id, aria) => (
-            <Input
-              id={id}
-              {...aria}
-              type="date"
-              aria-required="true"
-              {...register("starts_on", { required: "Choose the first day of the offer" })}
-            />
-          )}
-        </Field>
-        <Field label="To" error={errors.ends_on?.message}>
-          {(id, aria) => (
-            <Input
-              id={id}
-              {...aria}
-              type="date"
-              aria-required="true"
-              min={startsOn || undefined}
-              {...register("ends_on", { required: "Choose the last day of the offer" })}
-            />
-          )}
-        </Field>
+        <RuleDaysFields form={shared} noun="offer" />
         <MembersOnlyField control={control} name="members_only" rule="offer" error={errors.members_only?.message} />
       </div>
     </DialogForm>

@@ -20,3 +20,14 @@ export function useDatedRuleParams(defaultPageSize: number) {
     clearFilters: () => clearFilters(["store", "status"]),
   };
 }
+
+/** The list hook's query for the URL's filters, search and page. */
+export function listQueryOf(params: ReturnType<typeof useDatedRuleParams>) {
+  return {
+    store_id: params.storeId || undefined,
+    status: params.status || undefined,
+    search: params.query.trim() || undefined,
+    limit: params.pageSize,
+    offset: (params.page - 1) * params.pageSize,
+  };
+}
