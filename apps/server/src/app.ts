@@ -40,6 +40,9 @@ import { offerRoutes } from "./features/offers/offers.routes.ts";
 import { receiptMailExpiry } from "./features/orders/receipt-mail.outbox.ts";
 import { startReceiptMails } from "./features/orders/receipt-mail.sender.ts";
 import { pantAmountRoutes } from "./features/pant/pant-amounts.routes.ts";
+import { pantVoucherRoutes } from "./features/pant-vouchers/pant-vouchers.routes.ts";
+import { priceGroupPriceRoutes } from "./features/price-groups/price-group-prices.routes.ts";
+import { priceGroupRoutes } from "./features/price-groups/price-groups.routes.ts";
 import { productRoutes } from "./features/products/products.routes.ts";
 import { profileRoutes } from "./features/profile/profile.routes.ts";
 import { publicRoutes } from "./features/public/public.routes.ts";
@@ -245,6 +248,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(campaignRoutes);
   await app.register(offerRoutes);
   await app.register(storePriceRoutes);
+  await app.register(priceGroupRoutes);
+  await app.register(priceGroupPriceRoutes);
   await app.register(camerasRoutes);
   await app.register(productRoutes);
   await app.register(deviceRoutes);
@@ -256,6 +261,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(visitRoutes);
   await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
   await app.register(cartRoutes);
+  await app.register(pantVoucherRoutes);
   await app.register(checkoutRoutes);
   await app.register(profileRoutes);
   await app.register(exitRoutes);

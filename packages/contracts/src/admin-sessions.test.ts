@@ -255,6 +255,7 @@ describe("session answers", () => {
           },
         ],
         discounts: [{ offer_id: "f1", label: "3 för 2 Mjölk", times: 1, amount: 4.95 }],
+        vouchers: [{ code: "9801234500240", amount: 24 }],
       },
       refunds: [
         {

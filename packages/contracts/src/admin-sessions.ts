@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cartDiscountSchema } from "./cart.ts";
+import { cartDiscountSchema, cartVoucherSchema } from "./cart.ts";
 import { linePantSchema } from "./pant.ts";
 
 /**
@@ -197,6 +197,8 @@ export const sessionOrderSchema = z.object({
   lines: z.array(sessionOrderLineSchema),
   /** Multi-buy discounts, as the kvitto shows them under the lines; `total` is after them. */
   discounts: z.array(cartDiscountSchema),
+  /** Pant machine vouchers that paid part of `total`; the card paid the rest, and only that can be refunded. */
+  vouchers: z.array(cartVoucherSchema),
 });
 
 export const sessionRefundSchema = z.object({

@@ -4,6 +4,7 @@ import {
   expandUpcE,
   gtinCheckDigit,
   isVariableMeasure,
+  pantVoucherOf,
   parseBarcode,
   parseVariableMeasure,
 } from "./barcodes.ts";
@@ -113,5 +114,30 @@ describe("Swedish variable-measure codes", () => {
     expect(parseVariableMeasure(withCheck("260123401234"))).toBeNull();
     expect(isVariableMeasure(withCheck("260123401234"))).toBe(false);
     expect(parseBarcode(withCheck("260123401234"))?.kind).toBe("EAN-13");
+  });
+});
+
+describe("pant machine vouchers", () => {
+  const voucher = (body12: string) => body12 + gtinCheckDigit(body12);
+
+  it("reads 980, a serial and the value in whole kronor", () => {
+    expect(pantVoucherOf(voucher("980123450024"))).toEqual({ code: voucher("980123450024"), amountOre: 2400 });
+    expect(pantVoucherOf(voucher("980000019999"))).toEqual({ code: voucher("980000019999"), amountOre: 999_900 });
+    expect(pantVoucherOf(voucher("980000000001"))?.amountOre).toBe(100);
+  });
+
+  it("takes spaces and dashes as a hand-typed code has them", () => {
+    const code = voucher("980123450024");
+    expect(pantVoucherOf(`${code.slice(0, 3)} ${code.slice(3, 8)}-${code.slice(8)}`)?.code).toBe(code);
+  });
+
+  it("is no voucher: another prefix, a wrong check digit, a value of 0, or the wrong length", () => {
+    const code = voucher("980123450024");
+    expect(pantVoucherOf(voucher("981123450024"))).toBeNull();
+    expect(pantVoucherOf(voucher("730123450024"))).toBeNull();
+    expect(pantVoucherOf(code.slice(0, 12) + ((Number(code[12]) + 1) % 10))).toBeNull();
+    expect(pantVoucherOf(voucher("980123450000"))).toBeNull();
+    expect(pantVoucherOf(code.slice(0, 12))).toBeNull();
+    expect(pantVoucherOf(`${code}0`)).toBeNull();
   });
 });

@@ -112,3 +112,20 @@ export function parseVariableMeasure(code: string): VariableMeasureCode | null {
 
 /** Is this EAN-13 in the Swedish variable-measure range (20–25)? */
 export const isVariableMeasure = (code: string) => parseVariableMeasure(code) !== null;
+
+/**
+ * A pant machine's voucher (pantkvitto), as the chain's machines print it:
+ * an EAN-13 in GS1's range for refund receipts, `980` + a five-digit serial
+ * + the value in whole kronor (four digits) + check digit. Null for any
+ * other code, a wrong check digit or a value of 0. A serial is the machine's
+ * to keep unique for a value; each printed voucher is taken once in the
+ * whole chain (the server keeps every one it took).
+ */
+export const PANT_VOUCHER_PREFIX = "980";
+
+export function pantVoucherOf(code: string): { code: string; amountOre: number } | null {
+  const raw = code.replace(/[\s-]/g, "");
+  if (!/^980\d{10}$/.test(raw) || !hasValidCheckDigit(raw)) return null;
+  const kronor = Number(raw.slice(8, 12));
+  return kronor > 0 ? { code: raw, amountOre: kronor * 100 } : null;
+}

@@ -59,11 +59,28 @@ export const cartDiscountSchema = z.object({
 });
 export type CartDiscount = z.infer<typeof cartDiscountSchema>;
 
+/** A pant machine voucher (pantkvitto) on the cart: paid with, under the goods ("Pantkvitto −24,00"). */
+export const cartVoucherSchema = z.object({
+  /** The voucher's EAN-13, as printed (980…). */
+  code: z.string(),
+  /** Kronor it pays, a positive number. */
+  amount: z.number(),
+});
+export type CartVoucher = z.infer<typeof cartVoucherSchema>;
+
 export const cartSchema = z.object({
   session_id: z.string(),
   items: z.array(cartItemSchema),
   /** The day's multi-buy offers the cart gets, the best combination for the shopper. */
   discounts: z.array(cartDiscountSchema),
+  /** Pant machine vouchers scanned into the cart: they pay part of the total. */
+  vouchers: z.array(cartVoucherSchema),
+  /**
+   * Kronor the card will pay at the exit: the total less the vouchers, never
+   * below 0 (vouchers worth the whole cart or more cannot be paid out; the
+   * exit then asks for more goods or a voucher taken out).
+   */
+  to_pay: z.number(),
   /** Kronor, exact to the öre: every line's goods and pant, less the discounts; what the exit charges. */
   total: z.number(),
   /**
@@ -96,4 +113,18 @@ export const cartWorkerSchema = z.object({
   product_id: z.uuid("product_id must be a UUID"),
   /** Makes an add idempotent, as scan_id does for the phone. */
   event_id: z.uuid("event_id must be a UUID").optional(),
+});
+
+/** POST /api/v1/cart/vouchers: a pant machine voucher scanned (or typed) into the visit's cart. */
+export const cartVoucherAddSchema = z.object({
+  session_id: z.uuid("session_id must be a UUID"),
+  barcode: z.string().trim().min(1, "barcode is required").max(64, "barcode must be at most 64 characters"),
+  /** As a scan's: the same scan sent twice (a retry after a lost answer) adds once. */
+  scan_id: z.uuid("scan_id must be a UUID").optional(),
+});
+
+/** DELETE /api/v1/cart/:session_id/vouchers/:code */
+export const cartVoucherParams = z.object({
+  session_id: z.uuid("session_id must be a UUID"),
+  code: z.string().max(64, "code is too long"),
 });

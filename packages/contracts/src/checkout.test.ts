@@ -56,6 +56,8 @@ const receipt = {
   ],
   discounts: [{ offer_id: "f1", label: "3 för 2", times: 1, amount: 0.01 }],
   total: 36.21,
+  vouchers: [{ code: "9801234500240", amount: 24 }],
+  paid_by_card: 12.21,
   vat: [{ rate: 0.12, amount: 3.88, net: 32.33, gross: 36.21 }],
   currency: "SEK",
   payment: { brand: "visa", last4: "4242" },

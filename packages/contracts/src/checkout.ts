@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cartDiscountSchema } from "./cart.ts";
+import { cartDiscountSchema, cartVoucherSchema } from "./cart.ts";
 import { linePantSchema } from "./pant.ts";
 import { receiptDisputeSchema } from "./refunds.ts";
 
@@ -60,6 +60,10 @@ export const receiptSchema = z.object({
   /** Multi-buy discounts, each its own line under the goods; `total` and `vat` are after them. */
   discounts: z.array(cartDiscountSchema),
   total: z.number(),
+  /** Pant machine vouchers it was paid with, under the total; they change neither the total nor the VAT. */
+  vouchers: z.array(cartVoucherSchema),
+  /** Kronor the card paid: the total less the vouchers (what can be refunded to it). */
+  paid_by_card: z.number(),
   vat: z.array(receiptVatSchema),
   currency: z.string(),
   payment: z.object({ brand: z.string(), last4: z.string() }).nullable(),

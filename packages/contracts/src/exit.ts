@@ -22,6 +22,12 @@ export const exitStatusSchema = z.object({
     .describe(
       "Only when the gate refused the exit code for want of a card and there is still none on file: the phone leads to the card page",
     ),
+  vouchers_cover_cart: z
+    .literal(true)
+    .optional()
+    .describe(
+      "Only when the gate refused the exit code because pant vouchers pay the whole cart and they still do: the phone leads back to the cart",
+    ),
 });
 export type ExitStatus = z.infer<typeof exitStatusSchema>;
 

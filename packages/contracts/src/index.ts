@@ -20,6 +20,7 @@ export * from "./offers.ts";
 export * from "./organisation-number.ts";
 export * from "./pant.ts";
 export * from "./pant-amounts.ts";
+export * from "./price-groups.ts";
 export * from "./pricing.ts";
 export * from "./products.ts";
 export * from "./profile.ts";

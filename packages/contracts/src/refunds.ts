@@ -113,6 +113,12 @@ export const orderRefundsSchema = z.object({
   state: z.string(),
   total: z.number(),
   refunded: z.number(),
+  /**
+   * Kronor of `total` paid with pant machine vouchers, which are never paid
+   * out: refunds give the card back at most what it paid. Optional: an older
+   * server leaves it out.
+   */
+  voucher: z.number().optional(),
   lines: z.array(refundableLineSchema),
   refunds: z.array(refundSchema),
 });

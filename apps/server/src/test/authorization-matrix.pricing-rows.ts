@@ -92,4 +92,36 @@ export const PRICING_MATRIX: Record<string, Row> = {
     expect: "401 401 401 403 204",
     params: (f) => ({ id: f.storeA, productId: f.product }),
   },
+  // --- price groups: every admin lists those of their stores; store A's group is not the store admin's (403) ---
+  "GET /api/v1/price-groups": { expect: adminsOnly },
+  "POST /api/v1/price-groups": { expect: platformOnly, body: () => ({ name: `Matrisgrupp ${++sku}` }) },
+  "PUT /api/v1/price-groups/:id": {
+    expect: platformOnly,
+    params: (f) => ({ id: f.priceGroup! }),
+    body: () => ({ name: "Matrisgrupp" }),
+  },
+  "DELETE /api/v1/price-groups/:id": { expect: "401 401 401 403 204", params: (f) => ({ id: f.priceGroupToDelete! }) },
+  "PUT /api/v1/stores/:id/price-group": {
+    expect: platformOnly,
+    params: storeA,
+    body: (f) => ({ price_group_id: f.priceGroup! }),
+  },
+  "GET /api/v1/price-groups/:id/prices": { expect: platformOnly, params: (f) => ({ id: f.priceGroup! }) },
+  "GET /api/v1/price-groups/:id/prices/export": { expect: platformOnly, params: (f) => ({ id: f.priceGroup! }) },
+  "POST /api/v1/price-groups/:id/prices/import": {
+    expect: platformOnly,
+    params: (f) => ({ id: f.priceGroup! }),
+    query: "?dry_run=false",
+    contentType: "text/csv",
+    body: () => "sku,price\nMATRIX-A,4.25\n",
+  },
+  "PUT /api/v1/price-groups/:id/prices/:productId": {
+    expect: platformOnly,
+    params: (f) => ({ id: f.priceGroup!, productId: f.product }),
+    body: () => ({ price: 4.25 }),
+  },
+  "DELETE /api/v1/price-groups/:id/prices/:productId": {
+    expect: "401 401 401 403 204",
+    params: (f) => ({ id: f.priceGroup!, productId: f.product }),
+  },
 };

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { gtinCheckDigit } from "@glide/contracts";
 import { TEST_PASSWORD } from "./harness.ts";
 
 /**
@@ -58,6 +59,9 @@ export type Fixtures = {
   /** A multi-buy offer of store A to replace, and one to delete. */
   offer?: string;
   offerToDelete?: string;
+  /** A price group with store A in it and a price of the product, and a group to delete. */
+  priceGroup?: string;
+  priceGroupToDelete?: string;
 };
 
 /** One route's row. */
@@ -234,6 +238,15 @@ export const MATRIX: Record<string, Row> = {
     body: () => ({ quantity: 2 }),
   },
   "DELETE /api/v1/cart/item/:item_id": { expect: "401 403 401 401 401", params: (f) => ({ item_id: f.cartItem }) },
+  // A voucher that could be taken, into someone else's visit.
+  "POST /api/v1/cart/vouchers": {
+    expect: "401 403 401 401 401",
+    body: (f) => ({ session_id: f.visit, barcode: `980123450024${gtinCheckDigit("980123450024")}` }),
+  },
+  "DELETE /api/v1/cart/:session_id/vouchers/:code": {
+    expect: "401 403 401 401 401",
+    params: (f) => ({ session_id: f.visit, code: "9801234500240" }),
+  },
   // Only a camera_worker key; the device caller is a door scanner.
   "POST /api/v1/cart/worker": {
     expect: "401 401 401 401 401",

@@ -210,6 +210,16 @@ beforeAll(async () => {
     const set = await api.put(`/api/v1/stores/${a}/prices/${product}`, { price: 4.5 });
     if (set.statusCode !== 200) throw new Error(`store price: ${set.statusCode} ${set.body}`);
   }
+  // --- price groups: store A in one, with the product's price in it; another group to delete ---
+  {
+    const group = (name: string) => created("/api/v1/price-groups", { name }).then((r: { id: string }) => r.id);
+    fixtures.priceGroup = await group("Matrisgrupp");
+    fixtures.priceGroupToDelete = await group("Matrisgrupp att ta bort");
+    const put = await api.put(`/api/v1/stores/${a}/price-group`, { price_group_id: fixtures.priceGroup });
+    if (put.statusCode !== 200) throw new Error(`price group: ${put.statusCode} ${put.body}`);
+    const set = await api.put(`/api/v1/price-groups/${fixtures.priceGroup}/prices/${product}`, { price: 4 });
+    if (set.statusCode !== 200) throw new Error(`group price: ${set.statusCode} ${set.body}`);
+  }
   fixtures.auditEntry = String((await api.get(`/api/v1/admin/audit?action=store.create&entity_id=${a}`)).json()[0].id);
   await signInCallers();
   operations = await listOperations(ctx.app);

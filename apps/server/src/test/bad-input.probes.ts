@@ -46,6 +46,7 @@ const ID_OF: Array<[prefix: string, key: string]> = [
   ["/api/v1/vat-rates/", "vat_rate"],
   ["/api/v1/campaigns/", "campaign"],
   ["/api/v1/offers/", "offer"],
+  ["/api/v1/price-groups/", "price_group"],
 ];
 
 /** Good values of other path parameters by the path they stand in, where `real` means another thing by the name. */
@@ -53,6 +54,11 @@ const PARAMS_OF: Record<string, Record<string, string>> = {
   "/api/v1/pant-amounts/:country/:code": { country: "SE", code: "can" },
   // Read when the probes are made, after the setup has made the product.
   "/api/v1/stores/:id/prices/:productId": {
+    get productId() {
+      return real.product ?? "";
+    },
+  },
+  "/api/v1/price-groups/:id/prices/:productId": {
     get productId() {
       return real.product ?? "";
     },
@@ -114,6 +120,10 @@ export const VALID_BODIES: Record<string, () => unknown> = {
   "PUT /api/v1/vat-rates/:id": () => ({ country: "NO", category: "standard", rate: 25, valid_from: "2080-01-01" }),
   "PUT /api/v1/pant-amounts/:country/:code": () => ({ amount: 2 }),
   "PUT /api/v1/stores/:id/prices/:productId": () => ({ price: 4.5 }),
+  "POST /api/v1/price-groups": () => ({ name: `Grupp ${randomUUID().slice(0, 8)}` }),
+  "PUT /api/v1/price-groups/:id": () => ({ name: `Grupp ${randomUUID().slice(0, 8)}` }),
+  "PUT /api/v1/price-groups/:id/prices/:productId": () => ({ price: 4.5 }),
+  "PUT /api/v1/stores/:id/price-group": () => ({ price_group_id: real.price_group }),
   // The product costs 5 kr: a campaign at 1 kr is below it.
   "POST /api/v1/campaigns": () => ({
     product_id: real.product,

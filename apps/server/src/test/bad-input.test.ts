@@ -175,6 +175,7 @@ real.vat_rate = (
     await api.post("/api/v1/vat-rates", { country: "NO", category: "standard", rate: 25, valid_from: "2080-01-01" }),
   )
 ).id;
+real.price_group = (await made(await api.post("/api/v1/price-groups", { name: "Grupp" }))).id;
 real.campaign = (
   await made(
     await api.post("/api/v1/campaigns", {

@@ -137,6 +137,19 @@ export const sv = {
     /** Multi-buy discounts under the goods ("3 för 2 Bregott −49,90 kr"); the minus sign is said as "rabatt". */
     discounts: "Rabatter",
     discountSpoken: (amount: string) => `rabatt ${amount}`,
+    /** Pant machine vouchers ("Pantkvitto −24,00 kr", heard "betalar"), what the card then pays ('Att betala'). */
+    vouchers: "Pantkvitton",
+    voucher: "Pantkvitto",
+    voucherSpoken: (amount: string) => `betalar ${amount}`,
+    removeVoucher: (amount: string) => `Ta bort pantkvitto ${amount}`,
+    toPay: "Att betala",
+    /** A non-member's line with a members' price beside its own: "Medlemspris 39,90 kr/st", heard "… kr per styck". */
+    memberPrice: "Medlemspris",
+    memberPriceSpoken: (amount: string) => `Medlemspris ${amount} per styck`,
+    /** What the cart would cost a member, with the way to become one: "Som medlem 89,90 kr" in the sheet, "Som medlem: 89,90 kr" in the bar. */
+    memberTotal: "Som medlem",
+    memberTotalShort: (amount: string) => `Som medlem: ${amount}`,
+    becomeMember: "Bli medlem",
     /** The deposit under its drink, per unit as the receipt shows it: "Pant 2,00 kr", "Pant 3 × 2,00 kr". */
     pant: (quantity: number, unit: string) => (quantity > 1 ? `Pant ${quantity} × ${unit}` : `Pant ${unit}`),
     decrease: (name: string) => `Minska antal ${name}`,
@@ -151,6 +164,7 @@ export const sv = {
   },
   scan: {
     added: (name: string) => `✓ ${name} tillagd!`,
+    voucherAdded: (amount: string) => `✓ Pantkvitto ${amount} tillagt!`,
     failed: (detail: string) => `✗ ${detail}`,
     notFound: "✗ Produkt inte hittad",
     network: "✗ Kunde inte scanna produkt",
@@ -193,6 +207,22 @@ export const sv = {
     withdrawn: "Samtycket är återkallat.",
     saved: "Samtycket är sparat.",
     failed: "Kunde inte spara ditt val. Försök igen.",
+  },
+  membership: {
+    title: "Medlemskap",
+    terms:
+      "Som medlem får du medlemspriser och medlemserbjudanden i alla våra butiker. Vi sparar att du är medlem och från när; dina köp sparas som vanligt. Du kan avsluta medlemskapet när du vill, det gäller direkt.",
+    consent: "Jag har läst villkoren och vill bli medlem",
+    join: "Bli medlem",
+    since: (date: string) => `Du är medlem sedan ${date}.`,
+    leave: "Avsluta medlemskap",
+    confirmLeave: "Vill du avsluta medlemskapet? Du får inte längre medlemspriser, från och med nu.",
+    confirmYes: "Ja, avsluta",
+    joined: "Välkommen som medlem! Medlemspriserna gäller från och med nu, även för varor du redan har scannat.",
+    left: "Medlemskapet är avslutat.",
+    joinFailed: "Det gick inte att bli medlem just nu. Försök igen.",
+    leaveFailed: "Det gick inte att avsluta medlemskapet just nu. Försök igen.",
+    loadFailed: "Kunde inte hämta ditt medlemskap.",
   },
   receipts: {
     title: "Mina kvitton",
@@ -238,6 +268,7 @@ export const sv = {
     total: "Totalt",
     vat: (rate: number) => `Varav moms ${rate} %`,
     card: (brand: string, last4: string) => `Betalt med ${cardBrandName(brand)} •••• ${last4}`,
+    paidByCard: "Betalt med kort",
     emailed: "Kvitto skickat till din e-post",
     emptyTitle: "Välkommen åter!",
     emptyText: "Kundvagnen var tom, så ingenting har dragits.",
@@ -254,6 +285,10 @@ export const sv = {
     signedOutTitle: "Du är inte inloggad",
     signedOut: "Logga in med BankID för att gå ut och betala.",
     signIn: "Logga in",
+    /** Pant machine vouchers worth the whole cart or more: refused, as vouchers are never paid out. */
+    vouchersTitle: "Pantkvittona täcker hela köpet",
+    vouchersCover: "Pantkvitton betalas inte ut. Lägg till fler varor eller ta bort ett pantkvitto.",
+    backToCart: "Tillbaka till kundvagnen",
   },
   notFound: {
     code: "404",

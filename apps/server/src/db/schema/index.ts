@@ -6,6 +6,7 @@ export * from "./operations.ts";
 export * from "./orders.ts";
 export * from "./pant.ts";
 export * from "./platform.ts";
+export * from "./price-groups.ts";
 export * from "./pricing.ts";
 export * from "./products.ts";
 export * from "./receipt-mails.ts";

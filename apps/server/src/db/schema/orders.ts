@@ -31,6 +31,12 @@ export const orders = pgTable(
     attempt: integer("attempt").notNull().default(1),
     totalOre: bigint("total_ore", { mode: "number" }).notNull(),
     vatOre: bigint("vat_ore", { mode: "number" }).notNull(),
+    /**
+     * Paid with pant machine vouchers (pant_vouchers): a means of payment,
+     * not a discount, so the receipt's total and VAT stand; the card pays
+     * total_ore − voucher_ore, and only that can be given back to it.
+     */
+    voucherOre: bigint("voucher_ore", { mode: "number" }).notNull().default(0),
     currency: text("currency").notNull().default("SEK"),
     storeName: text("store_name").notNull(),
     storeLegalName: text("store_legal_name"),
@@ -54,7 +60,11 @@ export const orders = pgTable(
     index("orders_receipt_idx").on(t.receiptNumber),
     index("orders_customer_idx").on(t.customerId, t.createdAt),
     check("orders_total_check", sql`${t.totalOre} >= 0`),
-    check("orders_refunded_check", sql`${t.refundedOre} >= 0 AND ${t.refundedOre} <= ${t.totalOre}`),
+    check("orders_refunded_check", sql`${t.refundedOre} >= 0 AND ${t.refundedOre} <= ${t.totalOre} - ${t.voucherOre}`),
+    check(
+      "orders_voucher_check",
+      sql`${t.voucherOre} = 0 OR (${t.voucherOre} > 0 AND ${t.voucherOre} < ${t.totalOre})`,
+    ),
     index("orders_store_paid_idx").on(t.storeId, t.paidAt),
   ],
 );
@@ -141,3 +151,28 @@ export const exitTokenUses = pgTable("exit_token_uses", {
   sessionId: uuid("session_id").references(() => shoppingSessions.id, { onDelete: "cascade" }),
   usedAt: timestamp("used_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Every pant machine voucher (pantkvitto) a shopper scanned, by its code: a
+ * voucher is taken once in the whole chain. It belongs to the visit whose
+ * cart holds it (taken out again, it is free for another), then to the order
+ * it paid. A visit that ends with nothing to pay gives its vouchers back.
+ */
+export const pantVouchers = pgTable(
+  "pant_vouchers",
+  {
+    code: text("code").primaryKey(),
+    amountOre: integer("amount_ore").notNull(),
+    sessionId: uuid("session_id").references(() => shoppingSessions.id, { onDelete: "set null" }),
+    storeId: uuid("store_id").references(() => stores.id, { onDelete: "set null" }),
+    orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
+    /** The phone's scan id: the same scan sent again answers as the first did. */
+    scanId: uuid("scan_id"),
+    scannedAt: timestamp("scanned_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("pant_vouchers_session_idx").on(t.sessionId),
+    index("pant_vouchers_order_idx").on(t.orderId),
+    check("pant_vouchers_amount_check", sql`${t.amountOre} > 0`),
+  ],
+);

@@ -1,37 +1,44 @@
 import { sql } from "drizzle-orm";
-import { boolean, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { priceGroups } from "./price-groups.ts";
 
-export const stores = pgTable("stores", {
-  id: uuid("id").primaryKey().defaultRandom(),
-  name: text("name").notNull(),
-  legalName: text("legal_name"),
-  organizationNumber: text("organization_number"),
-  vatNumber: text("vat_number"),
-  storeType: text("store_type"),
-  sizeSqm: integer("size_sqm"),
-  description: text("description"),
-  address: text("address"),
-  city: text("city"),
-  postalCode: text("postal_code"),
-  country: text("country").notNull().default("SE"),
-  timezone: text("timezone").notNull().default("Europe/Stockholm"),
-  phone: text("phone"),
-  email: text("email"),
-  website: text("website"),
-  contactPerson: text("contact_person"),
-  contactTitle: text("contact_title"),
-  isActive: boolean("is_active").notNull().default(true),
-  language: text("language").notNull().default("sv-SE"),
-  currency: text("currency").notNull().default("SEK"),
-  /** Hundredths of a percent, exact: 25 % is 2500. The API speaks fractions (0.25). */
-  vatRateBp: integer("vat_rate_bp").notNull().default(2500),
-  customSettings: jsonb("custom_settings").$type<Record<string, Record<string, unknown>>>().notNull().default({}),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp("updated_at", { withTimezone: true })
-    .notNull()
-    .defaultNow()
-    .$onUpdate(() => sql`now()`),
-});
+export const stores = pgTable(
+  "stores",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    legalName: text("legal_name"),
+    organizationNumber: text("organization_number"),
+    vatNumber: text("vat_number"),
+    storeType: text("store_type"),
+    sizeSqm: integer("size_sqm"),
+    description: text("description"),
+    address: text("address"),
+    city: text("city"),
+    postalCode: text("postal_code"),
+    country: text("country").notNull().default("SE"),
+    timezone: text("timezone").notNull().default("Europe/Stockholm"),
+    phone: text("phone"),
+    email: text("email"),
+    website: text("website"),
+    contactPerson: text("contact_person"),
+    contactTitle: text("contact_title"),
+    isActive: boolean("is_active").notNull().default(true),
+    language: text("language").notNull().default("sv-SE"),
+    currency: text("currency").notNull().default("SEK"),
+    /** Hundredths of a percent, exact: 25 % is 2500. The API speaks fractions (0.25). */
+    vatRateBp: integer("vat_rate_bp").notNull().default(2500),
+    customSettings: jsonb("custom_settings").$type<Record<string, Record<string, unknown>>>().notNull().default({}),
+    /** The price group whose prices the store takes where it has none of its own; null for none. */
+    priceGroupId: uuid("price_group_id").references(() => priceGroups.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true })
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => sql`now()`),
+  },
+  (t) => [index("stores_price_group_idx").on(t.priceGroupId)],
+);
 
 /** The module catalogue: features a store can subscribe to. */
 export const modules = pgTable("modules", {

@@ -5,7 +5,7 @@ import { forbidden, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import { linePant } from "../pant/pant.ts";
 import { cartAnswer, offersOfVisit } from "../pricing/cart-offers.ts";
-import { kronorOrNull, ordinaryUnitPrice } from "../pricing/shelf-price.ts";
+import { kronorOrNull, ordinaryPriceOf, ordinaryUnitPrice } from "../pricing/shelf-price.ts";
 import { loadSession } from "./cart-visit.ts";
 
 /** A cart line with its product, as the cart's statements read it. */
@@ -36,11 +36,10 @@ type CartRow = ItemRow & { vat_category: VatCategory };
 
 /** The select of cart lines with their products; add the where clause. */
 export const itemSelect = sql`select i.id, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.member_unit_ore, i.weight_grams,
-    i.line_key, p.id as product_id, p.name, p.image_url, coalesce(sp.price_ore, p.price_ore) as price_ore,
+    i.line_key, p.id as product_id, p.name, p.image_url,
+    ${ordinaryPriceOf("p", sql`(select s.store_id from shopping_sessions s where s.id = i.session_id)`)} as price_ore,
     p.net_content_milli, p.net_content_unit, p.vat_category
-  from cart_items i join products p on p.id = i.product_id
-  left join store_prices sp on sp.product_id = p.id
-    and sp.store_id = (select s.store_id from shopping_sessions s where s.id = i.session_id)`;
+  from cart_items i join products p on p.id = i.product_id`;
 
 /**
  * A line's jämförpris: a weight label's is the store's price per kilogram
@@ -92,7 +91,6 @@ export async function readCart(db: Db | Tx, sessionId: string, at: Date): Promis
     sql`${itemSelect} where i.session_id = ${sessionId} order by i.created_at, i.id`,
   );
   const items = rows.map(toItem);
-  if (rows.length === 0) return { session_id: sessionId, items, discounts: [], total: 0, member_total: null };
   return { session_id: sessionId, items, ...cartAnswer(rows.map(offerLine), await offersOfVisit(db, sessionId, at)) };
 }
 

@@ -3,7 +3,7 @@ import { parseBarcode, parseVariableMeasure } from "@glide/contracts";
 import { type Db, queryPrepared, queryRows, sql, type Tx } from "../../db/client.ts";
 import { AppError, conflict, isUniqueViolation, notFound } from "../../platform/errors.ts";
 import { lineValueOre, pantOreOf } from "../pant/pant.ts";
-import { shelfPriceOf } from "../pricing/shelf-price.ts";
+import { ordinaryPriceOf, shelfPriceOf } from "../pricing/shelf-price.ts";
 import { ACTIVITY_PRECISION, type AnnounceSession, announceNothing } from "../sessions/session-events.ts";
 import { checkAgeLimit } from "./age-limit.ts";
 import { addedEvent, type CartEvent } from "./cart.events.ts";
@@ -129,11 +129,11 @@ async function scanStatement(
       previous as (
         select c.session_id, i.id, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.member_unit_ore,
           i.weight_grams, i.line_key, p.id as product_id, p.name,
-          p.image_url, coalesce(sp.price_ore, p.price_ore) as price_ore, p.net_content_milli, p.net_content_unit
+          p.image_url, ${ordinaryPriceOf("p", sql`(select store_id from visit)`)} as price_ore, p.net_content_milli,
+          p.net_content_unit
         from cart_scans c
         left join cart_items i on i.id = c.item_id
         left join products p on p.id = i.product_id
-        left join store_prices sp on sp.product_id = p.id and sp.store_id = (select store_id from visit)
         where c.scan_id = ${scanId}::uuid
       ),
       cart as (

@@ -81,7 +81,8 @@ function chargeRequestOf(
   return {
     customer: visit.payment_customer_id,
     paymentMethod: visit.payment_method_id,
-    amountOre: order.total_ore,
+    // Pant machine vouchers paid the rest.
+    amountOre: order.total_ore - order.voucher_ore,
     currency: order.currency,
     idempotencyKey: idempotencyKeyOf(visit.id, order.attempt),
     description: `${visit.store_name}, besök ${visit.id}`,

@@ -1,19 +1,17 @@
-import type { CheckoutResponse, VatCategory, VisitState } from "@glide/contracts";
+import type { CheckoutResponse, VisitState } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import { checkAgeLimit } from "../cart/age-limit.ts";
 import { paidResponse } from "../orders/receipt.ts";
 import { enqueueReceiptMail } from "../orders/receipt-mail.outbox.ts";
-import { vatPerRate } from "../orders/vat.ts";
 import { lineValueOre } from "../pant/pant.ts";
 import type { ChargeOutcome } from "../payments/charge.ts";
-import { offersOfVisit, priceWithOffers } from "../pricing/cart-offers.ts";
 import { recordSessionEvent, type SessionChange } from "../sessions/session-events.ts";
-import { saleVatRates } from "../vat-rates/vat-rate-table.ts";
 import { type ChargeDetails, loadVisit, type Visit } from "../visits/visit-loader.ts";
 import { mustTransition, transition } from "../visits/visit-state.ts";
 import { moveVisit } from "../visits/visits.ts";
+import { checkVouchers, priceOrder } from "./order-pricing.ts";
 
 /** A request that finds another one charging waits this long for it before taking over with the same key. */
 export const CHARGE_LEASE_MS = 30_000;
@@ -30,29 +28,12 @@ export type OrderRow = {
   state: "awaiting_payment" | "charging" | "unsettled" | "declined" | "paid";
   attempt: number;
   total_ore: number;
+  /** Paid with pant machine vouchers; the card pays the rest. */
+  voucher_ore: number;
   currency: string;
   /** A Date from node-postgres, a string from some drivers: read through `new Date`. */
   charge_started_at: Date | string | null;
   payment_intent_id: string | null;
-};
-
-type CartLine = {
-  id: string;
-  product_id: string;
-  name: string;
-  quantity: number;
-  unit_price_ore: number;
-  /** Öre of pant for one, charged and taxed with the line. */
-  pant_ore: number;
-  /** The ordinary price beside a campaign's ("Kampanj"), or null. */
-  ordinary_unit_ore: number | null;
-  /** The members' price a non-member saw beside the line; never charged. */
-  member_unit_ore: number | null;
-  weight_grams: number | null;
-  vat_category: VatCategory;
-  age_limit: number | null;
-  /** A weight or price label's line: no offer takes it. */
-  labelled: boolean;
 };
 
 /** What the next step is, decided under the visit's row lock. */
@@ -75,7 +56,7 @@ function lockVisitToCharge(tx: Tx, sessionId: string): Promise<VisitToCharge | u
 async function orderOf(db: Db | Tx, sessionId: string, lock = false): Promise<OrderRow | undefined> {
   const [row] = await queryRows<OrderRow>(
     db,
-    sql`select id, session_id, state, attempt, total_ore, currency, charge_started_at, payment_intent_id
+    sql`select id, session_id, state, attempt, total_ore, voucher_ore, currency, charge_started_at, payment_intent_id
         from orders where session_id = ${sessionId} ${lock ? sql`for update` : sql``}`,
   );
   return row;
@@ -148,6 +129,8 @@ function withCard(visit: VisitToCharge) {
 /** Nothing to pay: the visit ends, nothing is charged, no receipt. */
 async function endEmpty(tx: Tx, visit: VisitToCharge, order: OrderRow | undefined, now: Date): Promise<Plan> {
   if (order) await tx.execute(sql`delete from orders where id = ${order.id}`);
+  // A voucher scanned into a cart that ends with nothing to pay is free again, for the next visit.
+  await tx.execute(sql`delete from pant_vouchers where session_id = ${visit.id} and order_id is null`);
   await moveVisit(tx, visit.id, "ended_empty", now);
   await recordSessionEvent(tx, {
     sessionId: visit.id,
@@ -176,48 +159,25 @@ async function makeOrder(
   now: Date,
   checkAge: boolean,
 ): Promise<Plan> {
-  const lines = await queryRows<CartLine>(
-    tx,
-    sql`select i.id, i.product_id, p.name, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.member_unit_ore, i.weight_grams,
-          p.vat_category, p.age_limit, i.line_key like 'label:%' as labelled
-        from cart_items i join products p on p.id = i.product_id
-        where i.session_id = ${visit.id}
-        order by i.created_at, i.id`,
-  );
+  const { lines, priced, cart, totalOre, vatOre, voucherOre } = await priceOrder(tx, visit, now);
   if (checkAge) for (const line of lines) checkAgeLimit(visit, line, now);
   const charged = withCard(visit);
-  const rateOf = await saleVatRates(tx, visit, now);
-  // The offers of the moment of payment, as the cart showed them: each discount spread over the lines it came from.
-  const cart = priceWithOffers(lines, await offersOfVisit(tx, visit.id, now), rateOf);
-  const priced = lines.map((line, position) => ({
-    ...line,
-    position,
-    vat_rate_bp: rateOf(line.vat_category),
-    discount_ore: cart.lines[position]!.discount_ore,
-  }));
-  // The pant is charged and taxed with its drink (Skatteverket: the deposit follows the goods' rate);
-  // a discount lowers the goods of its own rate.
-  const totals = priced.map((line) => ({
-    totalOre: (line.unit_price_ore + line.pant_ore) * line.quantity - line.discount_ore,
-    vatRateBp: line.vat_rate_bp,
-  }));
-  const totalOre = totals.reduce((sum, line) => sum + line.totalOre, 0);
-  const vatOre = vatPerRate(totals).reduce((sum, rate) => sum + rate.vatOre, 0);
+  checkVouchers(totalOre, voucherOre);
   // A declined try is over at the provider: the next one is a new charge under a new key.
   const attempt = order ? order.attempt + (order.state === "declined" ? 1 : 0) : 1;
   const [saved] = await queryRows<OrderRow>(
     tx,
-    sql`insert into orders (session_id, customer_id, store_id, state, attempt, total_ore, vat_ore, currency,
+    sql`insert into orders (session_id, customer_id, store_id, state, attempt, total_ore, vat_ore, voucher_ore, currency,
           store_name, store_legal_name, store_organization_number, store_address, charge_started_at)
         values (${visit.id}, ${visit.customer_id}, ${visit.store_id}, 'charging', ${attempt}, ${totalOre},
-          ${vatOre}, ${visit.currency}, ${visit.store_name}, ${visit.legal_name}, ${visit.organization_number},
+          ${vatOre}, ${voucherOre}, ${visit.currency}, ${visit.store_name}, ${visit.legal_name}, ${visit.organization_number},
           ${storeAddress(visit)}, ${now})
         on conflict (session_id) do update set state = 'charging', attempt = excluded.attempt,
-          total_ore = excluded.total_ore, vat_ore = excluded.vat_ore, currency = excluded.currency,
+          total_ore = excluded.total_ore, vat_ore = excluded.vat_ore, voucher_ore = excluded.voucher_ore, currency = excluded.currency,
           store_name = excluded.store_name, store_legal_name = excluded.store_legal_name,
           store_organization_number = excluded.store_organization_number, store_address = excluded.store_address,
           charge_started_at = excluded.charge_started_at, failure_code = null
-        returning id, session_id, state, attempt, total_ore, currency, charge_started_at, payment_intent_id`,
+        returning id, session_id, state, attempt, total_ore, voucher_ore, currency, charge_started_at, payment_intent_id`,
   );
   const orderId = saved!.id;
   await tx.execute(sql`delete from order_lines where order_id = ${orderId}`);
@@ -238,6 +198,7 @@ async function makeOrder(
           from jsonb_to_recordset(${JSON.stringify(cart.discounts.map((d, position) => ({ ...d, position })))}::jsonb)
             as d(position int, offer_id uuid, label text, times int, amount_ore bigint)`,
     );
+  await tx.execute(sql`update pant_vouchers set order_id = ${orderId} where session_id = ${visit.id}`);
   await moveVisit(tx, visit.id, "charging", now);
   await recordSessionEvent(tx, {
     sessionId: visit.id,

@@ -5,6 +5,7 @@ import { AppError, conflict, forbidden, isUniqueViolation, notFound, safeError }
 import { type ChargeVisitOptions, checkout } from "../checkout/checkout.service.ts";
 import { readReceipt } from "../orders/receipt.ts";
 import type { ChargePort } from "../payments/charge.ts";
+import { cartTotals } from "../pricing/cart-offers.ts";
 import { type AnnounceSession, announceNothing, recordSessionEvent } from "../sessions/session-events.ts";
 import { flagAtExit, spotCheckNotice } from "../spot-checks/exit-draw.ts";
 import { OWING_STATES } from "../visits/visit-state.ts";
@@ -202,6 +203,8 @@ export type ExitStatus = {
   notice?: string;
   /** Only when true: the gate refused the exit code for want of a card, and there is still none on file. */
   needs_card?: true;
+  /** Only when true: the gate refused the exit code because pant vouchers pay the whole cart, and they still do. */
+  vouchers_cover_cart?: true;
 };
 
 /** What the exit page shows while it waits at the gate. */
@@ -212,7 +215,24 @@ export async function exitStatus(db: Db, customerId: string): Promise<ExitStatus
   const notice = await spotCheckNotice(db, visit.id);
   if (notice) status.notice = notice;
   if (OWING_STATES.includes(visit.state) && (await refusedForCard(db, visit.id, customerId))) status.needs_card = true;
+  if (visit.state === "in_store" && (await refusedForVouchers(db, visit.id))) status.vouchers_cover_cart = true;
   return status;
+}
+
+/**
+ * The gate refused this visit's exit code because its pant vouchers pay the
+ * whole cart (a voucher is never paid out), and they still do: the cart
+ * holds vouchers and the card would pay nothing.
+ */
+async function refusedForVouchers(db: Db, sessionId: string): Promise<boolean> {
+  const [row] = await queryRows<{ refused: boolean }>(
+    db,
+    sql`select exists (select 1 from session_events e where e.session_id = ${sessionId} and e.kind = 'exit_refused'
+                         and e.detail->>'code' = 'vouchers_cover_cart') as refused`,
+  );
+  if (!row?.refused) return false;
+  const cart = await cartTotals(db, sessionId, new Date());
+  return cart.vouchers.length > 0 && cart.to_pay === 0;
 }
 
 /** The gate refused this visit's exit code because no card was on file, and none has been added since. */

@@ -47,6 +47,8 @@ const receipt = (over: Partial<Receipt> = {}): Receipt => ({
   ],
   discounts: [],
   total: 1284.76,
+  vouchers: [],
+  paid_by_card: 1284.76,
   vat: [
     { rate: 0.12, amount: 5.39, net: 44.87, gross: 50.26 },
     { rate: 0.25, amount: 246.9, net: 987.6, gross: 1234.5 },
@@ -114,6 +116,19 @@ describe("the receipt e-mail", () => {
     expect(text.slice(10, 12)).toEqual(["1 x Äpplen (0,482 kg) | 14,46 kr", "3 för 2 Mjölk | \u221217,90 kr"]);
     expect(receiptMail(receipt({ discounts })).html).toContain("3 för 2 Mjölk");
     expect(receiptMail(receipt()).text).not.toContain("\u2212");
+  });
+
+  it("puts a pant voucher under the total with what the card paid, and neither without one", () => {
+    const vouchers = [{ code: "9801234500240", amount: 24 }];
+    const text = lines(receiptMail(receipt({ vouchers, paid_by_card: 1260.76 })).text);
+    const at = text.indexOf("Totalt | 1\u00a0284,76 kr");
+    expect(text.slice(at, at + 3)).toEqual([
+      "Totalt | 1\u00a0284,76 kr",
+      "Pantkvitto 9801234500240 | \u221224,00 kr",
+      "Betalt med kort | 1\u00a0260,76 kr",
+    ]);
+    expect(receiptMail(receipt({ vouchers, paid_by_card: 1260.76 })).html).toContain("Pantkvitto 9801234500240");
+    expect(receiptMail(receipt()).text).not.toContain("Pantkvitto");
   });
 
   it("shows the time in Stockholm: summer time, and the day after midnight there", () => {

@@ -69,13 +69,23 @@ function contents(receipt: Receipt) {
     number: String(receipt.number),
     lines,
     total: money(receipt.total, currency),
+    // Pant machine vouchers paid part of the total: each under it, then what the card paid.
+    payments: (receipt.vouchers ?? []).length
+      ? [
+          ...receipt.vouchers.map((v) => ({
+            label: `Pantkvitto ${v.code}`,
+            amount: `\u2212${money(v.amount, currency)}`,
+          })),
+          { label: "Betalt med kort", amount: money(receipt.paid_by_card, currency) },
+        ]
+      : [],
     vat,
     card: receipt.payment ? `${cardBrandName(receipt.payment.brand)} **** ${receipt.payment.last4}` : null,
   };
 }
 
 function text(c: ReturnType<typeof contents>): string {
-  const width = Math.max(24, ...c.lines.map((line) => line.label.length + 2));
+  const width = Math.max(24, ...[...c.lines, ...c.payments].map((line) => line.label.length + 2));
   const row = (label: string, value: string) => (value ? `${label.padEnd(width)}${value}` : label);
   return [
     c.storeName,
@@ -87,6 +97,7 @@ function text(c: ReturnType<typeof contents>): string {
     ...c.lines.map((line) => row(line.label, line.amount)),
     "",
     row("Totalt", c.total),
+    ...c.payments.map((line) => row(line.label, line.amount)),
     "",
     ...c.vat.map((rate) => `Moms ${rate.rate}: ${rate.vat} (netto ${rate.net}, brutto ${rate.gross})`),
     "",
@@ -113,7 +124,8 @@ ${c.seller.map((part) => `<p style="margin:0">${e(part)}</p>`).join("\n")}
 <tbody>
 ${c.lines.map((line) => `<tr><td ${cell}>${e(line.label)}</td><td ${right}>${e(line.amount)}</td></tr>`).join("\n")}
 </tbody>
-<tfoot><tr><th ${cell} align="left">Totalt</th><th ${right}>${e(c.total)}</th></tr></tfoot>
+<tfoot><tr><th ${cell} align="left">Totalt</th><th ${right}>${e(c.total)}</th></tr>
+${c.payments.map((line) => `<tr><td ${cell}>${e(line.label)}</td><td ${right}>${e(line.amount)}</td></tr>`).join("\n")}</tfoot>
 </table>
 <table style="border-collapse:collapse;margin-top:12px">
 <thead><tr><th ${cell} align="left">Momssats</th><th ${right}>Moms</th><th ${right}>Netto</th><th ${right}>Brutto</th></tr></thead>

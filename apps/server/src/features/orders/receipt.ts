@@ -3,7 +3,7 @@ import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { conflict } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import { linePant } from "../pant/pant.ts";
-import { discountAnswer } from "../pricing/cart-offers.ts";
+import { discountAnswer, type VisitVoucher, voucherAnswer } from "../pricing/cart-offers.ts";
 import { ordinaryUnitPrice } from "../pricing/shelf-price.ts";
 import { receiptAfterwards, refundedVat } from "./receipt-refunds.ts";
 import { vatPerRate } from "./vat.ts";
@@ -18,6 +18,7 @@ type ReceiptOrderRow = {
   store_address: string | null;
   paid_at: Date;
   total_ore: number;
+  voucher_ore: number;
   currency: string;
   card_brand: string | null;
   card_last4: string | null;
@@ -42,7 +43,7 @@ export async function readReceipt(db: Db | Tx, orderId: string): Promise<Receipt
   const [order] = await queryRows<ReceiptOrderRow>(
     db,
     sql`select id, receipt_number, store_name, store_legal_name, store_organization_number, store_address,
-          paid_at, total_ore, currency, card_brand, card_last4,
+          paid_at, total_ore, voucher_ore, currency, card_brand, card_last4,
           exists (select 1 from receipt_mails m
                   where m.order_id = orders.id and m.kind = 'receipt' and m.state <> 'failed') as emailed
         from orders where id = ${orderId} and state = 'paid'`,
@@ -57,6 +58,10 @@ export async function readReceipt(db: Db | Tx, orderId: string): Promise<Receipt
   const discounts = await queryRows<{ offer_id: string | null; label: string; times: number; amount_ore: number }>(
     db,
     sql`select offer_id, label, times, amount_ore from order_discounts where order_id = ${orderId} order by position`,
+  );
+  const vouchers = await queryRows<VisitVoucher>(
+    db,
+    sql`select code, amount_ore from pant_vouchers where order_id = ${orderId} order by scanned_at, code`,
   );
   return {
     id: order.id,
@@ -80,6 +85,8 @@ export async function readReceipt(db: Db | Tx, orderId: string): Promise<Receipt
     })),
     discounts: discounts.map(discountAnswer),
     total: fromOre(order.total_ore),
+    vouchers: vouchers.map(voucherAnswer),
+    paid_by_card: fromOre(order.total_ore - order.voucher_ore),
     // What was paid per rate: each line's goods and pant less the discounts taken from it.
     vat: vatPerRate(
       lines.map((line) => ({ totalOre: line.total_ore - line.discount_ore, vatRateBp: line.vat_rate_bp })),

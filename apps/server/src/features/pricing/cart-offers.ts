@@ -1,4 +1,13 @@
-import type { CalendarDay, CartDiscount, Discount, Offer, PricedCart, PriceLine, VatCategory } from "@glide/contracts";
+import type {
+  CalendarDay,
+  CartDiscount,
+  CartVoucher,
+  Discount,
+  Offer,
+  PricedCart,
+  PriceLine,
+  VatCategory,
+} from "@glide/contracts";
 import { priceCart } from "@glide/contracts";
 import { type Db, queryPrepared, sql, type Tx } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
@@ -40,8 +49,11 @@ export type OfferLine = {
   vat_category: VatCategory;
 };
 
-/** The visit's day in its store, whether its shopper is a member, and the offers that may apply. */
-export type VisitOffers = { day: CalendarDay | null; member: boolean; offers: Offer[] };
+/** A pant machine voucher on the cart, paid with. */
+export type VisitVoucher = { code: string; amount_ore: number };
+
+/** The visit's day in its store, whether its shopper is a member, the offers that may apply, and its vouchers. */
+export type VisitOffers = { day: CalendarDay | null; member: boolean; offers: Offer[]; vouchers: VisitVoucher[] };
 
 /** The visit with its store's calendar day of `at` and its shopper's membership. */
 const visitDay = (sessionId: string, at: Date) =>
@@ -60,6 +72,10 @@ const offersOf = sql`(select json_agg(x order by x.id) from (
       and exists (select 1 from offer_products op join cart_items i on i.product_id = op.product_id
                   where op.offer_id = o.id and i.session_id = v.id)) x)`;
 
+/** The `visit` row's pant machine vouchers, in the order they were scanned. */
+const vouchersOf = sql`(select json_agg(json_build_object('code', pv.code, 'amount_ore', pv.amount_ore)
+    order by pv.scanned_at, pv.code) from pant_vouchers pv where pv.session_id = v.id)`;
+
 const toOffer = (row: OfferRow): Offer => ({
   id: row.id,
   label: row.label,
@@ -72,11 +88,17 @@ const toOffer = (row: OfferRow): Offer => ({
   to: row.ends_on,
 });
 
-type VisitRow = { day: CalendarDay | null; member: boolean | null; offers: OfferRow[] | null };
+type VisitRow = {
+  day: CalendarDay | null;
+  member: boolean | null;
+  offers: OfferRow[] | null;
+  vouchers: VisitVoucher[] | null;
+};
 const toVisitOffers = (row: VisitRow | undefined): VisitOffers => ({
   day: row?.day ?? null,
   member: row?.member ?? false,
   offers: (row?.offers ?? []).map(toOffer),
+  vouchers: row?.vouchers ?? [],
 });
 
 /**
@@ -89,7 +111,7 @@ export async function offersOfVisit(db: Db | Tx, sessionId: string, at: Date): P
   const [row] = await queryPrepared<VisitRow>(
     db,
     "visit_offers",
-    sql`select to_char(v.day, 'YYYY-MM-DD') as day, v.member, ${offersOf} as offers
+    sql`select to_char(v.day, 'YYYY-MM-DD') as day, v.member, ${offersOf} as offers, ${vouchersOf} as vouchers
         from (${visitDay(sessionId, at)}) v`,
   );
   return toVisitOffers(row);
@@ -104,7 +126,7 @@ export async function cartTotals(db: Db | Tx, sessionId: string, at: Date) {
   const [row] = await queryPrepared<VisitRow & { lines: OfferLine[] | null }>(
     db,
     "cart_totals",
-    sql`select to_char(v.day, 'YYYY-MM-DD') as day, v.member, ${offersOf} as offers,
+    sql`select to_char(v.day, 'YYYY-MM-DD') as day, v.member, ${offersOf} as offers, ${vouchersOf} as vouchers,
           (select json_agg(json_build_object('id', i.id, 'product_id', i.product_id, 'quantity', i.quantity,
               'unit_price_ore', i.unit_price_ore, 'pant_ore', i.pant_ore, 'member_unit_ore', i.member_unit_ore,
               'labelled', i.line_key like 'label:%', 'vat_category', 'standard') order by i.created_at, i.id)
@@ -114,15 +136,27 @@ export async function cartTotals(db: Db | Tx, sessionId: string, at: Date) {
   return cartAnswer(row?.lines ?? [], toVisitOffers(row));
 }
 
-/** The cart's discounts, total and (for one who is no member) a member's total, as the API answers them. */
+/**
+ * The cart's discounts, total, vouchers and what the card will pay, and (for
+ * one who is no member) a member's total, as the API answers them.
+ */
 export function cartAnswer(lines: readonly OfferLine[], found: VisitOffers) {
   const priced = priceWithOffers(lines, found);
+  const vouchersOre = found.vouchers.reduce((sum, voucher) => sum + voucher.amount_ore, 0);
   return {
     discounts: priced.discounts.map(discountAnswer),
     total: fromOre(priced.total_ore),
+    vouchers: found.vouchers.map(voucherAnswer),
+    to_pay: fromOre(Math.max(0, priced.total_ore - vouchersOre)),
     member_total: memberTotal(lines, found, priced.total_ore),
   };
 }
+
+/** A voucher as the cart and the receipt answer it. */
+export const voucherAnswer = (voucher: VisitVoucher): CartVoucher => ({
+  code: voucher.code,
+  amount: fromOre(voucher.amount_ore),
+});
 
 /**
  * The cart priced with its offers: discounts (each split over the lines it

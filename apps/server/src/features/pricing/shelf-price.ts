@@ -7,8 +7,8 @@ import { fromOre } from "../../platform/money.ts";
  * cart line. `product` is the products row's alias in the statement,
  * `storeId` an expression naming the store, `at` the moment of the scan.
  *
- * - ordinary: the store's own price (store_prices) where it has one, else the
- *   catalogue's; per kilogram for weighed goods, like the catalogue's.
+ * - ordinary: ordinaryPriceOf: the store's own price, else its price
+ *   group's, else the catalogue's.
  * - campaign: the lowest campaign price valid on the store's calendar day of
  *   `at` (its own time zone), for this store or every store; null without.
  *   Members-only campaigns count when `member` (an SQL boolean: the shopper
@@ -20,6 +20,21 @@ import { fromOre } from "../../platform/money.ts";
  * A line takes the campaign price only when it is below the ordinary one,
  * and keeps the ordinary one beside it for "Kampanj".
  */
+/**
+ * A product's ordinary price in a store: the store's own price (store_prices)
+ * where it has one, else its price group's (price_group_prices), else the
+ * catalogue's; per kilogram for weighed goods, like the catalogue's. Every
+ * statement that prices a product in a store takes it from here.
+ */
+export function ordinaryPriceOf(product: string, storeId: SQL): SQL {
+  const id = sql.raw(`${product}.id`);
+  return sql`coalesce(
+    (select sp.price_ore from store_prices sp where sp.store_id = ${storeId} and sp.product_id = ${id}),
+    (select gp.price_ore from stores gs join price_group_prices gp on gp.group_id = gs.price_group_id
+      where gs.id = ${storeId} and gp.product_id = ${id}),
+    ${sql.raw(`${product}.price_ore`)})`;
+}
+
 export function shelfPriceOf(
   product: string,
   storeId: SQL,
@@ -27,13 +42,11 @@ export function shelfPriceOf(
   member: SQL = sql`false`,
 ): { ordinary: SQL; campaign: SQL; memberCampaign: SQL } {
   const id = sql.raw(`${product}.id`);
-  const price = sql.raw(`${product}.price_ore`);
   const valid = (which: SQL) => sql`(select min(c.price_ore) from campaigns c join stores cst on cst.id = ${storeId}
       where c.product_id = ${id} and (c.store_id is null or c.store_id = cst.id) and ${which}
         and (${at.toISOString()}::timestamptz at time zone cst.timezone)::date between c.starts_on and c.ends_on)`;
   return {
-    ordinary: sql`coalesce((select sp.price_ore from store_prices sp
-      where sp.store_id = ${storeId} and sp.product_id = ${id}), ${price})`,
+    ordinary: ordinaryPriceOf(product, storeId),
     campaign: valid(sql`(not c.members_only or ${member})`),
     memberCampaign: sql`(case when ${member} then null else ${valid(sql`c.members_only`)} end)`,
   };

@@ -50,7 +50,7 @@ export async function oneRefund(db: Db | Tx, refundId: string): Promise<Refund> 
 export async function readOrderRefunds(opts: { db: Db; actor: AdminActor; orderId: string }): Promise<OrderRefunds> {
   const [order] = await queryRows<OrderRow>(
     opts.db,
-    sql`select id, session_id, store_id, state, receipt_number, total_ore, refunded_ore, payment_intent_id
+    sql`select id, session_id, store_id, state, receipt_number, total_ore, voucher_ore, refunded_ore, payment_intent_id
         from orders where id = ${opts.orderId}`,
   );
   if (!order) throw notFound("Unknown order");
@@ -63,6 +63,7 @@ export async function readOrderRefunds(opts: { db: Db; actor: AdminActor; orderI
     state: order.state,
     total: fromOre(order.total_ore),
     refunded: fromOre(order.refunded_ore),
+    voucher: fromOre(order.voucher_ore),
     lines: lines.map(({ position: _position, ...line }) => line),
     refunds: await refundsOf(opts.db, { orderId: order.id }),
   };

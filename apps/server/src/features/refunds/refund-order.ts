@@ -12,6 +12,8 @@ export type OrderRow = {
   state: string;
   receipt_number: number | null;
   total_ore: number;
+  /** Paid with pant machine vouchers: never given back. */
+  voucher_ore: number;
   refunded_ore: number;
   payment_intent_id: string | null;
 };
@@ -40,7 +42,7 @@ export const kr = (ore: number) => `${(ore / 100).toFixed(2)} kr`;
 export async function lockOrder(tx: Tx, orderId: string): Promise<OrderRow | undefined> {
   const [order] = await queryRows<OrderRow>(
     tx,
-    sql`select id, session_id, store_id, state, receipt_number, total_ore, refunded_ore, payment_intent_id
+    sql`select id, session_id, store_id, state, receipt_number, total_ore, voucher_ore, refunded_ore, payment_intent_id
         from orders where id = ${orderId} for update`,
   );
   return order;

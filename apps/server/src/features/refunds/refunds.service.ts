@@ -113,6 +113,33 @@ function byPayment(planned: Planned[]): Array<{ payment: Payment; planned: Plann
   }).filter((group) => group.planned.some((p) => p.quantity > 0));
 }
 
+/**
+ * What the checkout's card can still be given back when pant machine
+ * vouchers paid part of the order: the card paid the checkout's lines less
+ * the vouchers, and a voucher is never paid out. Refunds go to the card
+ * until that is given back; units asked for beyond it are taken back with
+ * nothing more to give (their share was the vouchers'). A group with
+ * nothing left to give is left out.
+ */
+function capToCard(groups: ReturnType<typeof byPayment>, lines: LineRow[], voucherOre: number) {
+  if (voucherOre === 0) return groups;
+  const own = lines.filter((line) => paymentOf(line) === "checkout");
+  const paid = own.reduce((sum, line) => sum + line.total_ore, 0);
+  const given = own.reduce((sum, line) => sum + line.refunded_ore, 0);
+  let left = Math.max(0, paid - voucherOre - given);
+  return groups
+    .map((group) => {
+      if (group.payment !== "checkout" || group.amountOre <= left) return group;
+      const planned = group.planned.map((p) => {
+        const amountOre = Math.min(p.amountOre, left);
+        left -= amountOre;
+        return { ...p, amountOre };
+      });
+      return { ...group, planned, amountOre: planned.reduce((sum, p) => sum + p.amountOre, 0) };
+    })
+    .filter((group) => group.amountOre > 0);
+}
+
 type Made = { refundId: string; intentId: string };
 type Reserved =
   | { kind: "existing"; refundIds: string[]; sessionId: string | null }
@@ -157,10 +184,14 @@ async function reserve(deps: RefundDeps, opts: ReserveOpts): Promise<Reserved> {
     }
     if (order.state !== "paid") throw conflict("Only a paid order can be refunded", "order_not_paid");
 
-    const groups = byPayment(plan(await linesOf(tx, order.id), opts.request));
+    const lines = await linesOf(tx, order.id);
+    const groups = capToCard(byPayment(plan(lines, opts.request)), lines, order.voucher_ore);
     if (groups.reduce((sum, group) => sum + group.amountOre, 0) <= 0)
       throw conflict(
-        `Only ${kr(order.total_ore - order.refunded_ore)} is left to refund on this order`,
+        `Only ${kr(order.total_ore - order.voucher_ore - order.refunded_ore)} is left to refund on this order` +
+          (order.voucher_ore > 0
+            ? ` (${kr(order.voucher_ore)} was paid with pant vouchers, which are not paid out)`
+            : ""),
         "nothing_left",
       );
     const made: Made[] = [];

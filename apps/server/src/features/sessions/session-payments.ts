@@ -2,14 +2,14 @@ import type { SessionDetail } from "@glide/contracts";
 import { type Db, queryRows, sql } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
 import { linePant } from "../pant/pant.ts";
-import { discountAnswer } from "../pricing/cart-offers.ts";
+import { discountAnswer, type VisitVoucher, voucherAnswer } from "../pricing/cart-offers.ts";
 import { ordinaryUnitPrice } from "../pricing/shelf-price.ts";
 import { iso } from "./session-row.ts";
 
 /** The visit's order with each line and what was refunded of it, or null when it has none. */
 export async function readOrder(db: Db, orderId: string | null): Promise<SessionDetail["order"]> {
   if (!orderId) return null;
-  const [[order], lines, discounts] = await Promise.all([
+  const [[order], lines, discounts, vouchers] = await Promise.all([
     queryRows<{
       id: string;
       state: string;
@@ -48,6 +48,10 @@ export async function readOrder(db: Db, orderId: string | null): Promise<Session
       db,
       sql`select offer_id, label, times, amount_ore from order_discounts where order_id = ${orderId} order by position`,
     ),
+    queryRows<VisitVoucher>(
+      db,
+      sql`select code, amount_ore from pant_vouchers where order_id = ${orderId} order by scanned_at, code`,
+    ),
   ]);
   if (!order) return null;
   return {
@@ -74,6 +78,7 @@ export async function readOrder(db: Db, orderId: string | null): Promise<Session
       origin: line.origin,
     })),
     discounts: discounts.map(discountAnswer),
+    vouchers: vouchers.map(voucherAnswer),
   };
 }
 

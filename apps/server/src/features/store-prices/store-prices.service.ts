@@ -1,12 +1,13 @@
 import type { StorePrice } from "@glide/contracts";
-import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { products, storePrices, stores } from "../../db/schema/index.ts";
+import { storePrices, stores } from "../../db/schema/index.ts";
 import { notFound } from "../../platform/errors.ts";
 import { fromOre, toOre } from "../../platform/money.ts";
 import { assertCanManageStore } from "../admin-auth/admin-auth.hooks.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { named, recordAudit } from "../audit/audit.ts";
+import { describePrice, listPrices, type PriceTable, productFor, toStorePrice } from "./price-list.ts";
 
 /**
  * A store's own prices over the catalogue's. Admins who see a store read and
@@ -26,31 +27,14 @@ export async function storeFor(db: Db | Tx, actor: AdminActor, storeId: string):
   return store;
 }
 
-/** The columns of one override as the API shows it. */
-export const storePriceColumns = {
-  productId: products.id,
-  sku: products.sku,
-  name: products.name,
-  catalogueOre: products.priceOre,
+/** The store_prices table, as the shared price-list code reads it. */
+export const STORE_PRICES: PriceTable = {
+  table: storePrices,
+  owner: storePrices.storeId,
+  productId: storePrices.productId,
   priceOre: storePrices.priceOre,
   updatedAt: storePrices.updatedAt,
 };
-type Row = { productId: string; sku: string; name: string; catalogueOre: number; priceOre: number; updatedAt: Date };
-
-export const toStorePrice = (row: Row): StorePrice => ({
-  product_id: row.productId,
-  sku: row.sku,
-  name: row.name,
-  catalogue_price: fromOre(row.catalogueOre),
-  price: fromOre(row.priceOre),
-  updated_at: row.updatedAt.toISOString(),
-});
-
-/** "12.90 kr": how the audit log writes a price. */
-export const describePrice = (ore: number) => `${(ore / 100).toFixed(2)} kr`;
-
-/** The text searched for, as a LIKE pattern that matches it literally (% and _ included). */
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The store's overrides by product name (then SKU), filtered by name or SKU, a page at a time. */
 export async function listStorePrices(opts: {
@@ -59,40 +43,8 @@ export async function listStorePrices(opts: {
   storeId: string;
   query: { search?: string | undefined; limit: number; offset: number };
 }): Promise<{ items: StorePrice[]; total: number }> {
-  const { db, query } = opts;
-  const store = await storeFor(db, opts.actor, opts.storeId);
-  const conditions: SQL[] = [eq(storePrices.storeId, store.id)];
-  const search = query.search?.trim();
-  if (search) {
-    const like = likePattern(search);
-    conditions.push(sql`(${products.name} ilike ${like} or ${products.sku} ilike ${like})`);
-  }
-  const where = and(...conditions);
-  const [rows, [count]] = await Promise.all([
-    db
-      .select(storePriceColumns)
-      .from(storePrices)
-      .innerJoin(products, eq(products.id, storePrices.productId))
-      .where(where)
-      .orderBy(asc(sql`lower(${products.name})`), asc(sql`lower(${products.sku})`))
-      .limit(query.limit)
-      .offset(query.offset),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(storePrices)
-      .innerJoin(products, eq(products.id, storePrices.productId))
-      .where(where),
-  ]);
-  return { items: rows.map(toStorePrice), total: count?.total ?? 0 };
-}
-
-async function productFor(tx: Tx, productId: string) {
-  const [product] = await tx
-    .select({ id: products.id, sku: products.sku, name: products.name, priceOre: products.priceOre })
-    .from(products)
-    .where(eq(products.id, productId));
-  if (!product) throw notFound(`Product ${productId} not found`);
-  return product;
+  const store = await storeFor(opts.db, opts.actor, opts.storeId);
+  return listPrices(opts.db, STORE_PRICES, store.id, opts.query);
 }
 
 const rowOf = (storeId: string, productId: string) =>

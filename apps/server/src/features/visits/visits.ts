@@ -1,6 +1,5 @@
 import type { OpenVisit, UnpaidVisit, VisitState } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
-import { fromOre } from "../../platform/money.ts";
 import { lineValueOre } from "../pant/pant.ts";
 import { cartTotals } from "../pricing/cart-offers.ts";
 import { OWING_STATES } from "./visit-state.ts";

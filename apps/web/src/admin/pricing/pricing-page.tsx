@@ -3,6 +3,7 @@ import { PageHeader } from "../shell/page-header.tsx";
 import { CampaignsView } from "./campaigns-view.tsx";
 import { OffersView } from "./offers-view.tsx";
 import { PantAmountsView } from "./pant-amounts-view.tsx";
+import { PriceGroupsView } from "./price-groups-view.tsx";
 import { StorePricesView } from "./store-prices-view.tsx";
 import { usePricingParams } from "./use-pricing-params.ts";
 import { VatRatesView } from "./vat-rates-view.tsx";
@@ -13,7 +14,7 @@ import { VatRatesView } from "./vat-rates-view.tsx";
  * The tabs share the country the URL names.
  */
 export default function PricingPage() {
-  const { tab, setTab, country, setCountry, store, setStore } = usePricingParams();
+  const { tab, setTab, country, setCountry, store, setStore, group, setGroup } = usePricingParams();
   return (
     <div className="grid grid-cols-1 gap-4">
       <PageHeader title="Pricing" description="What sales cost, the VAT they are taxed at and the pant they carry" />
@@ -22,6 +23,7 @@ export default function PricingPage() {
           <TabsTrigger value="vat">VAT rates</TabsTrigger>
           <TabsTrigger value="pant">Pant</TabsTrigger>
           <TabsTrigger value="store-prices">Store prices</TabsTrigger>
+          <TabsTrigger value="price-groups">Price groups</TabsTrigger>
           <TabsTrigger value="campaigns">Campaigns</TabsTrigger>
           <TabsTrigger value="offers">Offers</TabsTrigger>
         </TabsList>
@@ -33,6 +35,9 @@ export default function PricingPage() {
         </TabsContent>
         <TabsContent value="store-prices">
           {tab === "store-prices" ? <StorePricesView store={store} onStoreChange={setStore} /> : null}
+        </TabsContent>
+        <TabsContent value="price-groups">
+          {tab === "price-groups" ? <PriceGroupsView group={group} onGroupChange={setGroup} /> : null}
         </TabsContent>
         <TabsContent value="campaigns">{tab === "campaigns" ? <CampaignsView /> : null}</TabsContent>
         <TabsContent value="offers">{tab === "offers" ? <OffersView /> : null}</TabsContent>

@@ -18,30 +18,30 @@ import {
   toFormValues,
   toStorePriceUpdate,
 } from "./store-price-form.ts";
-import { useSetStorePrice } from "./use-store-prices.ts";
+import { type PriceOwner, useSetStorePrice } from "./use-store-prices.ts";
 
 interface StorePriceDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  storeId: string;
-  storeName: string;
+  /** The store (or price group) whose price it is. */
+  owner: PriceOwner;
   /** The override to edit; pick a product for a new one when absent. */
   item: StorePrice | undefined;
 }
 
-export function StorePriceDialog({ open, onOpenChange, storeId, storeName, item }: StorePriceDialogProps) {
+export function StorePriceDialog({ open, onOpenChange, owner, item }: StorePriceDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
-        title={item ? "Edit store price" : "Add store price"}
+        title={item ? `Edit ${owner.noun}` : `Add ${owner.noun}`}
         description={
           item
-            ? `What ${item.name} costs in ${storeName}, from the next scan on.`
-            : `A product's price in ${storeName}, over the catalogue's, from the next scan on.`
+            ? `What ${item.name} costs in ${owner.name}, from the next scan on.`
+            : `A product's price in ${owner.name}, over the catalogue's, from the next scan on.`
         }
       >
         {/* Mounted per opening, so each opening starts from the override's current price. */}
-        <StorePriceForm storeId={storeId} item={item} onDone={() => onOpenChange(false)} />
+        <StorePriceForm owner={owner} item={item} onDone={() => onOpenChange(false)} />
       </DialogContent>
     </Dialog>
   );
@@ -49,12 +49,15 @@ export function StorePriceDialog({ open, onOpenChange, storeId, storeName, item 
 
 type Picked = Pick<Product, "id" | "name" | "sku" | "price">;
 
+/** "Store price" from "store price": a label's first word capitalized. */
+const capitalized = (noun: string) => noun.charAt(0).toUpperCase() + noun.slice(1);
+
 function StorePriceForm({
-  storeId,
+  owner,
   item,
   onDone,
 }: {
-  storeId: string;
+  owner: PriceOwner;
   item: StorePrice | undefined;
   onDone: () => void;
 }) {
@@ -68,9 +71,9 @@ function StorePriceForm({
     fieldOf: storePriceFieldOf,
     first: firstStorePriceField,
     save: (values: StorePriceFormValues, callbacks: SaveCallbacks<StorePrice>) =>
-      save.mutate({ storeId, productId: values.product_id, input: toStorePriceUpdate(values) }, callbacks),
-    savedText: (saved) => `Store price of ${saved.name} saved`,
-    failure: "Failed to save the store price",
+      save.mutate({ path: owner.path, productId: values.product_id, input: toStorePriceUpdate(values) }, callbacks),
+    savedText: (saved) => `${capitalized(owner.noun)} of ${saved.name} saved`,
+    failure: `Failed to save the ${owner.noun}`,
     onDone,
   });
   const {
@@ -81,7 +84,7 @@ function StorePriceForm({
   const productError = errors.product_id?.message;
 
   return (
-    <DialogForm {...formProps} submitLabel={item ? "Save Changes" : "Add store price"} busy={save.isPending}>
+    <DialogForm {...formProps} submitLabel={item ? "Save Changes" : `Add ${owner.noun}`} busy={save.isPending}>
       <div className="grid gap-4">
         <Controller
           control={control}
@@ -140,7 +143,7 @@ function StorePriceForm({
             )
           }
         />
-        <Field label="Store price (kr)" error={errors.price?.message}>
+        <Field label={`${capitalized(owner.noun)} (kr)`} error={errors.price?.message}>
           {(id, aria) => (
             <Input
               id={id}

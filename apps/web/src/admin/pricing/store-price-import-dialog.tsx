@@ -8,25 +8,25 @@ import { Button } from "../../ui/button.tsx";
 import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter } from "../../ui/dialog.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
 import { CsvFileField } from "../lib/csv-file-field.tsx";
-import { useImportStorePrices } from "./use-store-prices.ts";
+import { type PriceOwner, useImportStorePrices } from "./use-store-prices.ts";
 
 interface StorePriceImportDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  storeId: string;
-  storeName: string;
+  /** The store (or price group) whose prices the file sets. */
+  owner: PriceOwner;
 }
 
-export function StorePriceImportDialog({ open, onOpenChange, storeId, storeName }: StorePriceImportDialogProps) {
+export function StorePriceImportDialog({ open, onOpenChange, owner }: StorePriceImportDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
-        title="Import store prices"
-        description={`Rows are matched by SKU and set ${storeName}'s price; an empty price removes it. Every row is imported, or none.`}
+        title={`Import ${owner.noun}s`}
+        description={`Rows are matched by SKU and set ${owner.name}'s price; an empty price removes it. Every row is imported, or none.`}
         className="max-w-xl"
       >
         {/* Mounted per opening, so each opening starts without a file. */}
-        <ImportFlow storeId={storeId} onDone={() => onOpenChange(false)} />
+        <ImportFlow owner={owner} onDone={() => onOpenChange(false)} />
       </DialogContent>
     </Dialog>
   );
@@ -34,12 +34,13 @@ export function StorePriceImportDialog({ open, onOpenChange, storeId, storeName 
 
 const changes = (report: StorePriceImportReport) => report.set + report.removed;
 
-function appliedMessage(report: StorePriceImportReport): string {
-  return `Store prices imported: ${report.set} set, ${report.removed} removed, ${report.unchanged} unchanged`;
+function appliedMessage(owner: PriceOwner, report: StorePriceImportReport): string {
+  const what = `${owner.noun.charAt(0).toUpperCase()}${owner.noun.slice(1)}s`;
+  return `${what} imported: ${report.set} set, ${report.removed} removed, ${report.unchanged} unchanged`;
 }
 
 /** Choose a file → dry run → the report → apply (only a file without rejected rows). */
-function ImportFlow({ storeId, onDone }: { storeId: string; onDone: () => void }) {
+function ImportFlow({ owner, onDone }: { owner: PriceOwner; onDone: () => void }) {
   const dryRun = useImportStorePrices();
   const apply = useImportStorePrices();
   const [csv, setCsv] = useState<string | null>(null);
@@ -48,7 +49,7 @@ function ImportFlow({ storeId, onDone }: { storeId: string; onDone: () => void }
     apply.reset();
     setCsv(text);
     if (text === null) dryRun.reset();
-    else dryRun.mutate({ storeId, csv: text, dryRun: true });
+    else dryRun.mutate({ path: owner.path, csv: text, dryRun: true });
   };
 
   const report = dryRun.data;
@@ -57,10 +58,10 @@ function ImportFlow({ storeId, onDone }: { storeId: string; onDone: () => void }
   const applyImport = () => {
     if (!csv) return;
     apply.mutate(
-      { storeId, csv, dryRun: false },
+      { path: owner.path, csv, dryRun: false },
       {
         onSuccess: (applied) => {
-          toast.success(appliedMessage(applied));
+          toast.success(appliedMessage(owner, applied));
           onDone();
         },
       },

@@ -14,28 +14,26 @@ interface StorePriceListProps {
   busy: boolean;
   /** The list's words when it is empty: none at all, or none matching the search. */
   empty: string;
-  onEdit: (item: StorePrice) => void;
-  onRemove: (item: StorePrice) => void;
+  /** The price column's heading: "Store price" or "Group price". */
+  priceHeading?: string;
+  /** Edit and Remove on each row; without them the list only reads (a store admin's view of a group's prices). */
+  onEdit?: ((item: StorePrice) => void) | undefined;
+  onRemove?: ((item: StorePrice) => void) | undefined;
 }
 
-/** A store's own prices beside the catalogue's, with Edit and Remove on each. */
-export function StorePriceList({ items, label, phone, busy, empty, onEdit, onRemove }: StorePriceListProps) {
-  const actions = (item: StorePrice) => (
-    <div className="flex justify-end">
-      <Button variant="ghost" size="icon" aria-label={`Edit the price of ${item.name}`} onClick={() => onEdit(item)}>
-        <Pencil aria-hidden="true" />
-      </Button>
-      <Button
-        variant="ghost"
-        size="icon"
-        aria-label={`Remove the price of ${item.name}`}
-        className="text-destructive"
-        onClick={() => onRemove(item)}
-      >
-        <Trash aria-hidden="true" />
-      </Button>
-    </div>
-  );
+/** A store's own (or a price group's) prices beside the catalogue's, with Edit and Remove on each. */
+export function StorePriceList({
+  items,
+  label,
+  phone,
+  busy,
+  empty,
+  priceHeading = "Store price",
+  onEdit,
+  onRemove,
+}: StorePriceListProps) {
+  const actions = (item: StorePrice) =>
+    onEdit && onRemove ? <RowActions item={item} onEdit={onEdit} onRemove={onRemove} /> : null;
 
   if (phone) {
     return (
@@ -73,11 +71,11 @@ export function StorePriceList({ items, label, phone, busy, empty, onEdit, onRem
           <TableHead className="w-40">SKU</TableHead>
           <TableHead>Name</TableHead>
           <TableHead className="w-36 text-right">Catalogue price</TableHead>
-          <TableHead className="w-36 text-right">Store price</TableHead>
-          <TableHead className="w-28 text-right">Actions</TableHead>
+          <TableHead className="w-36 text-right">{priceHeading}</TableHead>
+          {onEdit ? <TableHead className="w-28 text-right">Actions</TableHead> : null}
         </>
       }
-      columnCount={5}
+      columnCount={onEdit ? 5 : 4}
       empty={empty}
       rows={items.map((item) => (
         <TableRow key={item.product_id}>
@@ -89,9 +87,36 @@ export function StorePriceList({ items, label, phone, busy, empty, onEdit, onRem
           <TableCell className="text-right whitespace-nowrap font-medium tabular-nums">
             {formatKronor(item.price)}
           </TableCell>
-          <TableCell className="py-1">{actions(item)}</TableCell>
+          {onEdit ? <TableCell className="py-1">{actions(item)}</TableCell> : null}
         </TableRow>
       ))}
     />
+  );
+}
+
+function RowActions({
+  item,
+  onEdit,
+  onRemove,
+}: {
+  item: StorePrice;
+  onEdit: (item: StorePrice) => void;
+  onRemove: (item: StorePrice) => void;
+}) {
+  return (
+    <div className="flex justify-end">
+      <Button variant="ghost" size="icon" aria-label={`Edit the price of ${item.name}`} onClick={() => onEdit(item)}>
+        <Pencil aria-hidden="true" />
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label={`Remove the price of ${item.name}`}
+        className="text-destructive"
+        onClick={() => onRemove(item)}
+      >
+        <Trash aria-hidden="true" />
+      </Button>
+    </div>
   );
 }

@@ -16,7 +16,7 @@ import { PagedList } from "../shell/paged-list.tsx";
 import { StorePriceDialog } from "./store-price-dialog.tsx";
 import { StorePriceImportDialog } from "./store-price-import-dialog.tsx";
 import { StorePriceList } from "./store-price-list.tsx";
-import { storePricesPath, useRemoveStorePrice, useStorePrices } from "./use-store-prices.ts";
+import { type PriceOwner, storePricesPath, useRemoveStorePrice, useStorePrices } from "./use-store-prices.ts";
 
 const DEFAULT_PAGE_SIZE = 20;
 
@@ -56,7 +56,8 @@ function StorePrices({
   const storeSelectId = useId();
   const { isMobile } = useSidebar();
   const params = useListParams(PAGE_SIZES, DEFAULT_PAGE_SIZE);
-  const prices = useStorePrices(store.id, {
+  const owner: PriceOwner = { path: storePricesPath(store.id), name: store.name, noun: "store price" };
+  const prices = useStorePrices(owner.path, {
     search: params.query.trim(),
     limit: params.pageSize,
     offset: (params.page - 1) * params.pageSize,
@@ -70,7 +71,7 @@ function StorePrices({
   const confirmRemove = () => {
     if (!toRemove) return;
     remove.mutate(
-      { storeId: store.id, productId: toRemove.product_id },
+      { path: owner.path, productId: toRemove.product_id },
       {
         onSuccess: () => toast.success(`Store price of ${toRemove.name} removed`),
         onError: (error) => toast.error(errorMessage(error, "Failed to remove the store price")),
@@ -97,7 +98,7 @@ function StorePrices({
           </FilterSelect>
         </div>
         <div className="flex flex-wrap gap-2">
-          <a href={apiUrl(`${storePricesPath(store.id)}/export`)} download className={buttonClass("outline")}>
+          <a href={apiUrl(`${owner.path}/export`)} download className={buttonClass("outline")}>
             <Download aria-hidden="true" />
             Export CSV
           </a>
@@ -113,7 +114,8 @@ function StorePrices({
       </div>
       <p className="text-sm text-muted-foreground">
         A product's price in this store, over the catalogue's. A scan in the store uses the store's price from the next
-        scan on; carts already filled keep theirs. Products without a price here cost what the catalogue says.
+        scan on; carts already filled keep theirs. Products without a price here cost the store's price group's price,
+        else the catalogue's.
       </p>
       <div className="flex flex-wrap items-center gap-3">
         <SearchField
@@ -148,11 +150,10 @@ function StorePrices({
       <StorePriceDialog
         open={editor.open}
         onOpenChange={(open) => setEditor((last) => ({ ...last, open }))}
-        storeId={store.id}
-        storeName={store.name}
+        owner={owner}
         item={editor.item}
       />
-      <StorePriceImportDialog open={importing} onOpenChange={setImporting} storeId={store.id} storeName={store.name} />
+      <StorePriceImportDialog open={importing} onOpenChange={setImporting} owner={owner} />
       <ConfirmDialog
         open={toRemove !== null}
         onOpenChange={(open) => !open && setToRemove(null)}

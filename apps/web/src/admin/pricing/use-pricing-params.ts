@@ -2,7 +2,7 @@ import { COUNTRY_CODES } from "@glide/contracts";
 import { useUrlParams } from "../../lib/use-url-params.ts";
 
 /** The screen's tabs, in order. */
-export const PRICING_TABS = ["vat", "pant", "store-prices", "campaigns", "offers"] as const;
+export const PRICING_TABS = ["vat", "pant", "store-prices", "price-groups", "campaigns", "offers"] as const;
 export type PricingTab = (typeof PRICING_TABS)[number];
 
 export const DEFAULT_COUNTRY = "SE";
@@ -30,5 +30,9 @@ export function usePricingParams() {
     /** The store whose prices are shown; "" until one is chosen. */
     store: params.get("store") ?? "",
     setStore: (next: string) => write({ tab: isTab(tab) ? tab : PRICING_TABS[0], store: next, page: null }),
+    /** The price group shown on the Price groups tab (?tab=price-groups&group=<id>); "" for the first. */
+    group: params.get("group") ?? "",
+    setGroup: (next: string) =>
+      write({ tab: isTab(tab) ? tab : PRICING_TABS[0], group: next || null, page: null, search: null }),
   };
 }

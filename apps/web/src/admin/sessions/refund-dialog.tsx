@@ -1,4 +1,4 @@
-import { lineRefundOre, type Refund, type RefundableLine } from "@glide/contracts";
+import type { OrderRefunds, Refund, RefundableLine } from "@glide/contracts";
 import { useState } from "react";
 import { toast } from "sonner";
 import { ApiError } from "../../lib/api.ts";
@@ -9,6 +9,8 @@ import { Dialog, DialogBody, DialogContent, DialogFooter, FormMessage } from "..
 import { Field } from "../../ui/field.tsx";
 import { Input } from "../../ui/input.tsx";
 import { Textarea } from "../../ui/textarea.tsx";
+import { cardLeftOre, refundOre } from "./refund-amount.ts";
+import { paidByCard } from "./session-format.ts";
 import { useCreateRefund, useOrderRefunds } from "./use-refunds.ts";
 
 export type RefundDialogProps = {
@@ -28,6 +30,22 @@ const leftOf = (line: RefundableLine) => line.quantity - line.refunded_quantity;
 const paidText = (line: RefundableLine) => `paid ${formatKronor(line.total_ore / 100)} for ${line.quantity}`;
 
 /**
+ * An order pant machine vouchers paid part of, said plainly: the vouchers are
+ * never paid out, so refunds give the card back at most what it paid.
+ */
+function VoucherNote({ order }: { order: OrderRefunds }) {
+  const voucher = order.voucher ?? 0;
+  if (voucher <= 0) return null;
+  const card = paidByCard(order.total, [{ amount: voucher }]);
+  return (
+    <p className="rounded-md border bg-muted/40 p-2 text-sm">
+      {formatKronor(voucher)} of this order was paid with pant vouchers; refunds go back to the card, up to the{" "}
+      {formatKronor(card)} it paid.
+    </p>
+  );
+}
+
+/**
  * The units typed for a line, or what is wrong with them. Nothing is clamped:
  * 5 where 1 is left is refused at the field, not quietly refunded as 1.
  */
@@ -41,7 +59,8 @@ function unitsOf(text: string, left: number): { count: number; problem?: string 
 
 /**
  * Refund units of an order's lines, or the whole order. The amount shown is
- * computed the way the server computes it (lineRefundOre); the idempotency key
+ * computed the way the server computes it (refundOre: each unit's share, no
+ * more than is left on the card when pant vouchers paid part); the idempotency key
  * is made when the dialog opens, so a retry after a network error is the same
  * refund, never a second one.
  */
@@ -78,7 +97,8 @@ function RefundForm({ orderId, onDone, onClose }: { orderId: string; onDone?: ()
   const chosen = whole
     ? lines.map((line) => [line, leftOf(line)] as const)
     : lines.map((line) => [line, typed.get(line.id)?.count ?? 0] as const);
-  const amountOre = chosen.reduce((sum, [line, count]) => sum + (count > 0 ? lineRefundOre(line, count) : 0), 0);
+  const voucherOre = Math.round((order.data?.voucher ?? 0) * 100);
+  const { ore: amountOre, capped } = refundOre(chosen, voucherOre);
   const overLimit = !whole && [...typed.values()].some((units) => units.problem);
   // Nothing to refund, or a line over its limit: the button says so by being off, the fields say why.
   const canRefund = amountOre > 0 && !overLimit;
@@ -135,6 +155,7 @@ function RefundForm({ orderId, onDone, onClose }: { orderId: string; onDone?: ()
       <DialogBody className="grid gap-4">
         {order.isPending ? <p>Loading…</p> : null}
         {order.isError ? <p role="alert">The order could not be loaded.</p> : null}
+        {order.data ? <VoucherNote order={order.data} /> : null}
         <ul className="grid gap-2" aria-label="Lines">
           {lines.map((line) => {
             const left = leftOf(line);
@@ -186,7 +207,13 @@ function RefundForm({ orderId, onDone, onClose }: { orderId: string; onDone?: ()
           <p className="font-semibold">
             To refund: <span className="tabular-nums">{formatKronor(amountOre / 100)}</span>
           </p>
-          {amountOre === 0 && !overLimit ? (
+          {capped ? (
+            <p className="text-sm text-muted-foreground">
+              {amountOre === 0
+                ? "Nothing is left on the card to give back: pant vouchers are not paid out."
+                : `Only ${formatKronor(cardLeftOre(lines, voucherOre) / 100)} is left on the card to give back: pant vouchers are not paid out.`}
+            </p>
+          ) : amountOre === 0 && !overLimit ? (
             <p className="text-sm text-muted-foreground">Enter how many units to refund, or refund the whole order.</p>
           ) : null}
         </div>

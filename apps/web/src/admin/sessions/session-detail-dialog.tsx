@@ -9,7 +9,7 @@ import { Spinner } from "../../ui/spinner.tsx";
 import { useDateFormat } from "../settings/use-date-format.ts";
 import { LetOutAction } from "./let-out-action.tsx";
 import { RefundDialog } from "./refund-dialog.tsx";
-import { PAYMENT_LABELS, STATUS_LABELS } from "./session-format.ts";
+import { PAYMENT_LABELS, paidByCard, STATUS_LABELS } from "./session-format.ts";
 import { SessionLines } from "./session-lines.tsx";
 import { SessionStatusBadge } from "./session-table.tsx";
 import { SessionTimeline } from "./session-timeline.tsx";
@@ -52,7 +52,8 @@ function SessionDetails({ session }: { session: SessionDetail }) {
   const invalidate = useSessionInvalidation();
   const dates = useDateFormat();
   const order = session.order;
-  const refundable = order?.state === "paid" && order.refunded < order.total;
+  // Pant vouchers are never paid out: once the card has its part back, there is nothing left to refund.
+  const refundable = order?.state === "paid" && order.refunded < paidByCard(order.total, order.vouchers);
   const facts: [string, string][] = [
     ["Entered", dates.dateTime(session.entered_at)],
     ["Exited", dates.dateTime(session.exited_at)],

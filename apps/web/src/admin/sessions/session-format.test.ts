@@ -6,7 +6,9 @@ import {
   discountAmountText,
   discountLineText,
   offerText,
+  paidByCard,
   pantLineText,
+  voucherLineText,
 } from "./session-format.ts";
 
 const event = (
@@ -72,5 +74,19 @@ describe("an order's multi-buy discounts", () => {
   it("name the offer, and how many times it was taken only when more than once", () => {
     expect(discountLineText({ label: "3 för 2 Bregott", times: 1 })).toBe("3 för 2 Bregott");
     expect(discountLineText({ label: "3 för 2 Bregott", times: 2 })).toBe("3 för 2 Bregott (2 times)");
+  });
+});
+
+describe("an order paid partly with pant vouchers", () => {
+  it("names each voucher by its code, with what it paid as kronor off", () => {
+    expect(voucherLineText("9801234500240")).toBe("Pant voucher 9801234500240");
+    expect(discountAmountText(24)).toBe("\u221224,00\u00a0kr");
+  });
+
+  it("the card paid the total less every voucher, to the öre", () => {
+    expect(paidByCard(149.7, [{ amount: 24 }])).toBe(125.7);
+    // 0.1 + 0.2 in kronor would drift; in öre it does not.
+    expect(paidByCard(10.3, [{ amount: 0.1 }, { amount: 0.2 }])).toBe(10);
+    expect(paidByCard(149.7, [])).toBe(149.7);
   });
 });

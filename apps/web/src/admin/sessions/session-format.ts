@@ -64,6 +64,19 @@ export const discountLineText = (discount: { label: string; times: number }): st
 export const pantLineText = (quantity: number, pant: NonNullable<LinePant>): string =>
   `Pant ${quantity} × ${formatKronor(pant.unit)}`;
 
+/** A pant machine voucher's line under the order's total: the code printed on it. */
+export const voucherLineText = (code: string): string => `Pant voucher ${code}`;
+
+/** Kronor to öre, so sums of kronor do not drift by a float's öre. */
+const ore = (kronor: number) => Math.round(kronor * 100);
+
+/**
+ * What the card paid of an order that pant machine vouchers paid part of:
+ * the total, which stands with its VAT, less the vouchers.
+ */
+export const paidByCard = (total: number, vouchers: ReadonlyArray<{ amount: number }>): number =>
+  (ore(total) - vouchers.reduce((sum, voucher) => sum + ore(voucher.amount), 0)) / 100;
+
 type TimelineEvent = SessionDetail["timeline"][number];
 const text = (value: unknown) => (typeof value === "string" || typeof value === "number" ? String(value) : "");
 const money = (value: unknown) => (typeof value === "number" ? formatKronor(value) : "");

@@ -2,7 +2,15 @@ import type { SessionDetail } from "@glide/contracts";
 import { Fragment, type ReactNode } from "react";
 import { formatKronor } from "../../lib/format.ts";
 import { useDateFormat } from "../settings/use-date-format.ts";
-import { campaignText, discountAmountText, discountLineText, offerText, pantLineText } from "./session-format.ts";
+import {
+  campaignText,
+  discountAmountText,
+  discountLineText,
+  offerText,
+  paidByCard,
+  pantLineText,
+  voucherLineText,
+} from "./session-format.ts";
 
 const SPOT_CHECK_LABELS: Record<string, string> = {
   pending: "Waiting for staff",
@@ -22,6 +30,37 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
+/** A row of the order's foot: words and kronor under the lines' totals. */
+function FootRow({ label, amount, strong }: { label: string; amount: string; strong?: boolean }) {
+  return (
+    <tr className={strong ? "font-medium" : undefined}>
+      <th scope="row" className={`py-1 pr-2 text-left ${strong ? "font-medium" : "font-normal"}`}>
+        {label}
+      </th>
+      <td className="py-1 pr-2" />
+      <td className="py-1 pr-2 text-right tabular-nums">{amount}</td>
+      <td className="py-1" />
+    </tr>
+  );
+}
+
+/**
+ * An order that pant machine vouchers paid part of, as the kvitto has it:
+ * the total (which stands, with its VAT), each voucher, and what the card
+ * paid, which is all a refund can give back.
+ */
+function VoucherRows({ order }: { order: NonNullable<SessionDetail["order"]> }) {
+  return (
+    <tfoot className="border-t">
+      <FootRow label="Total" amount={formatKronor(order.total)} />
+      {order.vouchers.map((voucher) => (
+        <FootRow key={voucher.code} label={voucherLineText(voucher.code)} amount={discountAmountText(voucher.amount)} />
+      ))}
+      <FootRow label="Paid by card" amount={formatKronor(paidByCard(order.total, order.vouchers))} strong />
+    </tfoot>
+  );
+}
+
 /** The receipt's lines with what was refunded of each once charged; the cart before that. */
 export function SessionLines({ session }: { session: SessionDetail }) {
   const dates = useDateFormat();
@@ -35,7 +74,8 @@ export function SessionLines({ session }: { session: SessionDetail }) {
         >
           <table className="w-full text-sm">
             <caption className="sr-only">
-              The order's lines, its multi-buy discounts and what was refunded of each line
+              The order's lines, its multi-buy discounts and what was refunded of each line, then any pant vouchers that
+              paid part of it
             </caption>
             <thead>
               <tr className="border-b text-left">
@@ -97,6 +137,7 @@ export function SessionLines({ session }: { session: SessionDetail }) {
                 </tr>
               ))}
             </tbody>
+            {order.vouchers.length > 0 ? <VoucherRows order={order} /> : null}
           </table>
         </Section>
       ) : (

@@ -10,6 +10,7 @@ import { log } from "../lib/log.ts";
 import { tokenStore } from "../lib/storage.ts";
 import { sv } from "../sv.ts";
 import { FaceConsent } from "./face-consent.tsx";
+import { MembershipSection } from "./membership.tsx";
 import { ReceiptEmail } from "./receipt-email.tsx";
 import { cardPageFor, safeReturnPath } from "./return-path.ts";
 
@@ -127,6 +128,7 @@ export default function CardPage() {
       {returnTo && backLink}
       <ReceiptEmail />
       <FaceConsent />
+      <MembershipSection />
       {!returnTo && backLink}
     </PageShell>
   );

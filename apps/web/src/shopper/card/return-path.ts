@@ -22,3 +22,9 @@ export function safeReturnPath(value: string | null): string | null {
 
 /** The card page, coming back to `returnTo` afterwards. */
 export const cardPageFor = (returnTo: string) => `/customer/betalkort?return=${encodeURIComponent(returnTo)}`;
+
+/** The membership section's address on the card page. */
+export const MEMBERSHIP_ANCHOR = "medlemskap";
+
+/** The card page's membership section, coming back to `returnTo` afterwards: where the cart's "Bli medlem" leads. */
+export const membershipPageFor = (returnTo: string) => `${cardPageFor(returnTo)}#${MEMBERSHIP_ANCHOR}`;

@@ -6,6 +6,7 @@ import { formatAmount, formatKg, formatKr } from "../lib/money.ts";
 import { sv } from "../sv.ts";
 import { CampaignPrice } from "./campaign-price.tsx";
 import { ComparisonPrice } from "./comparison-price.tsx";
+import { MemberPrice } from "./member-price.tsx";
 import { PantLine } from "./pant-line.tsx";
 import type { PendingScan } from "./scan-queue.ts";
 
@@ -71,6 +72,7 @@ export function CartLines({ items, pending, layout, onQuantity, onRemove }: Prop
                   {item.weight_grams !== null && ` · ${formatKg(item.weight_grams)}`}
                 </p>
                 <CampaignPrice ordinary={item.ordinary_unit_price} />
+                <MemberPrice price={item.member_unit_price} />
                 <ComparisonPrice price={item.product.comparison_price} />
               </div>
               <p data-amount className="shrink-0 whitespace-nowrap text-base font-bold tabular-nums">

@@ -1,4 +1,4 @@
-import type { CartDiscount, CartItem } from "@glide/contracts";
+import type { CartDiscount, CartItem, CartVoucher } from "@glide/contracts";
 import { X } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
@@ -8,12 +8,16 @@ import { sv } from "../sv.ts";
 import { CampaignPrice } from "./campaign-price.tsx";
 import { ComparisonPrice } from "./comparison-price.tsx";
 import { DiscountLines } from "./discount-lines.tsx";
+import { MemberPrice, MemberTotal } from "./member-price.tsx";
 import { PantLine } from "./pant-line.tsx";
+import { VoucherLines } from "./voucher-lines.tsx";
 
 /**
  * The 'Kundvagn' bottom sheet: each line's name, unit price, quantity and
  * total, its pant under it, the multi-buy discounts under the goods, the
- * server's total after them and 'Betala'. A native modal dialog: focus moves in and
+ * server's total after them, the pant machine vouchers with what the card
+ * then pays ('Att betala'), what a member would pay (for a shopper who is
+ * none) and 'Betala'. A native modal dialog: focus moves in and
  * back, Escape and a tap on the backdrop close it.
  */
 export function CartSheet({
@@ -22,14 +26,30 @@ export function CartSheet({
   items,
   discounts,
   total,
+  memberTotal,
+  vouchers,
+  toPay,
+  onRemoveVoucher,
 }: {
   open: boolean;
   onClose(): void;
   items: CartItem[];
   discounts: readonly CartDiscount[];
   total: number;
+  /** What a member would pay, for a shopper who is none; null otherwise. */
+  memberTotal: number | null;
+  vouchers: readonly CartVoucher[];
+  /** The total less the vouchers: what the card pays. */
+  toPay: number;
+  onRemoveVoucher(voucher: CartVoucher): void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
+  /** The voucher's line and its button go: focus stays in the sheet, on its close button, rather than fall to the page. */
+  const removeVoucher = (voucher: CartVoucher) => {
+    closeButton.current?.focus();
+    onRemoveVoucher(voucher);
+  };
 
   useEffect(() => {
     const element = dialog.current;
@@ -57,6 +77,7 @@ export function CartSheet({
               {sv.cart.sheetTitle}
             </h2>
             <button
+              ref={closeButton}
               type="button"
               onClick={onClose}
               aria-label={sv.cart.close}
@@ -78,6 +99,7 @@ export function CartSheet({
                         {formatKr(item.unit_price)} · {sv.cart.quantity(item.quantity)}
                       </p>
                       <CampaignPrice ordinary={item.ordinary_unit_price} />
+                      <MemberPrice price={item.member_unit_price} />
                       <ComparisonPrice price={item.product.comparison_price} />
                     </div>
                     <p data-amount className="shrink-0 whitespace-nowrap font-bold tabular-nums">
@@ -94,6 +116,16 @@ export function CartSheet({
             <span>{sv.cart.total}</span>
             <span className="whitespace-nowrap tabular-nums">{formatKr(total)}</span>
           </div>
+          {vouchers.length > 0 && (
+            <>
+              <VoucherLines vouchers={vouchers} onRemove={removeVoucher} className="border-t pt-3" />
+              <div className="flex items-center justify-between border-t pt-4 text-lg font-bold">
+                <span>{sv.cart.toPay}</span>
+                <span className="whitespace-nowrap tabular-nums">{formatKr(toPay)}</span>
+              </div>
+            </>
+          )}
+          <MemberTotal total={memberTotal} />
           <Link to="/customer/exit" className={buttonClass("primary")}>
             {sv.cart.pay}
           </Link>

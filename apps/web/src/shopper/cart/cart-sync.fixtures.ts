@@ -1,4 +1,4 @@
-import type { Cart, CartDiscount, CartItem } from "@glide/contracts";
+import type { Cart, CartDiscount, CartItem, CartVoucher } from "@glide/contracts";
 import type { AddedProduct } from "./cart-sync.ts";
 
 /** Carts, lines and answers as the server sends them, for the tests of the phone's copy of the cart. */
@@ -32,14 +32,37 @@ export function discounted(discounts: CartDiscount[], ...items: CartItem[]): Car
     0,
   );
   const off = discounts.reduce((sum, discount) => sum + Math.round(discount.amount * 100), 0);
-  return { session_id: SESSION, items, discounts, total: (ore - off) / 100, member_total: null };
+  const total = (ore - off) / 100;
+  return { session_id: SESSION, items, discounts, vouchers: [], to_pay: total, total, member_total: null };
 }
+
+/** `cart` as the server sends it with `vouchers` in it: the card pays its total less them, never below 0. */
+export function withVouchers(cart: Cart, ...vouchers: CartVoucher[]): Cart {
+  const off = vouchers.reduce((sum, voucher) => sum + Math.round(voucher.amount * 100), 0);
+  return { ...cart, vouchers, to_pay: Math.max(0, Math.round(cart.total * 100) - off) / 100 };
+}
+
+/** A voucher as a pant machine prints it (the code's check digit does not matter to the copy). */
+export const voucher = (serial: string, amount: number): CartVoucher => ({
+  code: `980${serial}${String(amount).padStart(4, "0")}0`,
+  amount,
+});
 
 export const added = (item: CartItem): AddedProduct => ({ ...item.product, price: item.unit_price });
 export const answer = (item: CartItem) => ({ product: item.product, item });
-/** A scan's answer as the server sends it: the line, and the cart's discounts and total after the scan. */
+/** A scan's answer as the server sends it: the line, and the cart's discounts, total and members' total after the scan. */
 export const pricedAnswer = (cart: Cart, item: CartItem) => ({
   ...answer(item),
   discounts: cart.discounts,
   total: cart.total,
+  member_total: cart.member_total,
+});
+
+/** `cart` as a non-member's: a member would pay `memberTotal`. */
+export const forNonMember = (cart: Cart, memberTotal: number): Cart => ({ ...cart, member_total: memberTotal });
+
+/** `line` as a non-member's: a member would pay `memberUnit` for one. */
+export const atMemberPrice = (item: CartItem, memberUnit: number): CartItem => ({
+  ...item,
+  member_unit_price: memberUnit,
 });

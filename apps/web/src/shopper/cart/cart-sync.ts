@@ -1,4 +1,4 @@
-import type { Cart, CartDiscount, CartItem } from "@glide/contracts";
+import type { Cart, CartDiscount, CartItem, CartVoucher } from "@glide/contracts";
 import { sumKronor } from "../lib/money.ts";
 
 /*
@@ -12,15 +12,26 @@ import { sumKronor } from "../lib/money.ts";
  * The total is the server's: multi-buy offers ("3 för 2") are priced on the
  * server, so the phone takes the discounts and the total after them from
  * each whole cart and scan's answer, and counts a total itself only for a
- * change it applies without one (docs/offers.md).
+ * change it applies without one (docs/offers.md). So is what the cart would
+ * cost a member (`member_total`, shown to a non-member as "Som medlem").
+ *
+ * Pant machine vouchers (pantkvitton, docs/pant.md) come only with a whole
+ * cart: a scan's answer lacks them, so the copy keeps the ones it has and
+ * counts what the card pays (`to_pay`) from the new total itself.
  */
 
 /**
  * What this module needs of a scan's answer (`POST /api/v1/cart/scan`): the
- * line as it now stands, and the cart's discounts and total after the scan
- * (absent from an answer of a server from before offers).
+ * line as it now stands, and the cart's discounts, total and members' total
+ * after the scan (absent from an answer of a server from before offers, or
+ * before members).
  */
-export type ScanAnswer = { item: CartItem; discounts?: CartDiscount[]; total?: number };
+export type ScanAnswer = {
+  item: CartItem;
+  discounts?: CartDiscount[];
+  total?: number;
+  member_total?: number | null;
+};
 
 /** `product_added`'s product: the line's product and the price of one (kronor). */
 export type AddedProduct = CartItem["product"] & { price: number };
@@ -37,6 +48,45 @@ export interface SyncedCart {
 /** A cart's discounts; a copy kept offline from before offers lacks the field: it has none. */
 export function discountsOf(cart: Cart): CartDiscount[] {
   return cart.discounts ?? [];
+}
+
+/** What the cart would cost a member; a copy kept offline from before members lacks the field: none. */
+export function memberTotalOf(cart: Cart): number | null {
+  return cart.member_total ?? null;
+}
+
+/** A cart's pant machine vouchers; a copy kept offline from before vouchers lacks the field: it has none. */
+export function vouchersOf(cart: Cart): CartVoucher[] {
+  return cart.vouchers ?? [];
+}
+
+/** What the card pays for `total` with `vouchers`, as the server counts it: never below 0 (vouchers are not paid out). */
+export function payable(total: number, vouchers: readonly CartVoucher[]): number {
+  return Math.max(0, sumKronor([total, ...vouchers.map((voucher) => -voucher.amount)]));
+}
+
+/** What the card pays: the server's, or for a copy kept offline from before vouchers, counted from its total. */
+export function toPayOf(cart: Cart): number {
+  return typeof cart.to_pay === "number" ? cart.to_pay : payable(cart.total, vouchersOf(cart));
+}
+
+/**
+ * The copy this phone kept offline, with the fields a copy from an older
+ * server lacks filled in as that server meant them: from before offers no
+ * discounts (its total is its lines'), from before members no members'
+ * total, from before vouchers none (the card pays the total).
+ */
+export function offlineCopyOf(cart: Cart): Cart {
+  const total = cart.discounts ? cart.total : cartTotal(cart.items);
+  const vouchers = vouchersOf(cart);
+  return {
+    ...cart,
+    discounts: discountsOf(cart),
+    total,
+    member_total: memberTotalOf(cart),
+    vouchers,
+    to_pay: cart.vouchers && typeof cart.to_pay === "number" ? cart.to_pay : payable(total, vouchers),
+  };
 }
 
 /** A whole cart from the socket (`ready`, `cart_updated`): it shows every change before it, echoes included. */
@@ -77,19 +127,38 @@ export function withQuantity(line: CartItem, quantity: number): CartItem {
 /**
  * The cart with `items`, for a change the server has not priced for this
  * copy: the discounts stay as they were (the `cart_updated` that follows
- * brings the server's), the total is the goods and pant less them.
+ * brings the server's), the total is the goods and pant less them. A
+ * members' total keeps the saving it showed, so it moves with the total
+ * rather than stand still below it; a members' price on the new piece is
+ * left to the server.
  */
 function withItems(cart: Cart, items: CartItem[]): Cart {
   const discounts = discountsOf(cart);
   const total = sumKronor([cartTotal(items), ...discounts.map((discount) => -discount.amount)]);
-  return { ...cart, items, discounts, total };
+  const member = memberTotalOf(cart);
+  const member_total = member === null ? null : sumKronor([total, -cart.total, member]);
+  const vouchers = vouchersOf(cart);
+  return { ...cart, items, discounts, total, member_total, vouchers, to_pay: payable(total, vouchers) };
 }
 
-/** The cart with `items` as a scan's answer priced them: its discounts and total, when it has them. */
+/**
+ * The cart with `items` as a scan's answer priced them: its discounts, total
+ * and members' total, when it has them. The answer has no vouchers: the
+ * copy's stay, and the card pays the new total less them.
+ */
 function withAnswer(cart: Cart, items: CartItem[], answer: ScanAnswer): Cart {
   const { discounts, total } = answer;
   if (!discounts || typeof total !== "number") return withItems(cart, items);
-  return { ...cart, items, discounts, total };
+  const vouchers = vouchersOf(cart);
+  return {
+    ...cart,
+    items,
+    discounts,
+    total,
+    member_total: answer.member_total ?? null,
+    vouchers,
+    to_pay: payable(total, vouchers),
+  };
 }
 
 /**

@@ -1,12 +1,13 @@
-import type { Cart, CartDiscount, CartItem } from "@glide/contracts";
+import type { Cart, CartDiscount, CartItem, CartVoucher } from "@glide/contracts";
 import { SHOPPER_STORAGE_KEYS, SHOPPER_TIMING } from "@glide/contracts/shopper";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ShopperApiError, shopperApi } from "../lib/client.ts";
 import { log } from "../lib/log.ts";
 import { sv } from "../sv.ts";
-import { cartKeeper, cartTotal, discountsOf } from "./cart-sync.ts";
+import { cartKeeper, discountsOf, memberTotalOf, offlineCopyOf, toPayOf, vouchersOf } from "./cart-sync.ts";
 import { backoffDelay, connectLiveCart } from "./live-cart.ts";
 import { newScanId, type PendingScan, scanQueue } from "./scan-queue.ts";
+import { sendScan } from "./send-scan.ts";
 
 export interface StatusMessage {
   tone: "success" | "error";
@@ -21,6 +22,12 @@ export interface ShoppingCart {
   discounts: CartDiscount[];
   /** Kronor: the server's total, goods and pant less the discounts; what the exit charges. */
   total: number;
+  /** Kronor a member would pay, when less than `total` (the shopper is no member); else null. */
+  memberTotal: number | null;
+  /** Pant machine vouchers (pantkvitton) in the cart: they pay part of `total`. */
+  vouchers: CartVoucher[];
+  /** Kronor the card pays: `total` less the vouchers, never below 0. */
+  toPay: number;
   /** Pieces in the cart, for the header badge. */
   count: number;
   loaded: boolean;
@@ -36,6 +43,7 @@ export interface ShoppingCart {
   scan(barcode: string): Promise<void>;
   setQuantity(item: CartItem, quantity: number): Promise<void>;
   remove(item: CartItem): Promise<void>;
+  removeVoucher(voucher: CartVoucher): Promise<void>;
   say(message: StatusMessage | null): void;
 }
 
@@ -43,8 +51,7 @@ function readOfflineCopy(sessionId: string): Cart | null {
   try {
     const cart = JSON.parse(localStorage.getItem(SHOPPER_STORAGE_KEYS.cart) ?? "null") as Cart | null;
     if (!cart || cart.session_id !== sessionId || !Array.isArray(cart.items)) return null;
-    // A copy from before offers has no discounts, and its total is its lines'.
-    return { ...cart, discounts: discountsOf(cart), total: cart.discounts ? cart.total : cartTotal(cart.items) };
+    return offlineCopyOf(cart);
   } catch {
     return null;
   }
@@ -120,13 +127,11 @@ export function useCart(sessionId: string | null): ShoppingCart {
       let behind = false;
       for (const scan of scanQueue.list(sessionId)) {
         try {
-          const answer = await keeper.change(() =>
-            shopperApi.scan({ session_id: scan.session_id, barcode: scan.barcode, scan_id: scan.scan_id }),
-          );
+          const done = await sendScan(keeper, scan);
           scanQueue.remove(scan.scan_id);
           sent++;
-          if (!keeper.scanAnswered(answer)) behind = true;
-          say({ tone: "success", text: sv.scan.added(answer.product.name) });
+          if (done.behind) behind = true;
+          say({ tone: "success", text: done.text });
         } catch (error) {
           if (!isFinal(error)) {
             blocked = true;
@@ -234,12 +239,28 @@ export function useCart(sessionId: string | null): ShoppingCart {
     [keeper, reload],
   );
 
+  const removeVoucher = useCallback(
+    async (voucher: CartVoucher) => {
+      if (!sessionId) return;
+      try {
+        keeper.answerCart(await shopperApi.removeVoucher(sessionId, voucher.code));
+      } catch (error) {
+        log.warn("Could not remove the voucher", error);
+        await reload();
+      }
+    },
+    [sessionId, keeper, reload],
+  );
+
   const items = cart?.items ?? [];
   return {
     sessionId,
     items,
     discounts: cart ? discountsOf(cart) : [],
     total: cart?.total ?? 0,
+    memberTotal: cart ? memberTotalOf(cart) : null,
+    vouchers: cart ? vouchersOf(cart) : [],
+    toPay: cart ? toPayOf(cart) : 0,
     count: items.reduce((sum, item) => sum + item.quantity, 0),
     loaded,
     stale: !loaded && cart !== null,
@@ -250,6 +271,7 @@ export function useCart(sessionId: string | null): ShoppingCart {
     scan,
     setQuantity,
     remove,
+    removeVoucher,
     say,
   };
 }

@@ -13,7 +13,7 @@ import { log } from "../lib/log.ts";
 import { forgetVisit, tokenStore } from "../lib/storage.ts";
 import { ReceiptCard } from "../receipts/receipt-card.tsx";
 import { sv } from "../sv.ts";
-import { NeedsCardView, Notice, NoVisitView, SignedOutView } from "./exit-views.tsx";
+import { NeedsCardView, Notice, NoVisitView, SignedOutView, VouchersCoverView } from "./exit-views.tsx";
 
 /** How long after the payment the page looks once more for a spot-check notice. */
 const NOTICE_RECHECK_MS = 1000;
@@ -27,6 +27,7 @@ type View =
   /** Nothing could be paid for want of a card: the way to add one and back. */
   | { kind: "card"; text: string }
   | { kind: "none"; text: string }
+  | { kind: "vouchers"; text: string }
   | { kind: "signedOut" };
 
 /** The answers that are not a failure to be sorted out with staff, but a way on for the shopper; else null. */
@@ -34,6 +35,8 @@ function wayOn(error: unknown): View | null {
   if (!(error instanceof ShopperApiError)) return null;
   if (error.code === "no_payment_method") return { kind: "card", text: error.detail ?? sv.exit.needsCard };
   if (error.code === "no_visit") return { kind: "none", text: error.detail ?? sv.exit.noVisit };
+  // Pant machine vouchers are never paid out: more goods, or a voucher taken out, and the exit pays.
+  if (error.code === "vouchers_cover_cart") return { kind: "vouchers", text: error.detail ?? sv.exit.vouchersCover };
   if (error.status === 401) return { kind: "signedOut" };
   return null;
 }
@@ -144,6 +147,8 @@ export default function ExitPage() {
           if (status.state === "paid" || status.state === "empty") succeed(status);
           // The gate refused the code for want of a card: this QR code cannot open it until one is added.
           else if (status.needs_card) setView({ kind: "card", text: sv.exit.needsCard });
+          // The gate refused the code because the vouchers pay the whole cart: back to the cart for more goods.
+          else if (status.vouchers_cover_cart) setView({ kind: "vouchers", text: sv.exit.vouchersCover });
           else if (status.state === "declined") setNote(sv.exit.declined);
           else if (status.state === "pending") setNote(sv.exit.pending);
         },
@@ -199,6 +204,7 @@ export default function ExitPage() {
   if (view.kind === "paying") return <Spinner label={sv.exit.paying} className="min-h-svh" />;
   if (view.kind === "card") return <NeedsCardView text={view.text} />;
   if (view.kind === "none") return <NoVisitView text={view.text} />;
+  if (view.kind === "vouchers") return <VouchersCoverView text={view.text} />;
   if (view.kind === "signedOut") return <SignedOutView />;
   if (view.kind === "qr") {
     return (

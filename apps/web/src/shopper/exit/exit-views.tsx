@@ -1,4 +1,4 @@
-import { CreditCard, DoorClosed, LogIn } from "lucide-react";
+import { CreditCard, DoorClosed, LogIn, Receipt } from "lucide-react";
 import { Link } from "react-router";
 import { cardPageFor } from "../card/return-path.ts";
 import { buttonClass } from "../components/button.ts";
@@ -47,6 +47,28 @@ export function NoVisitView({ text }: { text: string }) {
         <p className="text-lg">{text}</p>
         <Link to="/customer" className={buttonClass("primary")}>
           {sv.common.backToStart}
+        </Link>
+      </div>
+    </PageShell>
+  );
+}
+
+/**
+ * The pant machine vouchers are worth the whole cart or more, and are never
+ * paid out: nothing was charged and the cart is open. The server's line says
+ * what to do; the way back to the cart is one tap.
+ */
+export function VouchersCoverView({ text }: { text: string }) {
+  return (
+    <PageShell>
+      <div className="flex flex-col items-center gap-4 text-center">
+        <Receipt aria-hidden="true" className="size-16 text-primary" />
+        <h1 className="text-2xl font-bold">{sv.exit.vouchersTitle}</h1>
+        <p role="alert" className="text-lg">
+          {text}
+        </p>
+        <Link to="/customer/shop" className={buttonClass("primary")}>
+          {sv.exit.backToCart}
         </Link>
       </div>
     </PageShell>

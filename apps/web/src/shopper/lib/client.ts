@@ -11,6 +11,7 @@ import type {
   ExitToken,
   FaceConsent,
   FaceVerifyResponse,
+  Membership,
   OpenVisit,
   Profile,
   PublicConfig,
@@ -188,6 +189,13 @@ export const shopperApi = {
     json<Cart>("PUT", `/api/v1/cart/item/${encodeURIComponent(itemId)}`, { body: { quantity }, auth: true }),
   removeItem: (itemId: string) =>
     json<Cart>("DELETE", `/api/v1/cart/item/${encodeURIComponent(itemId)}`, { auth: true }),
+  /** A pant machine voucher (pantkvitto) into the cart; `scan_id` makes a retry add it once. */
+  addVoucher: (body: { session_id: string; barcode: string; scan_id: string }) =>
+    json<Cart>("POST", "/api/v1/cart/vouchers", { body, auth: true }),
+  removeVoucher: (sessionId: string, code: string) =>
+    json<Cart>("DELETE", `/api/v1/cart/${encodeURIComponent(sessionId)}/vouchers/${encodeURIComponent(code)}`, {
+      auth: true,
+    }),
 
   card: (signal?: AbortSignal) => json<SavedCardAnswer>("GET", "/api/v1/payment-method", { auth: true, signal }),
   saveCard: (paymentMethod: string) =>
@@ -206,6 +214,10 @@ export const shopperApi = {
     }),
   profile: (signal?: AbortSignal) => json<Profile>("GET", "/api/v1/profile", { auth: true, signal }),
   setEmail: (email: string | null) => json<Profile>("PUT", "/api/v1/profile/email", { body: { email }, auth: true }),
+  membership: (signal?: AbortSignal) => json<Membership>("GET", "/api/v1/profile/membership", { auth: true, signal }),
+  /** true joins (the shopper has agreed to the terms), false leaves at once. */
+  setMembership: (member: boolean) =>
+    json<Membership>("PUT", "/api/v1/profile/membership", { body: { member }, auth: true }),
   faceConsent: (signal?: AbortSignal) => json<FaceConsent>("GET", "/api/v1/face/consent", { auth: true, signal }),
   setFaceConsent: (consent: boolean) =>
     json<FaceConsent>("PUT", "/api/v1/face/consent", {

@@ -2,6 +2,7 @@ import type { Receipt } from "@glide/contracts";
 import clsx from "clsx";
 import type { ReactNode } from "react";
 import { DiscountLines } from "../cart/discount-lines.tsx";
+import { VoucherLines } from "../cart/voucher-lines.tsx";
 import { formatKr } from "../lib/money.ts";
 import { sv } from "../sv.ts";
 
@@ -68,8 +69,9 @@ function Settlement({ receipt }: { receipt: Receipt }) {
 
 /**
  * A kvitto: the shop, its organisation number and address, the time, each
- * line, the multi-buy discounts under the goods, the total after them, VAT
- * per rate, the card.
+ * line, the multi-buy discounts under the goods, the total after them, the
+ * pant machine vouchers it was paid with and the card's part, VAT per rate,
+ * the card.
  */
 export function ReceiptCard({ receipt }: { receipt: Receipt }) {
   return (
@@ -116,6 +118,13 @@ export function ReceiptCard({ receipt }: { receipt: Receipt }) {
       {/* A receipt kept offline from before offers lacks the field. */}
       <DiscountLines discounts={receipt.discounts} />
       <Row label={sv.exit.total} amount={formatKr(receipt.total)} className="border-t pt-3 text-lg font-bold" />
+      {/* A receipt kept offline from before vouchers lacks the fields. */}
+      {receipt.vouchers?.length > 0 && (
+        <>
+          <VoucherLines vouchers={receipt.vouchers} />
+          <Row label={sv.exit.paidByCard} amount={formatKr(receipt.paid_by_card)} className="font-bold" />
+        </>
+      )}
       {receipt.vat.map((rate) => (
         <Row
           key={rate.rate}
