@@ -48,8 +48,8 @@ const connections = setting("BENCH_CONNECTIONS", 100);
 const rate = setting("BENCH_CART_RATE", 500);
 const visitCount = setting("BENCH_CART_VISITS", 200);
 const productCount = setting("BENCH_CART_PRODUCTS", 1000);
-/** Chain-wide multi-buy offers over the range: every scan's answer prices its cart with them. */
-const offerCount = setting("BENCH_CART_OFFERS", 200);
+/** Chain-wide multi-buy offers over the range: every scan's answer prices its cart with them (0: none, to compare). */
+const offerCount = process.env.BENCH_CART_OFFERS === "0" ? 0 : setting("BENCH_CART_OFFERS", 200);
 /** Measured runs at the steady rate; the budget is judged on the median one. */
 export const STEADY_RUNS = 3;
 /** Scans one at a time whose database transactions are counted. */

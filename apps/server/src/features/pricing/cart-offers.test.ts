@@ -55,6 +55,20 @@ describe("a 3 för 2 on the cart", () => {
     expect(gone.json()).toMatchObject({ items: [], discounts: [], total: 0 });
   });
 
+  it("counts the goods no offer takes at their price beside the discounted ones", async () => {
+    await postOffer(world, { product_ids: [world.ids.butter] });
+    const who = await shopper(world.ctx.app);
+    const visit = await walkIn(world.ctx.app, who, world.lund);
+    await scan(who, visit, world.codes.soap);
+    await scan(who, visit, world.codes.butter);
+    await scan(who, visit, world.codes.butter);
+    const last = await scan(who, visit, world.codes.butter);
+    // 24,90 + 3 × 49,90 − 49,90; the scan's answer and the cart agree.
+    expect(last).toMatchObject({ discounts: [{ amount: 49.9 }], total: 124.7 });
+    expect((await scan(who, visit, world.codes.soap)).total).toBe(149.6);
+    expect((await cartOf(who, visit)).total).toBe(149.6);
+  });
+
   it("is used at most limit_per_visit times", async () => {
     await postOffer(world, { product_ids: [world.ids.butter], limit_per_visit: 1 });
     const { last } = await scanned(world.codes.butter, 6);

@@ -62,15 +62,24 @@ const visitDay = (sessionId: string, at: Date) =>
       from shopping_sessions s join stores st on st.id = s.store_id join customers c on c.id = s.customer_id
       where s.id = ${sessionId}::uuid`;
 
-/** The offers valid in the `visit` CTE's store on its day that take a product of its cart, members' ones too. */
+/** The ids of the valid offers that take a product of the `visit` row's cart. */
+const touchedOffers = sql`select o.id
+  from (select distinct op.offer_id from cart_items i join offer_products op on op.product_id = i.product_id
+        where i.session_id = v.id) touched
+  join offers o on o.id = touched.offer_id
+  where (o.store_id is null or o.store_id = v.store_id) and v.day between o.starts_on and o.ends_on`;
+
+/**
+ * The offers valid in the `visit` row's store on its day that take a product
+ * of its cart, members' ones too. Found from the cart's products
+ * (offer_products by product), so a store with many offers costs a scan only
+ * those that touch its cart.
+ */
 const offersOf = sql`(select json_agg(x order by x.id) from (
     select o.id, o.label, o.kind, o.buy, o.amount_ore, o.limit_per_visit, o.members_only,
       to_char(o.starts_on, 'YYYY-MM-DD') as starts_on, to_char(o.ends_on, 'YYYY-MM-DD') as ends_on,
       (select json_agg(op.product_id) from offer_products op where op.offer_id = o.id) as product_ids
-    from offers o
-    where (o.store_id is null or o.store_id = v.store_id) and v.day between o.starts_on and o.ends_on
-      and exists (select 1 from offer_products op join cart_items i on i.product_id = op.product_id
-                  where op.offer_id = o.id and i.session_id = v.id)) x)`;
+    from (${touchedOffers}) t join offers o on o.id = t.id) x)`;
 
 /** The `visit` row's pant machine vouchers, in the order they were scanned. */
 const vouchersOf = sql`(select json_agg(json_build_object('code', pv.code, 'amount_ore', pv.amount_ore)
@@ -118,37 +127,49 @@ export async function offersOfVisit(db: Db | Tx, sessionId: string, at: Date): P
 }
 
 /**
- * The cart's discounts and totals after a change, in one prepared statement
- * (its lines and its offers together): what a scan answers beside its line,
- * so the phone shows the server's total without reading the whole cart.
+ * The cart's discounts and totals after a change, in one prepared statement:
+ * its offers, its vouchers, the sum of all its lines, and only the lines an
+ * offer or a members' price may change (the rest count at their price), so
+ * a scan does not read every line of a long cart back. What a scan answers
+ * beside its line, so the phone shows the server's total.
  */
 export async function cartTotals(db: Db | Tx, sessionId: string, at: Date) {
-  const [row] = await queryPrepared<VisitRow & { lines: OfferLine[] | null }>(
+  const [row] = await queryPrepared<VisitRow & { lines: OfferLine[] | null; goods_ore: number | string }>(
     db,
     "cart_totals",
     sql`select to_char(v.day, 'YYYY-MM-DD') as day, v.member, ${offersOf} as offers, ${vouchersOf} as vouchers,
           (select json_agg(json_build_object('id', i.id, 'product_id', i.product_id, 'quantity', i.quantity,
-              'unit_price_ore', i.unit_price_ore, 'pant_ore', i.pant_ore, 'member_unit_ore', i.member_unit_ore,
-              'labelled', i.line_key like 'label:%', 'vat_category', 'standard') order by i.created_at, i.id)
-            from cart_items i where i.session_id = v.id) as lines
+                    'unit_price_ore', i.unit_price_ore, 'pant_ore', i.pant_ore, 'member_unit_ore', i.member_unit_ore,
+                    'labelled', i.line_key like 'label:%', 'vat_category', 'standard') order by i.created_at, i.id)
+            from cart_items i where i.session_id = v.id
+              and (i.member_unit_ore is not null or i.product_id in (
+                select op.product_id from offer_products op where op.offer_id in (${touchedOffers})))) as lines,
+          (select coalesce(sum(i.quantity::bigint * (i.unit_price_ore + i.pant_ore)), 0)
+            from cart_items i where i.session_id = v.id) as goods_ore
         from (${visitDay(sessionId, at)}) v`,
   );
-  return cartAnswer(row?.lines ?? [], toVisitOffers(row));
+  const lines = row?.lines ?? [];
+  const taken = lines.reduce((sum, line) => sum + (line.unit_price_ore + line.pant_ore) * line.quantity, 0);
+  return cartAnswer(lines, toVisitOffers(row), Number(row?.goods_ore ?? 0) - taken);
 }
 
 /**
  * The cart's discounts, total, vouchers and what the card will pay, and (for
- * one who is no member) a member's total, as the API answers them.
+ * one who is no member) a member's total, as the API answers them. `restOre`
+ * is the goods and pant of lines left out of `lines` because nothing can
+ * change what they cost.
  */
-export function cartAnswer(lines: readonly OfferLine[], found: VisitOffers) {
+export function cartAnswer(lines: readonly OfferLine[], found: VisitOffers, restOre = 0) {
   const priced = priceWithOffers(lines, found);
+  const totalOre = priced.total_ore + restOre;
   const vouchersOre = found.vouchers.reduce((sum, voucher) => sum + voucher.amount_ore, 0);
+  const memberOre = memberTotalOre(lines, found);
   return {
     discounts: priced.discounts.map(discountAnswer),
-    total: fromOre(priced.total_ore),
+    total: fromOre(totalOre),
     vouchers: found.vouchers.map(voucherAnswer),
-    to_pay: fromOre(Math.max(0, priced.total_ore - vouchersOre)),
-    member_total: memberTotal(lines, found, priced.total_ore),
+    to_pay: fromOre(Math.max(0, totalOre - vouchersOre)),
+    member_total: memberOre !== null && memberOre + restOre < totalOre ? fromOre(memberOre + restOre) : null,
   };
 }
 
@@ -185,15 +206,15 @@ export function priceWithOffers(
 }
 
 /**
- * What the cart would cost a member (members' prices fixed at the scans,
- * members-only offers too), for a shopper who is no member and when it is
- * less than what they pay: the phone's "Medlemspris". Null otherwise.
+ * What the lines would cost a member (members' prices fixed at the scans,
+ * members-only offers too), in öre, for a shopper who is no member: with
+ * the rest of the cart, the phone's "Medlemspris" when it is less than what
+ * they pay. Null for a member.
  */
-function memberTotal(lines: readonly OfferLine[], found: VisitOffers, totalOre: number): number | null {
+function memberTotalOre(lines: readonly OfferLine[], found: VisitOffers): number | null {
   if (found.member) return null;
   const asMember = lines.map((line) => ({ ...line, unit_price_ore: line.member_unit_ore ?? line.unit_price_ore }));
-  const ore = priceWithOffers(asMember, { ...found, member: true }).total_ore;
-  return ore < totalOre ? fromOre(ore) : null;
+  return priceWithOffers(asMember, { ...found, member: true }).total_ore;
 }
 
 /** A discount as the cart and the receipt answer it: kronor off, a positive number. */
