@@ -129,8 +129,6 @@ function withCard(visit: VisitToCharge) {
 /** Nothing to pay: the visit ends, nothing is charged, no receipt. */
 async function endEmpty(tx: Tx, visit: VisitToCharge, order: OrderRow | undefined, now: Date): Promise<Plan> {
   if (order) await tx.execute(sql`delete from orders where id = ${order.id}`);
-  // A voucher scanned into a cart that ends with nothing to pay is free again, for the next visit.
-  await tx.execute(sql`delete from pant_vouchers where session_id = ${visit.id} and order_id is null`);
   await moveVisit(tx, visit.id, "ended_empty", now);
   await recordSessionEvent(tx, {
     sessionId: visit.id,

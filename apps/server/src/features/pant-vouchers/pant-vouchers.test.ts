@@ -6,6 +6,7 @@ import { shopper, type TestShopper, walkIn } from "../../test/factories.ts";
 import { createDeviceKey } from "../../test/harness.ts";
 import { idempotencyKeyOf } from "../payments/charge.ts";
 import { type OfferWorld, offerWorld, SALE_DAY, scan } from "../pricing/cart-offers.fixtures.ts";
+import { sweepAbandoned } from "../sessions/abandoned-sweep.ts";
 
 /**
  * Pant machine vouchers (pantkvitto) on the cart: a means of payment taken
@@ -196,6 +197,32 @@ describe("paying with a voucher", () => {
     const other = await inStore(world.malmo);
     expect((await add(other.who, other.visit, code)).statusCode).toBe(200);
     void visit;
+  });
+
+  it("a visit left unpaid and written off gives its voucher back", async () => {
+    const { who, visit } = await inStore();
+    await scan(who, visit, world.codes.butter);
+    const code = voucher(6);
+    await add(who, visit, code);
+    await world.ctx.app.db.execute(
+      sql`update shopping_sessions set state = 'left_unpaid', abandoned_at = now() where id = ${visit}`,
+    );
+    const off = await world.admin.post(`/api/v1/admin/sessions/${visit}/write-off`, { reason: "Försvann" });
+    expect(off.statusCode, off.body).toBe(200);
+    const other = await inStore(world.malmo);
+    expect((await add(other.who, other.visit, code)).statusCode).toBe(200);
+  });
+
+  it("an empty visit the sweep closes gives its voucher back", async () => {
+    const { who, visit } = await inStore();
+    const code = voucher(8);
+    await add(who, visit, code);
+    await world.ctx.app.db.execute(
+      sql`update shopping_sessions set last_activity_at = now() - interval '2 days' where id = ${visit}`,
+    );
+    expect(await sweepAbandoned(world.ctx.app)).toContainEqual(expect.objectContaining({ session_id: visit }));
+    const other = await inStore(world.malmo);
+    expect((await add(other.who, other.visit, code)).statusCode).toBe(200);
   });
 
   it("a refund gives the card back no more than it paid", async () => {

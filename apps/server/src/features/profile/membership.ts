@@ -50,9 +50,10 @@ export async function setMembership(
       sql`update cart_items i set unit_price_ore = i.member_unit_ore,
             ordinary_unit_ore = coalesce(i.ordinary_unit_ore, i.unit_price_ore), member_unit_ore = null,
             updated_at = now()
-          from shopping_sessions s
-          where s.id = i.session_id and s.customer_id = ${customerId} and s.state = 'in_store'
-            and i.member_unit_ore is not null
+          where i.member_unit_ore is not null and i.session_id in (
+            -- Held as a scan holds it: a checkout planning this cart just now finishes first, and its cart is then frozen.
+            select s.id from shopping_sessions s where s.customer_id = ${customerId} and s.state = 'in_store'
+            for key share)
           returning i.session_id`,
     );
     return { membership: answer(row.member_since), repriced: [...new Set(changed.map((c) => c.session_id))] };

@@ -58,6 +58,10 @@ async function abandon(db: Tx, limits: { store_id: string; minutes: number }[]):
           where s.id = q.id
           returning s.id, s.store_id, s.last_activity_at, s.state, q.minutes
         ),
+        -- An empty visit that ends gives its pant machine vouchers back; one left unpaid keeps them for staff's charge.
+        released as (
+          delete from pant_vouchers v using gone g where v.session_id = g.id and g.state = 'ended_empty'
+        ),
         events as (
           insert into session_events (session_id, store_id, kind, source, detail)
           select id, store_id, 'abandoned', 'system',

@@ -12,6 +12,7 @@ import type { ChargePort } from "../payments/charge.ts";
 import { cartTotals } from "../pricing/cart-offers.ts";
 import { type AnnounceSession, announceNothing, recordSessionEvent } from "../sessions/session-events.ts";
 import { mustTransition } from "../visits/visit-state.ts";
+import { moveVisit } from "../visits/visits.ts";
 
 /**
  * What a store does with a visit left unpaid (docs/sessions.md): charge the
@@ -153,7 +154,7 @@ export async function writeOffUnpaid(opts: {
       sql`select state from shopping_sessions where id = ${visit.id} for update`,
     );
     const next = mustTransition(locked!.state, "write_off", { hasGoods: true, gone: true });
-    await tx.execute(sql`update shopping_sessions set state = ${next.to} where id = ${visit.id}`);
+    await moveVisit(tx, visit.id, next.to, new Date());
     const amount = fromOre(visit.total_ore);
     await recordSessionEvent(tx, {
       sessionId: visit.id,

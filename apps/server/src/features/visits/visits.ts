@@ -17,7 +17,16 @@ export async function moveVisit(tx: Tx, sessionId: string, to: VisitState, at: D
           checked_out_at = case when ${to} in ('paid', 'ended_empty') then coalesce(checked_out_at, ${at}) else checked_out_at end
         where id = ${sessionId}`,
   );
+  // A visit that ends without paying gives its pant machine vouchers back, free for another visit.
+  if (UNPAID_ENDS.includes(to))
+    await tx.execute(
+      sql`delete from pant_vouchers v where v.session_id = ${sessionId}
+            and not exists (select 1 from orders o where o.id = v.order_id and o.state = 'paid')`,
+    );
 }
+
+/** The ends of a visit with nothing paid. */
+const UNPAID_ENDS: readonly VisitState[] = ["ended_empty", "written_off", "cancelled"];
 
 /**
  * The shopper's visits a checkout settles, oldest entry first: open ones
