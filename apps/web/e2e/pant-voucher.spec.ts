@@ -73,6 +73,7 @@ test("a pant machine voucher typed in pays part of the cart, once, can be taken 
   await expectVoucherLine(sheet, { removable: true });
   await expect(sheet).toContainText(/Att betala\s*0,00\s*kr/);
   await page.keyboard.press("Escape");
+  await expect(sheet).toBeHidden();
 
   // The same voucher again: the server's refusal, in Swedish, where a scan's answer shows.
   await typeCode(page, code);
@@ -96,6 +97,8 @@ test("a pant machine voucher typed in pays part of the cart, once, can be taken 
   await expect(sheet.getByText("Att betala")).toHaveCount(0);
   await expect(sheet.getByRole("button", { name: "Stäng" })).toBeFocused();
   await page.keyboard.press("Escape");
+  // The sheet's own "Totalt" is gone first, so the only one left is the bar's.
+  await expect(sheet).toBeHidden();
   await expect(page.getByText("Totalt", { exact: true })).toBeVisible();
   await expect(page.getByTestId("cart-total")).toHaveText("149,70 kr");
 
