@@ -1,15 +1,8 @@
-import { gtinCheckDigit } from "@glide/contracts";
 import { createStore, expect, signIn, test, unique } from "./fixtures.ts";
 import { expectAccessible } from "./support/accessibility.ts";
+import { printedVoucher } from "./support/pant.ts";
 import { shopInStore, signInShopper } from "./support/sales.ts";
 import { createProduct } from "./support/shopping.ts";
-
-/** A pant machine voucher worth `kronor`: 980, a serial of its own, the kronor, the check digit. */
-function voucher(kronor: number) {
-  const serial = String(10_000 + Math.floor(Math.random() * 90_000));
-  const body = `980${serial}${String(kronor).padStart(4, "0")}`;
-  return body + gtinCheckDigit(body);
-}
 
 test("a visit paid partly with a pant voucher shows the voucher and what the card paid, and a refund gives back no more", async ({
   page,
@@ -21,7 +14,7 @@ test("a visit paid partly with a pant voucher shows the voucher and what the car
   const who = await signInShopper(page);
   // Three butters (149,70 kr), a 24-kronor voucher scanned into the cart, then paid: the card pays 125,70.
   const visit = await shopInStore(page, who, store, [butter.barcode, butter.barcode, butter.barcode]);
-  const code = voucher(24);
+  const code = await printedVoucher(page.request, store.id, 24);
   const added = await page.request.post("/api/v1/cart/vouchers", {
     data: { session_id: visit.session_id, barcode: code },
     headers: who.headers,

@@ -215,7 +215,8 @@ describe("requests", () => {
     expect(doorScanSchema.safeParse({ ...scan, session_token: "t".repeat(201) }).success).toBe(false);
     keeps(sessionIdParams, { session_id: uuid });
     expect(message(sessionIdParams, { session_id: "1" })).toBe("session_id must be a UUID");
-    for (const kind of ["door_scanner", "exit_gate", "camera_worker"]) keeps(deviceKeyCreateSchema, { kind });
+    for (const kind of ["door_scanner", "exit_gate", "camera_worker", "pant_machine"])
+      keeps(deviceKeyCreateSchema, { kind });
     expect(deviceKeyCreateSchema.parse({ kind: "exit_gate", label: " Dörr 1 " }).label).toBe("Dörr 1");
     expect(deviceKeyCreateSchema.safeParse({ kind: "printer" }).success).toBe(false);
     expect(deviceKeyCreateSchema.safeParse({ kind: "exit_gate", label: "l".repeat(101) }).success).toBe(false);

@@ -44,3 +44,17 @@ export const linePantSchema = z
   })
   .nullable();
 export type LinePant = z.infer<typeof linePantSchema>;
+
+/** POST /api/v1/pant/vouchers: a pant machine (its pant_machine device key) reports a voucher it printed. */
+export const pantVoucherIssueSchema = z.object({
+  barcode: z.string().trim().min(1, "barcode is required").max(64, "barcode must be at most 64 characters"),
+});
+/** A printed voucher as the register keeps it: the only vouchers a cart takes, at this value. */
+export const issuedPantVoucherSchema = z.object({
+  code: z.string(),
+  /** Kronor, two decimals. */
+  amount: z.number(),
+  store_id: z.string(),
+  issued_at: z.string(),
+});
+export type IssuedPantVoucher = z.infer<typeof issuedPantVoucherSchema>;

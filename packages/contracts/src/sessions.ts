@@ -22,7 +22,7 @@ export const doorStatusSchema = z.object({ door_opened: z.boolean() });
 export const sessionIdParams = z.object({ session_id: z.uuid("session_id must be a UUID") });
 
 export const deviceKeyCreateSchema = z.object({
-  kind: z.enum(["door_scanner", "exit_gate", "camera_worker"]),
+  kind: z.enum(["door_scanner", "exit_gate", "camera_worker", "pant_machine"]),
   label: z.string().trim().max(100).optional(),
 });
 export const deviceKeySchema = z.object({

@@ -247,6 +247,11 @@ export const MATRIX: Record<string, Row> = {
     expect: "401 403 401 401 401",
     params: (f) => ({ session_id: f.visit, code: "9801234500240" }),
   },
+  // Only a pant_machine key reports a printed voucher; the device caller is a door scanner.
+  "POST /api/v1/pant-vouchers": {
+    expect: "401 401 401 401 401",
+    body: () => ({ barcode: `980123460024${gtinCheckDigit("980123460024")}` }),
+  },
   // Only a camera_worker key; the device caller is a door scanner.
   "POST /api/v1/cart/worker": {
     expect: "401 401 401 401 401",

@@ -33,6 +33,8 @@ const WRITTEN_ON_ANY_REQUEST = new Set(["admin_sessions", "rate_limits"]);
 const MAY_WRITE_WHEN_REFUSED: Record<string, string[]> = {
   "POST /api/v1/admin/login": ["admin_users"],
   "POST /api/v1/sessions/door/scan": ["door_events", "store_device_keys"],
+  // A pant machine's key is marked used before the code it sent is read.
+  "POST /api/v1/pant-vouchers": ["store_device_keys"],
   // The gate's refusal of a real exit code is on the visit's timeline.
   "POST /api/v1/exit/scan": ["session_events"],
   // A camera that answers it has no PTZ is remembered, so the screen disables the pad.
@@ -204,7 +206,13 @@ real.offer = (
 real.audit = String((await made(await api.get("/api/v1/admin/audit?limit=1")))[0].id);
 real.session_id = await visit(1);
 real.item_id = (await made(await asShopper("GET", `/api/v1/cart/${real.session_id}`))).items[0].id;
-const deviceHeaders = { authorization: `Device ${(await createDeviceKey(ctx.app, real.store!)).key}` };
+/** The devices' routes are probed with a key of their kind, so the probes reach past the key. */
+const deviceHeaders: Record<string, { authorization: string }> = {
+  "POST /api/v1/sessions/door/scan": { authorization: `Device ${(await createDeviceKey(ctx.app, real.store!)).key}` },
+  "POST /api/v1/pant-vouchers": {
+    authorization: `Device ${(await createDeviceKey(ctx.app, real.store!, "pant_machine")).key}`,
+  },
+};
 const operations: Operation[] = await listOperations(ctx.app);
 await logWrites();
 afterAll(async () => {
@@ -251,7 +259,7 @@ describe("bad input on every route: no 5xx, errors as {detail, code}, nothing ha
             method: op.method as InjectOptions["method"],
             url: probe.url,
             headers: {
-              ...(probe.headers ?? (op.key === "POST /api/v1/sessions/door/scan" ? deviceHeaders : headers)),
+              ...(probe.headers ?? deviceHeaders[op.key] ?? headers),
               ...(probe.contentType ? { "content-type": probe.contentType } : {}),
             },
             ...(probe.payload !== undefined ? { payload: probe.payload } : {}),

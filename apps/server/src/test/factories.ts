@@ -4,7 +4,7 @@ import type { FastifyInstance, InjectOptions } from "fastify";
 import { sql } from "../db/client.ts";
 import { customers } from "../db/schema/index.ts";
 import { issueTokens } from "../features/shopper-auth/shopper-tokens.ts";
-import { as } from "./harness.ts";
+import { as, createDeviceKey } from "./harness.ts";
 
 /**
  * The data a test needs, made as the app would make it: shoppers who really
@@ -140,4 +140,33 @@ export async function paidVisit(
     throw new Error(`checkout: ${paid.statusCode} ${paid.body}`);
   const orderId = paid.json().receipt.id as string;
   return { visit, orderId };
+}
+
+/** A well-formed pant machine voucher code worth `kronor` (980, a new serial, the value, the check digit); printed by no machine. */
+let voucherSerial = Math.floor(Math.random() * 50_000);
+export function voucherCode(kronor: number): string {
+  const body = `980${String(++voucherSerial % 100_000).padStart(5, "0")}${String(kronor).padStart(4, "0")}`;
+  return body + gtinCheckDigit(body);
+}
+
+const pantMachines = new WeakMap<FastifyInstance, Map<string, Promise<string>>>();
+
+/** A voucher worth `kronor` that a pant machine in `storeId` printed and reported (POST /api/v1/pant-vouchers): one a cart takes. */
+export async function printedVoucher(app: FastifyInstance, storeId: string, kronor: number): Promise<string> {
+  const machines = pantMachines.get(app) ?? new Map<string, Promise<string>>();
+  pantMachines.set(app, machines);
+  if (!machines.has(storeId))
+    machines.set(
+      storeId,
+      createDeviceKey(app, storeId, "pant_machine").then((made) => made.key),
+    );
+  const code = voucherCode(kronor);
+  const res = await app.inject({
+    method: "POST",
+    url: "/api/v1/pant-vouchers",
+    headers: { authorization: `Device ${await machines.get(storeId)}` },
+    payload: { barcode: code },
+  });
+  if (res.statusCode !== 201) throw new Error(`the pant machine's report failed: ${res.statusCode} ${res.body}`);
+  return code;
 }

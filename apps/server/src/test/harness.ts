@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { AdminRole } from "@glide/contracts";
+import type { AdminRole, DeviceKind } from "@glide/contracts";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import pg from "pg";
@@ -159,7 +159,7 @@ export async function signInShopper(
 export async function createDeviceKey(
   app: FastifyInstance,
   storeId: string,
-  kind: "door_scanner" | "exit_gate" | "camera_worker" = "door_scanner",
+  kind: DeviceKind = "door_scanner",
 ): Promise<{ id: string; key: string }> {
   const key = `gd_${randomToken(32)}`;
   const [row] = await app.db

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { offers } from "./pricing.ts";
 import { products } from "./products.ts";
-import { customers, shoppingSessions } from "./shoppers.ts";
+import { customers, shoppingSessions, storeDeviceKeys } from "./shoppers.ts";
 import { stores } from "./stores.ts";
 
 /**
@@ -151,6 +151,27 @@ export const exitTokenUses = pgTable("exit_token_uses", {
   sessionId: uuid("session_id").references(() => shoppingSessions.id, { onDelete: "cascade" }),
   usedAt: timestamp("used_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Every pant machine voucher (pantkvitto) the chain's machines printed, as
+ * each machine reported it (its pant_machine device key): the only vouchers a
+ * cart takes, at the value printed. Kept after use, so a code is never
+ * printed twice.
+ */
+export const issuedPantVouchers = pgTable(
+  "issued_pant_vouchers",
+  {
+    code: text("code").primaryKey(),
+    amountOre: integer("amount_ore").notNull(),
+    storeId: uuid("store_id")
+      .notNull()
+      .references(() => stores.id, { onDelete: "cascade" }),
+    /** The machine that printed it; null once its key is revoked. */
+    deviceKeyId: uuid("device_key_id").references(() => storeDeviceKeys.id, { onDelete: "set null" }),
+    issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("issued_pant_vouchers_amount_check", sql`${t.amountOre} > 0`)],
+);
 
 /**
  * Every pant machine voucher (pantkvitto) a shopper scanned, by its code: a

@@ -142,7 +142,7 @@ export const shoppingSessions = pgTable(
   ],
 );
 
-/** Keys of a store's devices (door scanner, exit gate); only hashes are kept. */
+/** Keys of a store's devices (door scanner, exit gate, recognition worker, pant machine); only hashes are kept. */
 export const storeDeviceKeys = pgTable(
   "store_device_keys",
   {
@@ -150,7 +150,7 @@ export const storeDeviceKeys = pgTable(
     storeId: uuid("store_id")
       .notNull()
       .references(() => stores.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["door_scanner", "exit_gate", "camera_worker"] }).notNull(),
+    kind: text("kind", { enum: ["door_scanner", "exit_gate", "camera_worker", "pant_machine"] }).notNull(),
     keyHash: text("key_hash").notNull().unique(),
     label: text("label"),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),

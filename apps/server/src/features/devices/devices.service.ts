@@ -92,24 +92,34 @@ export async function revokeDeviceKey(db: Db, actor: Actor, storeId: string, key
 }
 
 /**
- * The store of the device whose key an `Authorization: Device <key>` header
- * carries, for a key of `kind`; the key is marked used. Only its hash is kept,
- * so the header is hashed and looked up. `missing` and `unknown` are the
- * 401s' words for that device.
+ * The device whose key an `Authorization: Device <key>` header carries, for a
+ * key of `kind`, and its store; the key is marked used. Only its hash is
+ * kept, so the header is hashed and looked up. `missing` and `unknown` are
+ * the 401s' words for that device.
  */
+export async function deviceOf(
+  db: Db,
+  header: string | undefined,
+  kind: DeviceKind,
+  words: { missing: string; unknown: string },
+): Promise<{ id: string; store_id: string }> {
+  const key = /^Device\s+(\S+)$/i.exec(header ?? "")?.[1];
+  if (!key) throw unauthorized(words.missing, "device_key_required");
+  const [device] = await queryRows<{ id: string; store_id: string }>(
+    db,
+    sql`update store_device_keys set last_used_at = now()
+        where key_hash = ${sha256(key)} and kind = ${kind} returning id, store_id`,
+  );
+  if (!device) throw unauthorized(words.unknown, "invalid_device_key");
+  return device;
+}
+
+/** The store of the device whose key the header carries (deviceOf). */
 export async function storeOfDevice(
   db: Db,
   header: string | undefined,
   kind: DeviceKind,
   words: { missing: string; unknown: string },
 ): Promise<string> {
-  const key = /^Device\s+(\S+)$/i.exec(header ?? "")?.[1];
-  if (!key) throw unauthorized(words.missing, "device_key_required");
-  const [device] = await queryRows<{ store_id: string }>(
-    db,
-    sql`update store_device_keys set last_used_at = now()
-        where key_hash = ${sha256(key)} and kind = ${kind} returning store_id`,
-  );
-  if (!device) throw unauthorized(words.unknown, "invalid_device_key");
-  return device.store_id;
+  return (await deviceOf(db, header, kind, words)).store_id;
 }

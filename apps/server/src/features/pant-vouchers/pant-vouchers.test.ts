@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { cartSchema, gtinCheckDigit, orderRefundsSchema, receiptSchema, sessionDetailSchema } from "@glide/contracts";
+import { cartSchema, orderRefundsSchema, receiptSchema, sessionDetailSchema } from "@glide/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
-import { shopper, type TestShopper, walkIn } from "../../test/factories.ts";
+import { printedVoucher, shopper, type TestShopper, voucherCode, walkIn } from "../../test/factories.ts";
 import { createDeviceKey } from "../../test/harness.ts";
 import { idempotencyKeyOf } from "../payments/charge.ts";
 import { type OfferWorld, offerWorld, SALE_DAY, scan } from "../pricing/cart-offers.fixtures.ts";
@@ -14,7 +14,6 @@ import { sweepAbandoned } from "../sessions/abandoned-sweep.ts";
  * total and VAT stand, and refunds give back no more than the card paid.
  */
 let world: OfferWorld;
-let serial = 10_000;
 
 beforeAll(async () => {
   world = await offerWorld();
@@ -26,11 +25,8 @@ beforeEach(() => {
   world.setSaleAt(`${SALE_DAY}T10:00:00Z`);
 });
 
-/** A new voucher worth `kronor`: 980, a serial never printed before, the value, the check digit. */
-function voucher(kronor: number) {
-  const body = `980${String(++serial).padStart(5, "0")}${String(kronor).padStart(4, "0")}`;
-  return body + gtinCheckDigit(body);
-}
+/** A voucher worth `kronor` that Lund's pant machine printed and reported. */
+const voucher = (kronor: number) => printedVoucher(world.ctx.app, world.lund, kronor);
 
 const add = (who: TestShopper, visit: string, barcode: string, scanId?: string) =>
   who.call({
@@ -48,7 +44,7 @@ describe("a voucher on the cart", () => {
   it("pays part of the cart: the total stands, the card pays the rest", async () => {
     const { who, visit } = await inStore();
     for (let i = 0; i < 3; i++) await scan(who, visit, world.codes.butter);
-    const code = voucher(24);
+    const code = await voucher(24);
     const res = await add(who, visit, code);
     expect(res.statusCode, res.body).toBe(200);
     expect(cartSchema.parse(res.json())).toMatchObject({
@@ -64,14 +60,15 @@ describe("a voucher on the cart", () => {
 
   it("may come before any goods; the card then has nothing to pay yet", async () => {
     const { who, visit } = await inStore();
-    const res = await add(who, visit, voucher(10));
+    const res = await add(who, visit, await voucher(10));
     expect(res.json()).toMatchObject({ items: [], total: 0, to_pay: 0, vouchers: [{ amount: 10 }] });
   });
 
   it("is refused when it is no voucher, and nothing is written", async () => {
     const { who, visit } = await inStore();
-    const bad = `${voucher(10).slice(0, 12)}9`;
-    for (const barcode of [world.codes.butter, voucher(0), bad]) {
+    const good = voucherCode(10);
+    const bad = `${good.slice(0, 12)}${(Number(good[12]) + 1) % 10}`;
+    for (const barcode of [world.codes.butter, voucherCode(0), bad]) {
       const res = await add(who, visit, barcode);
       expect(res.statusCode, res.body).toBe(422);
       expect(res.json().detail).toBe("Det här är inget pantkvitto vi kan ta emot. Kontrollera koden och försök igen.");
@@ -85,7 +82,7 @@ describe("a voucher on the cart", () => {
 
   it("is taken once: again in the same cart, or in another store, it is refused in Swedish", async () => {
     const { who, visit } = await inStore();
-    const code = voucher(5);
+    const code = await voucher(5);
     expect((await add(who, visit, code)).statusCode).toBe(200);
     const again = await add(who, visit, code);
     expect(again.statusCode).toBe(409);
@@ -98,7 +95,7 @@ describe("a voucher on the cart", () => {
 
   it("sent again with its scan_id (an answer that got lost) answers as the first did", async () => {
     const { who, visit } = await inStore();
-    const code = voucher(3);
+    const code = await voucher(3);
     const scanId = randomUUID();
     expect((await add(who, visit, code, scanId)).statusCode).toBe(200);
     const retry = await add(who, visit, code, scanId);
@@ -108,14 +105,14 @@ describe("a voucher on the cart", () => {
 
   it("scanned in two visits at once goes to one of them", async () => {
     const [a, b] = [await inStore(world.lund), await inStore(world.malmo)];
-    const code = voucher(7);
+    const code = await voucher(7);
     const answers = await Promise.all([add(a.who, a.visit, code), add(b.who, b.visit, code)]);
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
   });
 
   it("taken out is free for another visit; one not in the cart is 404", async () => {
     const { who, visit } = await inStore();
-    const code = voucher(4);
+    const code = await voucher(4);
     await add(who, visit, code);
     const out = await who.call({ method: "DELETE", url: `/api/v1/cart/${visit}/vouchers/${code}` });
     expect(out.statusCode, out.body).toBe(200);
@@ -134,7 +131,7 @@ describe("paying with a voucher", () => {
   it("charges the card the total less the voucher; the kvitto keeps its total and VAT and names the voucher", async () => {
     const { who, visit } = await inStore();
     for (let i = 0; i < 3; i++) await scan(who, visit, world.codes.butter);
-    const code = voucher(24);
+    const code = await voucher(24);
     await add(who, visit, code);
     const paid = await checkout(who);
     expect(paid.statusCode, paid.body).toBe(200);
@@ -151,7 +148,7 @@ describe("paying with a voucher", () => {
   it("refuses a voucher worth the whole cart or more: nothing is charged and the cart stays open", async () => {
     const { who, visit } = await inStore();
     await scan(who, visit, world.codes.juice);
-    await add(who, visit, voucher(20));
+    await add(who, visit, await voucher(20));
     const refused = await checkout(who);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().code).toBe("vouchers_cover_cart");
@@ -168,7 +165,7 @@ describe("paying with a voucher", () => {
     const gate = (await createDeviceKey(world.ctx.app, world.lund, "exit_gate")).key;
     const { who, visit } = await inStore();
     await scan(who, visit, world.codes.juice);
-    await add(who, visit, voucher(20));
+    await add(who, visit, await voucher(20));
     const atGate = async () => {
       const token = (await who.call({ method: "GET", url: "/api/v1/exit/token" })).json().token;
       return world.ctx.app.inject({
@@ -191,7 +188,7 @@ describe("paying with a voucher", () => {
 
   it("an empty cart ends its visit and gives the voucher back", async () => {
     const { who, visit } = await inStore();
-    const code = voucher(9);
+    const code = await voucher(9);
     await add(who, visit, code);
     expect((await checkout(who)).json()).toMatchObject({ status: "empty" });
     const other = await inStore(world.malmo);
@@ -202,7 +199,7 @@ describe("paying with a voucher", () => {
   it("a visit left unpaid and written off gives its voucher back", async () => {
     const { who, visit } = await inStore();
     await scan(who, visit, world.codes.butter);
-    const code = voucher(6);
+    const code = await voucher(6);
     await add(who, visit, code);
     await world.ctx.app.db.execute(
       sql`update shopping_sessions set state = 'left_unpaid', abandoned_at = now() where id = ${visit}`,
@@ -215,7 +212,7 @@ describe("paying with a voucher", () => {
 
   it("an empty visit the sweep closes gives its voucher back", async () => {
     const { who, visit } = await inStore();
-    const code = voucher(8);
+    const code = await voucher(8);
     await add(who, visit, code);
     await world.ctx.app.db.execute(
       sql`update shopping_sessions set last_activity_at = now() - interval '2 days' where id = ${visit}`,
@@ -228,7 +225,7 @@ describe("paying with a voucher", () => {
   it("a refund gives the card back no more than it paid", async () => {
     const { who, visit } = await inStore();
     for (let i = 0; i < 3; i++) await scan(who, visit, world.codes.butter);
-    await add(who, visit, voucher(24));
+    await add(who, visit, await voucher(24));
     const receipt = receiptSchema.parse((await checkout(who)).json().receipt);
     const url = `/api/v1/admin/orders/${receipt.id}/refunds`;
     const ask = (body: object) => world.admin.post(url, { idempotency_key: randomUUID(), reason: "Trasig", ...body });

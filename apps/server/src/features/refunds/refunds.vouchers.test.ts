@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { gtinCheckDigit, orderRefundsSchema, receiptSchema } from "@glide/contracts";
+import { orderRefundsSchema, receiptSchema } from "@glide/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { shopper, walkIn } from "../../test/factories.ts";
+import { printedVoucher, shopper, walkIn } from "../../test/factories.ts";
 import { type OfferWorld, offerWorld, SALE_DAY, scan } from "../pricing/cart-offers.fixtures.ts";
 
 /**
@@ -10,7 +10,6 @@ import { type OfferWorld, offerWorld, SALE_DAY, scan } from "../pricing/cart-off
  * server will give back: never more than the card paid.
  */
 let world: OfferWorld;
-let serial = 40_000;
 
 beforeAll(async () => {
   world = await offerWorld();
@@ -22,12 +21,6 @@ beforeEach(() => {
   world.setSaleAt(`${SALE_DAY}T10:00:00Z`);
 });
 
-/** A new voucher worth `kronor`: 980, a serial never printed before, the value, the check digit. */
-function voucher(kronor: number) {
-  const body = `980${String(++serial).padStart(5, "0")}${String(kronor).padStart(4, "0")}`;
-  return body + gtinCheckDigit(body);
-}
-
 /** Three butters (149,70 kr) bought with the vouchers given; answers the order's refunds URL. */
 async function boughtWith(vouchers: number[]) {
   const who = await shopper(world.ctx.app);
@@ -37,7 +30,7 @@ async function boughtWith(vouchers: number[]) {
     const res = await who.call({
       method: "POST",
       url: "/api/v1/cart/vouchers",
-      payload: { session_id: visit, barcode: voucher(kronor) },
+      payload: { session_id: visit, barcode: await printedVoucher(world.ctx.app, world.lund, kronor) },
     });
     expect(res.statusCode, res.body).toBe(200);
   }
