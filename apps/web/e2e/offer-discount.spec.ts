@@ -104,6 +104,14 @@ test("a 3 för 2 offer is a discount line under the goods in the cart sheet and 
   await expectAccessible(page, "the cart sheet with a multi-buy discount, light theme");
   await page.keyboard.press("Escape");
 
+  // The console's visit shows the open cart as the shopper sees it: the discount under the goods, the total after it.
+  await page.goto(`/sessions?session=${visit.sessionId}`);
+  const cart = page.getByRole("dialog").getByRole("list", { name: "Cart" });
+  await expect(cart.getByRole("listitem").filter({ hasText: LABEL })).toContainText("−49,90 kr");
+  await expect(cart.getByRole("listitem").filter({ hasText: /^Total/ })).toContainText("99,80 kr");
+  await expect(cart).not.toContainText("To pay by card");
+  await expectAccessible(page, "a visit's open cart with a multi-buy discount in the console");
+
   await page.goto("/customer/exit");
   await page.getByRole("button", { name: "Kunde inte scanna? Tryck här" }).click();
   await expect(page.getByRole("heading", { name: "Tack för ditt köp!" })).toBeVisible({ timeout: 10_000 });

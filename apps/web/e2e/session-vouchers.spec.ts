@@ -21,6 +21,12 @@ test("a visit paid partly with a pant voucher shows the voucher and what the car
   });
   expect(added.ok(), await added.text()).toBe(true);
   expect(await added.json()).toMatchObject({ total: 149.7, to_pay: 125.7 });
+  // While the cart is open, the console's visit shows the voucher and what the card would pay.
+  await page.goto(`/sessions?session=${visit.session_id}`);
+  const cart = page.getByRole("dialog", { name: who.name }).getByRole("list", { name: "Cart" });
+  await expect(cart.getByRole("listitem").filter({ hasText: `Pant voucher ${code}` })).toContainText("−24,00 kr");
+  await expect(cart.getByRole("listitem").filter({ hasText: /^Total/ })).toContainText("149,70 kr");
+  await expect(cart.getByRole("listitem").filter({ hasText: "To pay by card" })).toContainText("125,70 kr");
   const paid = await page.request.post("/api/v1/checkout", { data: { user_id: who.userId }, headers: who.headers });
   expect(paid.ok(), await paid.text()).toBe(true);
   const receipt = ((await paid.json()) as { receipt: { number: number; paid_by_card: number } }).receipt;

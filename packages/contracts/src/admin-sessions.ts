@@ -233,6 +233,10 @@ export const sessionSpotCheckSchema = z.object({
 export const sessionDetailSchema = sessionRowSchema.extend({
   timeline: z.array(sessionEventSchema),
   cart: z.array(sessionCartLineSchema),
+  /** An open cart's multi-buy discounts now, as its shopper sees them; the row's `total` is after them. Empty once charged. */
+  cart_discounts: z.array(cartDiscountSchema),
+  /** An open cart's pant machine vouchers; the card would pay `total` less them. Empty once charged. */
+  cart_vouchers: z.array(cartVoucherSchema),
   order: sessionOrderSchema.nullable(),
   refunds: z.array(sessionRefundSchema),
   disputes: z.array(sessionDisputeSchema),

@@ -3,7 +3,7 @@ import { analyticsTopProductSchema, orderRefundsSchema, receiptSchema, sessionDe
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { queryRows, sql } from "../../db/client.ts";
-import { shopper, walkIn } from "../../test/factories.ts";
+import { printedVoucher, shopper, walkIn } from "../../test/factories.ts";
 import { clearOffers, type OfferWorld, offerWorld, postOffer, SALE_DAY, scan } from "./cart-offers.fixtures.ts";
 
 /**
@@ -87,6 +87,41 @@ describe("a paid 3 för 2", () => {
     const { receipt } = await paid(Array(3).fill(world.codes.butter));
     expect(receipt).toMatchObject({ discounts: [], total: 149.7 });
     expect(await lines(receipt.id)).toEqual([{ name: "Bregott 500 g", total_ore: 14970, discount_ore: 0 }]);
+  });
+});
+
+describe("an open cart in the console", () => {
+  it("shows the day's discounts, the total after them and the vouchers, and none once paid", async () => {
+    await postOffer(world, { label: "3 för 2 Bregott", product_ids: [world.ids.butter] });
+    const who = await shopper(world.ctx.app);
+    const visit = await walkIn(world.ctx.app, who, world.lund);
+    for (let i = 0; i < 3; i++) await scan(who, visit, world.codes.butter);
+    const code = await printedVoucher(world.ctx.app, world.lund, 24);
+    await who.call({ method: "POST", url: "/api/v1/cart/vouchers", payload: { session_id: visit, barcode: code } });
+    const read = async () =>
+      sessionDetailSchema.parse((await world.admin.get(`/api/v1/admin/sessions/${visit}`)).json());
+
+    expect(await read()).toMatchObject({
+      total: 99.8,
+      cart: [{ quantity: 3, total: 149.7 }],
+      cart_discounts: [{ label: "3 för 2 Bregott", times: 1, amount: 49.9 }],
+      cart_vouchers: [{ code, amount: 24 }],
+    });
+    // The sale clock's day decides: on the day after the offer ends the cart has no discount.
+    world.setSaleAt("2026-11-30T22:59:59Z");
+    expect((await read()).cart_discounts).toHaveLength(1);
+    world.setSaleAt("2026-11-30T23:00:00Z");
+    expect(await read()).toMatchObject({ total: 149.7, cart_discounts: [], cart_vouchers: [{ code, amount: 24 }] });
+
+    world.setSaleAt(`${SALE_DAY}T10:00:00Z`);
+    const paidNow = await who.call({ method: "POST", url: "/api/v1/checkout", payload: { user_id: who.id } });
+    expect(paidNow.statusCode, paidNow.body).toBe(200);
+    expect(await read()).toMatchObject({
+      total: 99.8,
+      cart_discounts: [],
+      cart_vouchers: [],
+      order: { discounts: [{ amount: 49.9 }], vouchers: [{ code, amount: 24 }] },
+    });
   });
 });
 

@@ -47,6 +47,7 @@ export const adminSessionRoutes: FastifyPluginAsyncZod = async (app) => {
         db: app.db,
         actor: actorOf(request),
         query: request.query,
+        at: app.saleClock(),
       });
       reply.header("x-total-count", String(total));
       if (capped) reply.header("x-total-count-capped", "true");
@@ -129,7 +130,7 @@ export const adminSessionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       reply.header("cache-control", "no-store");
-      return getSession({ db: app.db, actor: actorOf(request), id: request.params.id });
+      return getSession({ db: app.db, actor: actorOf(request), id: request.params.id, at: app.saleClock() });
     },
   );
 };

@@ -109,6 +109,8 @@ export async function listSessions(opts: {
   db: Db;
   actor: AdminActor;
   query: SessionListQuery;
+  /** The sale clock: an open cart's total is after the offers of this moment's day. */
+  at: Date;
 }): Promise<{ items: SessionRow[]; total: number; capped: boolean }> {
   const { actor, query } = opts;
   if (query.store_id) assertCanManageStore(actor, query.store_id);
@@ -131,7 +133,7 @@ export async function listSessions(opts: {
   ]);
   const counted = count.n;
   return {
-    items: (await withOfferTotals(opts.db, rows)).map(toRow),
+    items: (await withOfferTotals(opts.db, rows, opts.at)).map(toRow),
     total: Math.min(counted, SESSIONS_COUNT_LIMIT),
     capped: counted > SESSIONS_COUNT_LIMIT,
   };

@@ -104,13 +104,17 @@ export function toRow(v: VisitRow): SessionRow {
   };
 }
 
-/** One visit with what the list shows of it, or undefined when it is unknown or never came through the door. */
+/**
+ * One visit with what the list shows of it, or undefined when it is unknown
+ * or never came through the door. An open cart's total is its lines' before
+ * the day's offers: the caller prices it (cartTotals), as withOfferTotals does.
+ */
 export async function readVisit(db: Db, id: string): Promise<VisitRow | undefined> {
   const [visit] = await queryRows<VisitRow>(
     db,
     visitsOf(sql`(select ${id}::uuid as id) p join shopping_sessions s on s.id = p.id`),
   );
-  return visit ? (await withOfferTotals(db, [visit]))[0] : undefined;
+  return visit;
 }
 
 /**
@@ -118,7 +122,7 @@ export async function readVisit(db: Db, id: string): Promise<VisitRow | undefine
  * would charge now: the lines less the day's multi-buy discounts (priced in
  * TypeScript, one prepared statement per such visit).
  */
-export async function withOfferTotals(db: Db, rows: VisitRow[], at = new Date()): Promise<VisitRow[]> {
+export async function withOfferTotals(db: Db, rows: VisitRow[], at: Date): Promise<VisitRow[]> {
   return Promise.all(
     rows.map(async (row) =>
       row.open_cart ? { ...row, total_ore: toOre((await cartTotals(db, row.id, at)).total) } : row,

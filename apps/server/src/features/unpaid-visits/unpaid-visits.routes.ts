@@ -38,7 +38,7 @@ export const unpaidVisitRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       app.receiptMails.kick();
       reply.header("cache-control", "no-store");
-      return getSession({ db: app.db, actor, id: request.params.id });
+      return getSession({ db: app.db, actor, id: request.params.id, at: app.saleClock() });
     },
   );
 
@@ -63,7 +63,7 @@ export const unpaidVisitRoutes: FastifyPluginAsyncZod = async (app) => {
         announce: sessionAnnouncer(app.bus, request.log),
       });
       reply.header("cache-control", "no-store");
-      return getSession({ db: app.db, actor, id: request.params.id });
+      return getSession({ db: app.db, actor, id: request.params.id, at: app.saleClock() });
     },
   );
 
@@ -88,7 +88,7 @@ export const unpaidVisitRoutes: FastifyPluginAsyncZod = async (app) => {
         announce: sessionAnnouncer(app.bus, request.log),
       });
       reply.header("cache-control", "no-store");
-      return getSession({ db: app.db, actor, id: request.params.id });
+      return getSession({ db: app.db, actor, id: request.params.id, at: app.saleClock() });
     },
   );
 };

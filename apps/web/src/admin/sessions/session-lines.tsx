@@ -2,6 +2,7 @@ import type { SessionDetail } from "@glide/contracts";
 import { Fragment, type ReactNode } from "react";
 import { formatKronor } from "../../lib/format.ts";
 import { useDateFormat } from "../settings/use-date-format.ts";
+import { SessionCart } from "./session-cart.tsx";
 import {
   campaignText,
   discountAmountText,
@@ -142,31 +143,7 @@ export function SessionLines({ session }: { session: SessionDetail }) {
         </Section>
       ) : (
         <Section id="session-cart" title="Cart">
-          {session.cart.length === 0 ? (
-            <p className="text-sm text-muted-foreground">The cart is empty.</p>
-          ) : (
-            <ul aria-label="Cart" className="grid gap-1 text-sm">
-              {session.cart.map((line) => (
-                <li key={line.id} className="grid gap-0.5">
-                  <div className="flex justify-between gap-2">
-                    <span>
-                      {line.quantity} × {line.name}
-                      {line.ordinary_unit_price !== null ? (
-                        <span className="text-muted-foreground"> ({campaignText(line.ordinary_unit_price)})</span>
-                      ) : null}
-                    </span>
-                    <span className="tabular-nums">{formatKronor(line.total)}</span>
-                  </div>
-                  {line.pant ? (
-                    <div className="flex justify-between gap-2 pl-4 text-muted-foreground">
-                      <span>{pantLineText(line.quantity, line.pant)}</span>
-                      <span className="tabular-nums">{formatKronor(line.pant.total)}</span>
-                    </div>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          )}
+          <SessionCart session={session} />
         </Section>
       )}
       {session.refunds.length > 0 ? (
