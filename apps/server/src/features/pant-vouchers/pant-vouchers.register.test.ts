@@ -1,8 +1,8 @@
 import { issuedPantVoucherSchema } from "@glide/contracts";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
 import { shopper, voucherCode, walkIn } from "../../test/factories.ts";
-import { type OfferWorld, offerWorld, SALE_DAY } from "../pricing/cart-offers.fixtures.ts";
+import { offerWorldOfFile } from "../pricing/cart-offers.fixtures.ts";
 
 /**
  * The register of printed vouchers: the chain's pant machines report each
@@ -10,17 +10,7 @@ import { type OfferWorld, offerWorld, SALE_DAY } from "../pricing/cart-offers.fi
  * cart takes only those. A code that is well formed but never printed (the
  * check digit is public) pays nothing.
  */
-let world: OfferWorld;
-
-beforeAll(async () => {
-  world = await offerWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
-beforeEach(() => {
-  world.setSaleAt(`${SALE_DAY}T10:00:00Z`);
-});
+const world = offerWorldOfFile();
 
 /** A new pant machine key of `store`, made by a platform admin in the console's way. */
 async function machineOf(store: string) {

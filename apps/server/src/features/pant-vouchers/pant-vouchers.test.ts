@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { cartSchema, orderRefundsSchema, receiptSchema, sessionDetailSchema } from "@glide/contracts";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { queryRows, sql } from "../../db/client.ts";
 import { printedVoucher, shopper, type TestShopper, voucherCode, walkIn } from "../../test/factories.ts";
 import { createDeviceKey } from "../../test/harness.ts";
 import { idempotencyKeyOf } from "../payments/charge.ts";
-import { type OfferWorld, offerWorld, SALE_DAY, scan } from "../pricing/cart-offers.fixtures.ts";
+import { offerWorldOfFile, scan } from "../pricing/cart-offers.fixtures.ts";
 import { sweepAbandoned } from "../sessions/abandoned-sweep.ts";
 
 /**
@@ -13,17 +13,7 @@ import { sweepAbandoned } from "../sessions/abandoned-sweep.ts";
  * once in the whole chain, paying part of the card's charge; the receipt's
  * total and VAT stand, and refunds give back no more than the card paid.
  */
-let world: OfferWorld;
-
-beforeAll(async () => {
-  world = await offerWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
-beforeEach(() => {
-  world.setSaleAt(`${SALE_DAY}T10:00:00Z`);
-});
+const world = offerWorldOfFile();
 
 /** A voucher worth `kronor` that Lund's pant machine printed and reported. */
 const voucher = (kronor: number) => printedVoucher(world.ctx.app, world.lund, kronor);

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { cartScanResponseSchema, cartSchema, gtinCheckDigit, type MultiBuyOfferInput } from "@glide/contracts";
-import { expect } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { sql } from "../../db/client.ts";
 import type { TestShopper } from "../../test/factories.ts";
 import { as, createTestContext, signIn, type TestContext } from "../../test/harness.ts";
@@ -89,6 +89,30 @@ export async function offerWorld(): Promise<OfferWorld> {
       await pay.close();
     },
   };
+}
+
+/**
+ * The offer world of a test file: made before its first test, closed after
+ * its last, and before each test its sale clock back at 11:00 on SALE_DAY
+ * and `reset` run. Read it only inside the tests and their hooks.
+ */
+export function offerWorldOfFile(reset?: (world: OfferWorld) => Promise<void>): OfferWorld {
+  let made: OfferWorld | undefined;
+  const made_ = (): OfferWorld => {
+    if (!made) throw new Error("the offer world is made in beforeAll: read it inside the tests");
+    return made;
+  };
+  beforeAll(async () => {
+    made = await offerWorld();
+  });
+  afterAll(async () => {
+    await made?.close();
+  });
+  beforeEach(async () => {
+    made_().setSaleAt(`${SALE_DAY}T10:00:00Z`);
+    await reset?.(made_());
+  });
+  return new Proxy({} as OfferWorld, { get: (_, key) => made_()[key as keyof OfferWorld] });
 }
 
 /** An offer written as the console writes it; answers its id. */

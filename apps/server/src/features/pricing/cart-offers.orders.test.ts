@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { analyticsTopProductSchema, orderRefundsSchema, receiptSchema, sessionDetailSchema } from "@glide/contracts";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { queryRows, sql } from "../../db/client.ts";
 import { printedVoucher, shopper, walkIn } from "../../test/factories.ts";
-import { clearOffers, type OfferWorld, offerWorld, postOffer, SALE_DAY, scan } from "./cart-offers.fixtures.ts";
+import { clearOffers, offerWorldOfFile, postOffer, SALE_DAY, scan } from "./cart-offers.fixtures.ts";
 
 /**
  * What a paid cart keeps of its offers: the order's discounts (the kvitto's
@@ -12,18 +12,7 @@ import { clearOffers, type OfferWorld, offerWorld, postOffer, SALE_DAY, scan } f
  * rate, refunds and the products' revenue count it. Worked by hand at 6 %
  * (food) and 25 % (the soap).
  */
-let world: OfferWorld;
-
-beforeAll(async () => {
-  world = await offerWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
-beforeEach(async () => {
-  await clearOffers(world);
-  world.setSaleAt(`${SALE_DAY}T10:00:00Z`);
-});
+const world = offerWorldOfFile(clearOffers);
 
 /** A paid visit in Lund (or `store`) with these scans; its receipt and visit. */
 async function paid(codes: string[], store = world.lund) {

@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { shopper, walkIn } from "../../test/factories.ts";
-import { cartOf, clearOffers, type OfferWorld, offerWorld, postOffer, SALE_DAY, scan } from "./cart-offers.fixtures.ts";
+import { cartOf, clearOffers, offerWorldOfFile, postOffer, scan } from "./cart-offers.fixtures.ts";
 
 /**
  * What the shopper's cart says of multi-buy offers: each discount is its own
  * line, the total is after them, and both are evaluated anew on every change.
  * The checkout, the kvitto, refunds and analytics are in cart-offers.orders.test.ts.
  */
-let world: OfferWorld;
-
-beforeAll(async () => {
-  world = await offerWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
-beforeEach(async () => {
-  await clearOffers(world);
-  world.setSaleAt(`${SALE_DAY}T10:00:00Z`);
-});
+const world = offerWorldOfFile(clearOffers);
 
 /** A shopper through the door of `store`, with `barcode` scanned `times` times; the last scan's answer. */
 async function scanned(barcode: string, times: number, store = world.lund) {

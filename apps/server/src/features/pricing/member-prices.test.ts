@@ -1,26 +1,17 @@
 import { cartSchema, membershipSchema, receiptSchema } from "@glide/contracts";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sql } from "../../db/client.ts";
 import { shopper, type TestShopper, walkIn } from "../../test/factories.ts";
-import { cartOf, clearOffers, type OfferWorld, offerWorld, postOffer, SALE_DAY, scan } from "./cart-offers.fixtures.ts";
+import { cartOf, clearOffers, offerWorldOfFile, postOffer, scan } from "./cart-offers.fixtures.ts";
 
 /**
  * Members of the chain: joining in the app (the shopper's consent) and
  * leaving at once; members-only campaigns and offers apply to members and
  * are shown to others as what a member would pay ("Medlemspris").
  */
-let world: OfferWorld;
-
-beforeAll(async () => {
-  world = await offerWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
-beforeEach(async () => {
-  await clearOffers(world);
-  await world.ctx.app.db.execute(sql`delete from campaigns`);
-  world.setSaleAt(`${SALE_DAY}T10:00:00Z`);
+const world = offerWorldOfFile(async (w) => {
+  await clearOffers(w);
+  await w.ctx.app.db.execute(sql`delete from campaigns`);
 });
 
 const membership = async (who: TestShopper, member?: boolean) => {

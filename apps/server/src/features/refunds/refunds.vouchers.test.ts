@@ -1,25 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { orderRefundsSchema, receiptSchema } from "@glide/contracts";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { printedVoucher, shopper, walkIn } from "../../test/factories.ts";
-import { type OfferWorld, offerWorld, SALE_DAY, scan } from "../pricing/cart-offers.fixtures.ts";
+import { offerWorldOfFile, scan } from "../pricing/cart-offers.fixtures.ts";
 
 /**
  * What the refund dialog is told about an order paid partly with pant
  * machine vouchers (GET …/refunds: `voucher`), so it can show the amount the
  * server will give back: never more than the card paid.
  */
-let world: OfferWorld;
-
-beforeAll(async () => {
-  world = await offerWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
-beforeEach(() => {
-  world.setSaleAt(`${SALE_DAY}T10:00:00Z`);
-});
+const world = offerWorldOfFile();
 
 /** Three butters (149,70 kr) bought with the vouchers given; answers the order's refunds URL. */
 async function boughtWith(vouchers: number[]) {
