@@ -204,3 +204,84 @@ export function itOrdersAndPages<R extends Rule>({ added, listed, productAt, onl
     expect((await listed(`search=${jam.sku}&offset=10`)).items).toEqual([]);
   });
 }
+
+/**
+ * Members-only rules through the API: the flag written, replaced both ways,
+ * listed and in the audit log; left out it is false, and anything but true
+ * or false is refused. `createdSummary` is the audit summary of the kind's
+ * good body made members-only. How a cart prices them is pricing's.
+ */
+export function describeMembersOnly<R extends Rule & { members_only: boolean }>(
+  { noun, a, url, body, added, listed, count }: RuleKind<R>,
+  createdSummary: () => string,
+) {
+  const put = (id: string, change: Record<string, unknown>) => platform.put(`${url}/${id}`, body(change));
+  const listedOne = async (id: string) => (await listed("limit=100")).items.find((r) => r.id === id);
+
+  describe(`a members-only ${noun}`, () => {
+    it("is for everyone when the body leaves members_only out, and for members when it says true", async () => {
+      const everyone = await added();
+      const members = await added({ members_only: true });
+      expect(everyone.members_only).toBe(false);
+      expect(members.members_only).toBe(true);
+      expect(await listedOne(everyone.id)).toMatchObject({ members_only: false });
+      expect(await listedOne(members.id)).toMatchObject({ members_only: true });
+    });
+
+    it("is turned on and off by a replacement, each change in the audit log; a body without it turns it off", async () => {
+      const made = await added();
+      const on = await put(made.id, { members_only: true });
+      expect(on.statusCode, on.body).toBe(200);
+      expect(on.json()).toEqual({ ...made, members_only: true });
+      expect(await listedOne(made.id)).toMatchObject({ members_only: true });
+
+      const off = await put(made.id, { members_only: false });
+      expect(off.statusCode, off.body).toBe(200);
+      expect(off.json()).toEqual(made);
+      expect(await listedOne(made.id)).toMatchObject({ members_only: false });
+
+      expect((await put(made.id, { members_only: true })).json()).toMatchObject({ members_only: true });
+      // A PUT is a replacement: a body that leaves members_only out makes it false again.
+      expect((await put(made.id, {})).json()).toMatchObject({ members_only: false });
+
+      const audit = await auditOf(made.id);
+      expect(audit.map((e) => e.action)).toEqual([`${noun}.create`, ...Array(4).fill(`${noun}.update`)]);
+      expect(audit[1]).toMatchObject({ before: { members_only: false }, after: { members_only: true } });
+      expect(audit[1]!.summary).toMatch(/" updated: members_only$/);
+      expect(audit[2]).toMatchObject({ before: { members_only: true }, after: { members_only: false } });
+      expect(audit[2]!.summary).toContain(`from ${day(0)} to ${day(6)}, members only" updated: members_only`);
+    });
+
+    it("says so in the audit summary of its creation", async () => {
+      const made = await added({ members_only: true });
+      const [created] = await auditOf(made.id);
+      expect(created!.summary).toBe(createdSummary());
+      expect(created!.after).toMatchObject({ members_only: true });
+    });
+
+    it(`may be set by a store admin for their store's ${noun}`, async () => {
+      expect((await added({ members_only: true }, storeAdmin)).members_only).toBe(true);
+    });
+
+    it.each([["yes"], [1], [null], ["true"]])(
+      `refuses members_only %j with 422 naming it, ${a} unchanged`,
+      async (value) => {
+        const made = await added();
+        const before = await count();
+        for (const res of [
+          await platform.post(url, body({ members_only: value })),
+          await put(made.id, { members_only: value }),
+        ]) {
+          expect(res.statusCode, res.body).toBe(422);
+          expect(res.json()).toMatchObject({
+            code: "validation_error",
+            detail: "members_only: members_only must be true or false",
+          });
+          expect(res.json().errors[0].path).toBe("members_only");
+        }
+        expect(await count()).toBe(before);
+        expect(await listedOne(made.id)).toEqual(made);
+      },
+    );
+  });
+}
