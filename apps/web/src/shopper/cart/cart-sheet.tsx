@@ -1,4 +1,4 @@
-import type { CartDiscount, CartItem, CartVoucher } from "@glide/contracts";
+import type { CartVoucher } from "@glide/contracts";
 import { X } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
@@ -10,7 +10,14 @@ import { ComparisonPrice } from "./comparison-price.tsx";
 import { DiscountLines } from "./discount-lines.tsx";
 import { MemberPrice, MemberTotal } from "./member-price.tsx";
 import { PantLine } from "./pant-line.tsx";
+import type { ShoppingCart } from "./use-cart.ts";
 import { VoucherLines } from "./voucher-lines.tsx";
+
+/** What the sheet shows of the cart. */
+export type SheetCart = Pick<
+  ShoppingCart,
+  "items" | "discounts" | "total" | "memberTotal" | "vouchers" | "toPay" | "removeVoucher"
+>;
 
 /**
  * The 'Kundvagn' bottom sheet: each line's name, unit price, quantity and
@@ -23,32 +30,20 @@ import { VoucherLines } from "./voucher-lines.tsx";
 export function CartSheet({
   open,
   onClose,
-  items,
-  discounts,
-  total,
-  memberTotal,
-  vouchers,
-  toPay,
-  onRemoveVoucher,
+  cart,
 }: {
   open: boolean;
   onClose(): void;
-  items: CartItem[];
-  discounts: readonly CartDiscount[];
-  total: number;
-  /** What a member would pay, for a shopper who is none; null otherwise. */
-  memberTotal: number | null;
-  vouchers: readonly CartVoucher[];
-  /** The total less the vouchers: what the card pays. */
-  toPay: number;
-  onRemoveVoucher(voucher: CartVoucher): void;
+  /** The lines, discounts, total, what a member would pay (null when that is no less), vouchers and what the card pays. */
+  cart: SheetCart;
 }) {
+  const { items, discounts, total, memberTotal, vouchers, toPay } = cart;
   const dialog = useRef<HTMLDialogElement>(null);
   const closeButton = useRef<HTMLButtonElement>(null);
   /** The voucher's line and its button go: focus stays in the sheet, on its close button, rather than fall to the page. */
   const removeVoucher = (voucher: CartVoucher) => {
     closeButton.current?.focus();
-    onRemoveVoucher(voucher);
+    void cart.removeVoucher(voucher);
   };
 
   useEffect(() => {

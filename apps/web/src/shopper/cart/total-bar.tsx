@@ -3,6 +3,7 @@ import { buttonClass } from "../components/button.ts";
 import { formatAmount } from "../lib/money.ts";
 import { sv } from "../sv.ts";
 import { MemberTotalLink } from "./member-price.tsx";
+import type { ShoppingCart } from "./use-cart.ts";
 
 /**
  * The fixed bar at the bottom: 'Totalt' to two decimals, as the spec has it;
@@ -10,18 +11,9 @@ import { MemberTotalLink } from "./member-price.tsx";
  * card pays after them); then what a member would pay (for a shopper who is
  * none), and the way to the exit.
  */
-export function TotalBar({
-  total,
-  memberTotal,
-  toPay,
-  hasVouchers,
-}: {
-  total: number;
-  memberTotal: number | null;
-  /** The total less the vouchers. */
-  toPay: number;
-  hasVouchers: boolean;
-}) {
+export function TotalBar({ cart }: { cart: Pick<ShoppingCart, "total" | "memberTotal" | "toPay" | "vouchers"> }) {
+  const { total, memberTotal, toPay } = cart;
+  const hasVouchers = cart.vouchers.length > 0;
   return (
     <div className="fixed inset-x-0 bottom-0 z-10 border-t bg-card/95 backdrop-blur">
       <div className="mx-auto flex w-full max-w-md items-center gap-4 px-4 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))]">

@@ -38,25 +38,8 @@ export default function ManualScanPage() {
         <TypedBarcodeForm cart={cart} />
       </section>
       <CartSection cart={cart} layout="manual" emptyHint={sv.manual.emptyHint} />
-      {!empty && (
-        <TotalBar
-          total={cart.total}
-          memberTotal={cart.memberTotal}
-          toPay={cart.toPay}
-          hasVouchers={cart.vouchers.length > 0}
-        />
-      )}
-      <CartSheet
-        open={sheetOpen}
-        onClose={() => setSheetOpen(false)}
-        items={cart.items}
-        discounts={cart.discounts}
-        total={cart.total}
-        memberTotal={cart.memberTotal}
-        vouchers={cart.vouchers}
-        toPay={cart.toPay}
-        onRemoveVoucher={(voucher) => void cart.removeVoucher(voucher)}
-      />
+      {!empty && <TotalBar cart={cart} />}
+      <CartSheet open={sheetOpen} onClose={() => setSheetOpen(false)} cart={cart} />
     </PageShell>
   );
 }

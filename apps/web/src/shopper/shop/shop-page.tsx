@@ -73,23 +73,8 @@ function Shopping({ sessionId }: { sessionId: string }) {
         <ScanPanel cart={cart} box="share" zoom startLabel={sv.shop.scanProduct} />
       </section>
       <CartSection cart={cart} layout="shop" emptyHint={sv.shop.emptyHint} />
-      <TotalBar
-        total={cart.total}
-        memberTotal={cart.memberTotal}
-        toPay={cart.toPay}
-        hasVouchers={cart.vouchers.length > 0}
-      />
-      <CartSheet
-        open={sheetOpen}
-        onClose={() => setSheetOpen(false)}
-        items={cart.items}
-        discounts={cart.discounts}
-        total={cart.total}
-        memberTotal={cart.memberTotal}
-        vouchers={cart.vouchers}
-        toPay={cart.toPay}
-        onRemoveVoucher={(voucher) => void cart.removeVoucher(voucher)}
-      />
+      <TotalBar cart={cart} />
+      <CartSheet open={sheetOpen} onClose={() => setSheetOpen(false)} cart={cart} />
     </PageShell>
   );
 }
