@@ -229,6 +229,8 @@ describe("session answers", () => {
           pant: { unit: 2, total: 4 },
         },
       ],
+      cart_discounts: [{ offer_id: "f2", label: "2 för 8 kr Läsk", times: 1, amount: 1.9 }],
+      cart_vouchers: [{ code: "9801234500103", amount: 10 }],
       order: {
         id: "o1",
         state: "paid",
@@ -292,6 +294,8 @@ describe("session answers", () => {
       ...inside,
       timeline: [],
       cart: [],
+      cart_discounts: [],
+      cart_vouchers: [],
       order: null,
       refunds: [],
       disputes: [],

@@ -92,25 +92,31 @@ export type PriceCampaign = z.infer<typeof campaignSchema>;
 /** GET /api/v1/campaigns answers an array of these; the number of all matches is in X-Total-Count. */
 export const campaignListSchema = z.array(campaignSchema);
 
+/**
+ * The list query campaigns and offers share: the rules that count in a store
+ * (its own and the chain-wide ones), by status, by text (a product's name or
+ * SKU, an offer's label too; % and _ matched literally), a page at a time.
+ */
+export const datedRuleListQuery = (pageSize: { default: number; max: number }) =>
+  z.object({
+    store_id: z.uuid("store_id must be a UUID").optional(),
+    status: campaignStatusSchema.optional(),
+    search: z.string().max(200, "search must be at most 200 characters").optional(),
+    limit: z.coerce
+      .number({ error: "limit must be a whole number" })
+      .int("limit must be a whole number")
+      .min(1, "limit must be at least 1")
+      .max(pageSize.max, `limit must be at most ${pageSize.max}`)
+      .default(pageSize.default),
+    offset: z.coerce
+      .number({ error: "offset must be a whole number" })
+      .int("offset must be a whole number")
+      .min(0, "offset must be 0 or more")
+      .default(0),
+  });
+
 /** GET /api/v1/campaigns */
-export const campaignListQuerySchema = z.object({
-  /** Campaigns that count in this store: its own and the chain-wide ones. */
-  store_id: z.uuid("store_id must be a UUID").optional(),
-  status: campaignStatusSchema.optional(),
-  /** Text in the product's name or SKU; % and _ are matched literally. */
-  search: z.string().max(200, "search must be at most 200 characters").optional(),
-  limit: z.coerce
-    .number({ error: "limit must be a whole number" })
-    .int("limit must be a whole number")
-    .min(1, "limit must be at least 1")
-    .max(CAMPAIGNS_PAGE_SIZE.max, `limit must be at most ${CAMPAIGNS_PAGE_SIZE.max}`)
-    .default(CAMPAIGNS_PAGE_SIZE.default),
-  offset: z.coerce
-    .number({ error: "offset must be a whole number" })
-    .int("offset must be a whole number")
-    .min(0, "offset must be 0 or more")
-    .default(0),
-});
+export const campaignListQuerySchema = datedRuleListQuery(CAMPAIGNS_PAGE_SIZE);
 
 /**
  * A campaign's id in the path. Any text is taken: an id that is no UUID names

@@ -4,6 +4,7 @@ import {
   CAMPAIGN_PRICE_MAX,
   campaignDays,
   campaignStatusSchema,
+  datedRuleListQuery,
   membersOnlyInput,
 } from "./campaigns.ts";
 import { calendarDaySchema } from "./vat.ts";
@@ -133,25 +134,8 @@ export type MultiBuyOffer = z.infer<typeof multiBuyOfferSchema>;
 /** GET /api/v1/offers answers an array of these; the number of all matches is in X-Total-Count. */
 export const multiBuyOfferListSchema = z.array(multiBuyOfferSchema);
 
-/** GET /api/v1/offers */
-export const multiBuyOfferListQuerySchema = z.object({
-  /** Offers that count in this store: its own and the chain-wide ones. */
-  store_id: z.uuid("store_id must be a UUID").optional(),
-  status: campaignStatusSchema.optional(),
-  /** Text in the label or a product's name or SKU; % and _ are matched literally. */
-  search: z.string().max(200, "search must be at most 200 characters").optional(),
-  limit: z.coerce
-    .number({ error: "limit must be a whole number" })
-    .int("limit must be a whole number")
-    .min(1, "limit must be at least 1")
-    .max(MULTI_BUY_OFFERS_PAGE_SIZE.max, `limit must be at most ${MULTI_BUY_OFFERS_PAGE_SIZE.max}`)
-    .default(MULTI_BUY_OFFERS_PAGE_SIZE.default),
-  offset: z.coerce
-    .number({ error: "offset must be a whole number" })
-    .int("offset must be a whole number")
-    .min(0, "offset must be 0 or more")
-    .default(0),
-});
+/** GET /api/v1/offers: as the campaigns' list; the text matches the label too. */
+export const multiBuyOfferListQuerySchema = datedRuleListQuery(MULTI_BUY_OFFERS_PAGE_SIZE);
 
 /** An offer's id in the path; one that is no UUID names no offer and is answered 404. */
 export const multiBuyOfferIdParams = z.object({ id: z.string().max(200, "offer id is too long") });
