@@ -178,11 +178,15 @@ const GROUPS = {
   },
   exit: {
     mutate: [feature("exit/exit.service.ts"), feature("exit/exit-token.ts")],
-    // The staff-check draw at the gate is tested with the spot checks.
+    // The staff-check draw at the gate is tested with the spot checks; the gate's refusals for want of a card and
+    // for vouchers that pay the whole cart with those features.
     tests: [
       feature("exit/exit.test.ts"),
       feature("exit/exit-token.test.ts"),
       feature("exit/exit.boundaries.test.ts"),
+      feature("sessions/card-at-door.test.ts"),
+      feature("pant-vouchers/pant-vouchers.test.ts"),
+      feature("unpaid-visits/let-out.test.ts"),
       feature("spot-checks/spot-checks.draw.test.ts"),
       feature("spot-checks/spot-checks.decisions.test.ts"),
       feature("spot-checks/spot-checks.records.test.ts"),

@@ -60,7 +60,7 @@ export const exitRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       reply.header("cache-control", "no-store");
-      return exitStatus(app.db, shopperOf(request));
+      return exitStatus(app.db, shopperOf(request), app.saleClock());
     },
   );
 

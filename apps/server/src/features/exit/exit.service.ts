@@ -207,15 +207,15 @@ export type ExitStatus = {
   vouchers_cover_cart?: true;
 };
 
-/** What the exit page shows while it waits at the gate. */
-export async function exitStatus(db: Db, customerId: string): Promise<ExitStatus> {
+/** What the exit page shows while it waits at the gate; `at` is the sale clock, whose day's offers price the cart. */
+export async function exitStatus(db: Db, customerId: string, at: Date): Promise<ExitStatus> {
   const visit = await latestVisit(db, customerId);
   if (!visit) throw notFound("Du har inget pågående besök.", "no_visit");
   const status: ExitStatus = await visitStatus(db, visit);
   const notice = await spotCheckNotice(db, visit.id);
   if (notice) status.notice = notice;
   if (OWING_STATES.includes(visit.state) && (await refusedForCard(db, visit.id, customerId))) status.needs_card = true;
-  if (visit.state === "in_store" && (await refusedForVouchers(db, visit.id))) status.vouchers_cover_cart = true;
+  if (visit.state === "in_store" && (await refusedForVouchers(db, visit.id, at))) status.vouchers_cover_cart = true;
   return status;
 }
 
@@ -224,14 +224,14 @@ export async function exitStatus(db: Db, customerId: string): Promise<ExitStatus
  * whole cart (a voucher is never paid out), and they still do: the cart
  * holds vouchers and the card would pay nothing.
  */
-async function refusedForVouchers(db: Db, sessionId: string): Promise<boolean> {
+async function refusedForVouchers(db: Db, sessionId: string, at: Date): Promise<boolean> {
   const [row] = await queryRows<{ refused: boolean }>(
     db,
     sql`select exists (select 1 from session_events e where e.session_id = ${sessionId} and e.kind = 'exit_refused'
                          and e.detail->>'code' = 'vouchers_cover_cart') as refused`,
   );
   if (!row?.refused) return false;
-  const cart = await cartTotals(db, sessionId, new Date());
+  const cart = await cartTotals(db, sessionId, at);
   return cart.vouchers.length > 0 && cart.to_pay === 0;
 }
 

@@ -159,8 +159,20 @@ describe("what the gate says, records and opens", () => {
     expect(refusal(await gate(code, otherGateKey))).toEqual([403, "wrong_store", "The exit code is for another store"]);
     const gone = signExitToken(key(), { sessionId: randomUUID(), storeId: store }).token;
     expect(refusal(await gate(gone))).toEqual([404, "unknown_session", "The visit no longer exists"]);
+    // Another store's gate learns only that the code is not for it, not whether the visit exists.
+    expect(refusal(await gate(gone, otherGateKey))).toEqual([403, "wrong_store", "The exit code is for another store"]);
     expect((await gate(code)).statusCode).toBe(200);
     expect(refusal(await gate(code))).toEqual([409, "exit_code_used", "The exit code has already been used"]);
+    // Each refusal of a real visit's code is on its timeline with its code, for staff to see why the gate stayed shut.
+    const refusals = await queryRows<{ code: string; source: string }>(
+      ctx.app.db,
+      sql`select detail->>'code' as code, source from session_events
+          where session_id = ${ada.visit} and kind = 'exit_refused' order by id`,
+    );
+    expect(refusals).toEqual([
+      { code: "wrong_store", source: "exit_gate" },
+      { code: "exit_code_used", source: "exit_gate" },
+    ]);
 
     const bo = await shopperInStore();
     const earlier = (await exitCode(bo)).token;
