@@ -29,7 +29,7 @@ import type { CameraDevices } from "./features/cameras/device-ops.ts";
 import { createCameraDevices } from "./features/cameras/devices.ts";
 import { campaignRoutes } from "./features/campaigns/campaigns.routes.ts";
 import { cartRoutes } from "./features/cart/cart.routes.ts";
-import { registerCartSocket } from "./features/cart/cart.socket.ts";
+import { registerCartSocket, WS_CLOSE } from "./features/cart/cart.socket.ts";
 import { checkoutRoutes } from "./features/checkout/checkout.routes.ts";
 import { dashboardRoutes } from "./features/dashboard/dashboard.routes.ts";
 import { deviceRoutes } from "./features/devices/devices.routes.ts";
@@ -78,6 +78,7 @@ import { createSmtpMailer } from "./platform/mail.ts";
 import { registerMetrics } from "./platform/metrics.ts";
 import { createStripeProvider } from "./platform/payments/stripe-provider.ts";
 import { rateLimitExpiry } from "./platform/rate-limit.ts";
+import { closeConnectionsWhileDraining } from "./platform/shutdown.ts";
 
 export type BuildOptions = {
   /** Use this database instead of opening the configured one (tests share one per file). */
@@ -131,6 +132,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors,
     clientErrorHandler,
+    // While it closes, requests on connections already open are served rather than answered 503
+    // (platform/shutdown.ts drains first); idle keep-alive connections are closed at once.
+    return503OnClosing: false,
+    forceCloseConnections: "idle",
   }).withTypeProvider<ZodTypeProvider>();
 
   // Bodies are JSON (the product import adds text/csv for its own route): text/plain is refused with 415,
@@ -152,6 +157,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }));
   await seedReferenceData(database.db);
   app.decorate("config", config);
+  app.decorate("draining", false);
+  closeConnectionsWhileDraining(app);
   app.decorate("database", database);
   app.decorate("db", database.db);
   app.decorate("bankid", config.bankid ? createBankIdClient(config.bankid) : null);
@@ -259,7 +266,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(adminSessionRoutes);
   await app.register(unpaidVisitRoutes);
   await app.register(visitRoutes);
-  await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: 4096 },
+    // Closing (a restart): each socket is told so, and the phone connects again at once, to another instance.
+    preClose(done) {
+      for (const client of this.websocketServer.clients) client.close(WS_CLOSE.restart, "server restarting");
+      this.websocketServer.close();
+      done();
+    },
+  });
   await app.register(cartRoutes);
   await app.register(pantVoucherRoutes);
   await app.register(checkoutRoutes);

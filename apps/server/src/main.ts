@@ -4,6 +4,7 @@ import { bootstrap } from "./bootstrap.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { DataFolderLockedError } from "./db/client.ts";
 import { isDatabaseUnavailable, safeError } from "./platform/errors.ts";
+import { drainAndClose } from "./platform/shutdown.ts";
 
 const CLOSE_DELAY_MS = 10_000;
 
@@ -24,12 +25,17 @@ async function main(): Promise<void> {
     process.stdout.write(`${lines.join("\n")}\n`);
   }
 
-  // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database.
+  // SIGTERM/SIGINT: /api/ready fails while requests are still served for SHUTDOWN_DRAIN_MS, then the
+  // server stops accepting, lets in-flight requests finish and closes the database (platform/shutdown.ts).
   closeWithGrace(
-    { delay: CLOSE_DELAY_MS, logger: app.log, skip: ["uncaughtException", "unhandledRejection"] },
+    {
+      delay: config.shutdownDrainMs + CLOSE_DELAY_MS,
+      logger: app.log,
+      skip: ["uncaughtException", "unhandledRejection"],
+    },
     async ({ signal }) => {
-      app.log.info({ signal }, "shutting down");
-      await app.close();
+      app.log.info({ signal, drain_ms: config.shutdownDrainMs }, "shutting down");
+      await drainAndClose(app, config.shutdownDrainMs);
     },
   );
   // A lost database connection is an outage to wait out (requests get 503 meanwhile), not a reason

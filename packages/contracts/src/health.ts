@@ -10,3 +10,7 @@ export const healthSchema = z.object({
   }),
 });
 export type Health = z.infer<typeof healthSchema>;
+
+/** GET /api/ready: whether a load balancer should send this instance requests. */
+export const readySchema = z.object({ status: z.enum(["ready", "draining", "database_unavailable"]) });
+export type Ready = z.infer<typeof readySchema>;

@@ -84,6 +84,7 @@ export const storeA = (f: Fixtures) => ({ id: f.storeA });
 /** Every route the app serves, by method and path. */
 export const MATRIX: Record<string, Row> = {
   "GET /api/health": { expect: everyone2xx },
+  "GET /api/ready": { expect: everyone2xx },
   "GET /api/openapi.json": { expect: everyone2xx },
   "GET /api/docs": { expect: everyone2xx },
   "GET /api/docs/json": { expect: everyone2xx },

@@ -11,7 +11,14 @@ export { MAX_SOCKETS_PER_VISIT } from "./cart.fanout.ts";
  * newer socket of its visit took its place: it must not connect again by
  * itself, or two tabs would take turns closing each other.
  */
-export const WS_CLOSE = { unauthorized: 4401, forbidden: 4403, badRequest: 4400, replaced: 4409 } as const;
+/** restart: this instance is shutting down (1012, "service restart"); the phone connects again at once, to another. */
+export const WS_CLOSE = {
+  unauthorized: 4401,
+  forbidden: 4403,
+  badRequest: 4400,
+  replaced: 4409,
+  restart: 1012,
+} as const;
 /** The first message must arrive this soon after connecting. */
 export const AUTH_TIMEOUT_MS = 10_000;
 /** A ping this often; a peer that has not answered the previous one by the next is dropped (within 60 s). */
@@ -63,7 +70,7 @@ export function registerCartSocket(app: FastifyInstance, heartbeatMs = HEARTBEAT
     clearInterval(heartbeat);
     signIns.close();
     fanout.close();
-    for (const socket of sockets) socket.close(1001, "server shutting down");
+    for (const socket of sockets) socket.close(WS_CLOSE.restart, "server restarting");
   });
 
   app.get("/ws/cart", { websocket: true, schema: { hide: true } }, (socket: CartSocket, request) => {

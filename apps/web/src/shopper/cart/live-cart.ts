@@ -22,8 +22,11 @@ export type LiveCartEvent =
   /** The sign-in has ended (signed out, or ended as stolen) and cannot be renewed: signing in again is the way on. */
   | { type: "signed_out" };
 
-/** The server's close codes (docs/live-cart.md). */
-const CLOSE = { badRequest: 4400, unauthorized: 4401, forbidden: 4403, replaced: 4409 } as const;
+/** The server's close codes (docs/live-cart.md); 1012: the instance is restarting, another takes the phone at once. */
+const CLOSE = { badRequest: 4400, unauthorized: 4401, forbidden: 4403, replaced: 4409, restart: 1012 } as const;
+
+/** After a restart's close: back within half a second, spread so a store's phones do not all arrive at once. */
+export const restartDelay = (): number => Math.round(Math.random() * 500);
 
 /** 1, 2, 4 … 30 s, with a little jitter so a store's phones do not all come back in the same second. */
 export function backoffDelay(attempt: number): number {
@@ -96,6 +99,11 @@ export function connectLiveCart(sessionId: string, onEvent: (event: LiveCartEven
       if (event.code === CLOSE.badRequest) {
         over = true;
         log.warn("Live cart refused the session id", event.reason);
+        return;
+      }
+      if (event.code === CLOSE.restart) {
+        attempt = 0;
+        schedule(restartDelay());
         return;
       }
       if (event.code === CLOSE.replaced) {

@@ -1,0 +1,109 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WS_CLOSE } from "../features/cart/cart.socket.ts";
+import { createTestContext, type TestContext } from "../test/harness.ts";
+import { connect, enteredVisit, liveShop, shopperTokens, socketUrl } from "../test/live-cart-harness.ts";
+import { drainAndClose } from "./shutdown.ts";
+
+/**
+ * An instance's way out in a rolling restart: readiness fails at once while
+ * requests are still served, a request in flight gets its answer, live cart
+ * sockets close with 1012 (the phone comes back at once, to another
+ * instance), and then no connection is taken.
+ */
+let ctx: TestContext;
+let port: number;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await ctx.app.listen({ port: 0, host: "127.0.0.1" });
+  port = (ctx.app.server.address() as AddressInfo).port;
+});
+afterAll(() => ctx.close());
+
+/** A plain request on a connection of its own; resolves with the status and body, rejects on a refused or reset connection. */
+function request(path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: "127.0.0.1", port, path, agent: false }, (res) => {
+      let body = "";
+      res.on("data", (chunk) => {
+        body += chunk;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+  });
+}
+
+/** A login whose body is still arriving: its first half now, the rest when `finish` is called. */
+function slowLogin() {
+  const body = JSON.stringify({ email: "nobody@example.se", password: "not the password at all" });
+  const req = http.request({
+    host: "127.0.0.1",
+    port,
+    path: "/api/v1/admin/login",
+    method: "POST",
+    agent: false,
+    headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+  });
+  const answered = new Promise<number>((resolve, reject) => {
+    req.on("response", (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", reject);
+  });
+  req.write(body.slice(0, 10));
+  return { answered, finish: () => req.end(body.slice(10)) };
+}
+
+describe("shutting down (SIGTERM)", () => {
+  it("fails readiness first, answers what is in flight, closes sockets with 1012, then takes no connection", async () => {
+    expect(await request("/api/ready")).toEqual({ status: 200, body: JSON.stringify({ status: "ready" }) });
+    const { newStore } = await liveShop(ctx.app);
+    const token = (await shopperTokens(ctx.app)).access_token;
+    const visit = await enteredVisit(ctx.app, await newStore(), token);
+    const live = await connect(`${socketUrl(ctx.app)}?session_id=${visit}`, { type: "auth", access_token: token });
+    expect((await live.until(1))[0]).toMatchObject({ type: "ready" });
+    const inFlight = slowLogin();
+
+    const closed = drainAndClose(ctx.app, 300);
+    // Out of the load balancer's rotation at once, but alive and still serving.
+    expect(await request("/api/ready")).toEqual({ status: 503, body: JSON.stringify({ status: "draining" }) });
+    expect((await request("/api/health")).status).toBe(200);
+    expect(live.isOpen()).toBe(true);
+
+    inFlight.finish();
+    // A wrong password: answered as ever, not reset.
+    expect(await inFlight.answered).toBe(401);
+    await closed;
+    expect(await live.closing(2_000)).toEqual({ code: WS_CLOSE.restart, reason: "server restarting" });
+    await expect(request("/api/ready")).rejects.toMatchObject({ code: "ECONNREFUSED" });
+  });
+
+  it("tells each client during the drain to close its keep-alive connection, so none is cut when the server closes", async () => {
+    // The app above is closed; a fresh one for this case.
+    const other = await createTestContext();
+    await other.app.listen({ port: 0, host: "127.0.0.1" });
+    port = (other.app.server.address() as AddressInfo).port;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const onTheAgent = (path: string) =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        http
+          .get({ host: "127.0.0.1", port, path, agent }, (res) => {
+            res.resume();
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+          })
+          .on("error", reject);
+      });
+    expect(await onTheAgent("/api/health")).toEqual({ status: 200, connection: "keep-alive" });
+    const closed = drainAndClose(other.app, 300);
+    expect(await onTheAgent("/api/health")).toEqual({ status: 200, connection: "close" });
+    // A new connection is still taken and served while the load balancer notices.
+    expect(await onTheAgent("/api/v1/public/config")).toEqual({ status: 200, connection: "close" });
+    await closed;
+    agent.destroy();
+    await other.close();
+  });
+});
