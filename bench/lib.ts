@@ -93,6 +93,8 @@ export async function withServer<T>(env: Record<string, string>, use: (server: S
   const child = start(["apps/server/src/main.ts"], {
     ...env,
     NODE_ENV: "production",
+    // No load balancer to drain from: the bench's servers stop at once.
+    SHUTDOWN_DRAIN_MS: "0",
     SECRET_KEY: randomBytes(32).toString("base64url"),
     PORT: String(port),
     HOST,
