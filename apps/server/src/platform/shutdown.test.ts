@@ -106,4 +106,18 @@ describe("shutting down (SIGTERM)", () => {
     agent.destroy();
     await other.close();
   });
+
+  it("answers a request whose body is still arriving when the close begins, with the database still there", async () => {
+    const other = await createTestContext();
+    await other.app.listen({ port: 0, host: "127.0.0.1" });
+    port = (other.app.server.address() as AddressInfo).port;
+    const inFlight = slowLogin();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closed = drainAndClose(other.app, 0);
+    setTimeout(inFlight.finish, 200);
+    // The login looks the address up in the database: a 401, not a 500 or a reset.
+    expect(await inFlight.answered).toBe(401);
+    await closed;
+    await other.close();
+  });
 });
