@@ -174,6 +174,30 @@ describe("paying with a voucher", () => {
     await scan(who, visit, world.codes.juice);
     expect(await status()).toEqual({ state: "shopping", receipt: null });
     expect((await atGate()).json()).toMatchObject({ gate_opened: true, status: "paid" });
+    expect(await status()).toMatchObject({ state: "paid", receipt: { total: 39.8, paid_by_card: 19.8 } });
+  });
+
+  it("an emptied cart after the refusal is no longer 'covered by vouchers': there is nothing left to cover", async () => {
+    const gate = (await createDeviceKey(world.ctx.app, world.lund, "exit_gate")).key;
+    const { who, visit } = await inStore();
+    const line = (await scan(who, visit, world.codes.juice)).item.id;
+    const code = await voucher(20);
+    await add(who, visit, code);
+    const token = (await who.call({ method: "GET", url: "/api/v1/exit/token" })).json().token;
+    const refused = await world.ctx.app.inject({
+      method: "POST",
+      url: "/api/v1/exit/scan",
+      headers: { authorization: `Device ${gate}` },
+      payload: { token },
+    });
+    expect(refused.json().code).toBe("vouchers_cover_cart");
+    await who.call({ method: "DELETE", url: `/api/v1/cart/${visit}/vouchers/${code}` });
+    await who.call({ method: "DELETE", url: `/api/v1/cart/item/${line}` });
+    // Nothing in the cart and no voucher: the card would pay 0, but no voucher covers anything.
+    expect((await who.call({ method: "GET", url: "/api/v1/exit/status" })).json()).toEqual({
+      state: "shopping",
+      receipt: null,
+    });
   });
 
   it("an empty cart ends its visit and gives the voucher back", async () => {
