@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { PoolClient } from "pg";
 import { isDatabaseUnavailable, safeError } from "../platform/errors.ts";
 import { lockFolder } from "./folder-lock.ts";
+import { migrateDatabase, underMigrationLock } from "./migrate.ts";
 import * as schema from "./schema/index.ts";
 
 export { DataFolderLockedError } from "./folder-lock.ts";
@@ -25,8 +26,6 @@ export type Database = {
   health: DatabaseHealth;
   close(): Promise<void>;
 };
-
-const migrationsFolder = path.join(import.meta.dirname, "migrations");
 
 export type OpenOptions = {
   databaseUrl?: string | undefined;
@@ -66,44 +65,6 @@ export async function pgliteImage(logger: FastifyBaseLogger): Promise<Blob> {
     return await (database.db as unknown as { $client: PGlite }).$client.dumpDataDir("none");
   } finally {
     await database.close();
-  }
-}
-
-async function migrateDatabase(database: Database): Promise<void> {
-  if (database.kind === "pglite") {
-    const { migrate } = await import("drizzle-orm/pglite/migrator");
-    // biome-ignore lint/suspicious/noExplicitAny: the migrator wants the concrete driver type
-    await migrate(database.db as any, { migrationsFolder });
-  } else {
-    const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-    // biome-ignore lint/suspicious/noExplicitAny: the migrator wants the concrete driver type
-    await migrate(database.db as any, { migrationsFolder });
-  }
-}
-
-/** The advisory lock the instances of one database take turns at migrating under ("glide mi"). */
-const MIGRATION_LOCK = 0x676c_6964_656d_69n;
-
-/**
- * Runs `migrate` while holding a session advisory lock on a connection of
- * its own: of several instances started at once on one database, one applies
- * the migrations and the others wait, then find nothing left to apply. The
- * connection has no statement timeout, as the wait lasts as long as the
- * migrations; the lock goes with it if this process dies.
- */
-async function underMigrationLock(url: string, migrate: () => Promise<void>): Promise<void> {
-  const { default: pg } = await import("pg");
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK.toString()]);
-    try {
-      await migrate();
-    } finally {
-      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK.toString()]);
-    }
-  } finally {
-    await client.end();
   }
 }
 
