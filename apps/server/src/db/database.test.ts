@@ -227,11 +227,15 @@ describe.skipIf(!TEST_DATABASE_URL)("PostgreSQL going away", () => {
     const down = await app.inject({ method: "GET", url: "/api/health" });
     expect(down.statusCode).toBe(503);
     expect(down.json()).toMatchObject({ status: "unavailable", database: { kind: "postgres", status: "down" } });
+    // A load balancer sends this instance nothing meanwhile.
+    const notReady = await app.inject({ method: "GET", url: "/api/ready" });
+    expect([notReady.statusCode, notReady.json()]).toEqual([503, { status: "database_unavailable" }]);
 
     await relay.start();
     const [row] = await app.db.select().from(stores).limit(1);
     expect(row).toBeUndefined();
     expect((await app.inject({ method: "GET", url: "/api/health" })).statusCode).toBe(200);
+    expect((await app.inject({ method: "GET", url: "/api/ready" })).json()).toEqual({ status: "ready" });
   });
 
   it("answers API calls 503 database_unavailable with Retry-After while it is down, and logs the outage once each way", async () => {
