@@ -229,6 +229,7 @@ const GROUPS = {
       feature("spot-checks/spot-checks.records.test.ts"),
       feature("spot-checks/spot-checks.refunds.test.ts"),
       feature("spot-checks/spot-checks.charges.test.ts"),
+      feature("spot-checks/spot-checks.prices.test.ts"),
       feature("spot-checks/spot-checks.boundaries.test.ts"),
     ],
   },

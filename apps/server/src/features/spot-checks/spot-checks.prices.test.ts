@@ -63,4 +63,18 @@ describe("the price of items added at a spot check", () => {
       ordinary_unit_price: 75,
     });
   });
+
+  it("includes a drink's pant: charged with it, and a line of its own under it on the receipt", async () => {
+    const { check, who } = await flaggedVisit(1);
+    const before = (await who.call({ method: "GET", url: `/api/v1/receipts/${check.order_id}` })).json();
+    const soda = await product(ctx.app, cookie, 12.9, "food");
+    await ctx.app.db.execute(sql`update products set pant_code = 'can' where id = ${soda.id}`);
+    const res = await decide(check.id, { outcome: "items_added", items_added: [{ product_id: soda.id, quantity: 2 }] });
+    expect(res.statusCode, res.body).toBe(200);
+    // 2 × (12,90 + 2,00 pant on a can in Sweden).
+    expect(res.json().charge).toMatchObject({ amount: 29.8, state: "paid" });
+    const receipt = (await who.call({ method: "GET", url: `/api/v1/receipts/${check.order_id}` })).json();
+    expect(receipt.items.at(-1)).toMatchObject({ quantity: 2, unit_price: 12.9, pant: { unit: 2, total: 4 } });
+    expect(Math.round((receipt.total - before.total) * 100)).toBe(2980);
+  });
 });
