@@ -114,6 +114,17 @@ describe("an open cart in the console", () => {
   });
 });
 
+describe("an open cart in the console, before any goods", () => {
+  it("shows a voucher scanned first", async () => {
+    const who = await shopper(world.ctx.app);
+    const visit = await walkIn(world.ctx.app, who, world.lund);
+    const code = await printedVoucher(world.ctx.app, world.lund, 5);
+    await who.call({ method: "POST", url: "/api/v1/cart/vouchers", payload: { session_id: visit, barcode: code } });
+    const detail = sessionDetailSchema.parse((await world.admin.get(`/api/v1/admin/sessions/${visit}`)).json());
+    expect(detail).toMatchObject({ total: 0, cart: [], cart_discounts: [], cart_vouchers: [{ code, amount: 5 }] });
+  });
+});
+
 describe("an amount over two VAT rates", () => {
   it("2 för 35 kr over juice (6 %) and soap (25 %): 9,80 off shared by price, VAT on what was paid per rate", async () => {
     await postOffer(world, {

@@ -28,8 +28,9 @@ export async function getSession(opts: { db: Db; actor: AdminActor; id: string; 
     readRefunds(db, visit.order_id),
     readDisputes(db, visit.order_id),
     readSpotCheck(db, id),
-    // An open cart as its shopper sees it now: the day's discounts, the total after them, the vouchers.
-    visit.open_cart ? cartTotals(db, id, opts.at) : null,
+    // An open cart as its shopper sees it now: the day's discounts, the total after them, the vouchers (which
+    // may be there before any goods).
+    visit.open_cart || visit.order_id === null ? cartTotals(db, id, opts.at) : null,
   ]);
   return {
     ...toRow(openCart ? { ...visit, total_ore: toOre(openCart.total) } : visit),
