@@ -248,6 +248,8 @@ const GROUPS = {
       feature("sessions/abandoned-sweep.test.ts"),
       feature("sessions/admin-sessions.boundaries.test.ts"),
       feature("sessions/abandoned-sweep.boundaries.test.ts"),
+      // The order of a visit with discounts, vouchers and pant, as the console reads it.
+      feature("pricing/cart-offers.orders.test.ts"),
     ],
   },
   analytics: {

@@ -114,6 +114,18 @@ describe("an open cart in the console", () => {
   });
 });
 
+describe("a paid drink with pant in the console", () => {
+  it("keeps the goods and the pant apart on the order's line", async () => {
+    const { visit } = await paid([world.codes.soda, world.codes.soda]);
+    const detail = sessionDetailSchema.parse((await world.admin.get(`/api/v1/admin/sessions/${visit}`)).json());
+    // 2 × 12,90 of goods, and 2 × 2,00 of pant beside them; the order's total has both.
+    expect(detail.order).toMatchObject({
+      total: 29.8,
+      lines: [{ quantity: 2, total: 25.8, pant: { unit: 2, total: 4 } }],
+    });
+  });
+});
+
 describe("an open cart in the console, before any goods", () => {
   it("shows a voucher scanned first", async () => {
     const who = await shopper(world.ctx.app);
