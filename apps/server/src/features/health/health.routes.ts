@@ -1,8 +1,20 @@
 import { healthSchema, readySchema } from "@glide/contracts";
+import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { DATABASE_RETRY_AFTER_SECONDS } from "../../platform/http-errors.ts";
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** Null when the database answers; otherwise why not, with Retry-After set on the reply. */
+  const databaseDown = async (reply: FastifyReply): Promise<string | null> => {
+    try {
+      await app.database.ping(2_000);
+      return null;
+    } catch (err) {
+      reply.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
+      return (err as Error).message;
+    }
+  };
+
   app.get(
     "/api/ready",
     {
@@ -16,13 +28,9 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     async (_request, reply) => {
       reply.header("cache-control", "no-store");
       if (app.draining) return reply.status(503).send({ status: "draining" as const });
-      try {
-        await app.database.ping(2_000);
-        return { status: "ready" as const };
-      } catch {
-        reply.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
+      if ((await databaseDown(reply)) !== null)
         return reply.status(503).send({ status: "database_unavailable" as const });
-      }
+      return { status: "ready" as const };
     },
   );
 
@@ -38,16 +46,9 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (_request, reply) => {
       const kind = app.database.kind;
-      try {
-        await app.database.ping(2_000);
-        return { status: "ok" as const, database: { kind, status: "up" as const } };
-      } catch (err) {
-        reply.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
-        return reply.status(503).send({
-          status: "unavailable",
-          database: { kind, status: "down", detail: (err as Error).message },
-        });
-      }
+      const down = await databaseDown(reply);
+      if (down === null) return { status: "ok" as const, database: { kind, status: "up" as const } };
+      return reply.status(503).send({ status: "unavailable", database: { kind, status: "down", detail: down } });
     },
   );
 };
