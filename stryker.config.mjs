@@ -111,6 +111,8 @@ const GROUPS = {
       feature("cart/cart.records.test.ts"),
       feature("cart/cart.socket.test.ts"),
       feature("cart/cart.boundaries.test.ts"),
+      feature("cart/cart.comparison.test.ts"),
+      feature("cart/cart.socket.sign-in.test.ts"),
     ],
   },
   settings: {
@@ -155,6 +157,8 @@ const GROUPS = {
     mutate: [
       feature("checkout/checkout.service.ts"),
       feature("checkout/order-plan.ts"),
+      feature("checkout/order-pricing.ts"),
+      feature("payments/charge.ts"),
       feature("payments/payment-method.service.ts"),
       feature("orders/receipts.service.ts"),
       feature("orders/vat.ts"),
@@ -167,6 +171,7 @@ const GROUPS = {
       feature("checkout/checkout.routes.test.ts"),
       feature("orders/vat.test.ts"),
       feature("checkout/checkout.boundaries.test.ts"),
+      feature("checkout/checkout.vat-dates.test.ts"),
       // The staff-check draw after a payment from the phone (checkout's afterPaid, from exit's payFromPhone) is tested
       // with the spot checks.
       feature("spot-checks/spot-checks.draw.test.ts"),
@@ -209,6 +214,7 @@ const GROUPS = {
       feature("refunds/refunds.settling.test.ts"),
       feature("refunds/disputes.test.ts"),
       feature("refunds/refunds.boundaries.test.ts"),
+      feature("refunds/refunds.vouchers.test.ts"),
       feature("spot-checks/spot-checks.draw.test.ts"),
       feature("spot-checks/spot-checks.decisions.test.ts"),
       feature("spot-checks/spot-checks.records.test.ts"),
@@ -285,6 +291,8 @@ const GROUPS = {
       feature("cameras/cameras.edits.test.ts"),
       feature("cameras/cameras.history.test.ts"),
       feature("cameras/cameras.devices.test.ts"),
+      feature("cameras/cameras.credentials.test.ts"),
+      feature("cameras/cameras.networks.test.ts"),
     ],
   },
   profile: { mutate: [feature("profile/profile.service.ts")], tests: [feature("profile/profile.routes.test.ts")] },

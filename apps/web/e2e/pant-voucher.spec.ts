@@ -95,8 +95,9 @@ test("a pant machine voucher typed in pays part of the cart, once, can be taken 
   await expect(sheet.getByText("Att betala")).toHaveCount(0);
   await expect(sheet.getByRole("button", { name: "Stäng" })).toBeFocused();
   await page.keyboard.press("Escape");
-  // The sheet's own "Totalt" is gone first, so the only one left is the bar's.
+  // The sheet's own "Totalt" leaves with it (after its closing animation), so the only one left is the bar's.
   await expect(sheet).toBeHidden();
+  await expect(page.getByText("Totalt", { exact: true })).toHaveCount(1);
   await expect(page.getByText("Totalt", { exact: true })).toBeVisible();
   await expect(page.getByTestId("cart-total")).toHaveText("149,70 kr");
   await expect(page.getByTestId("cart-to-pay")).toHaveCount(0);

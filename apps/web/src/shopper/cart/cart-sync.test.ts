@@ -118,6 +118,22 @@ describe("the phone's cart kept from answers and messages", () => {
     }
   });
 
+  it("a read overtaken by the socket's whole cart is dropped; a read the socket did not overtake shows", async () => {
+    const milk2 = line("line-milk", "milk", 2, 17.9);
+    const { keeper, shown } = keeperShowing();
+    keeper.socketCart(cartOf(milk));
+    // The GET was read before a scan; the scan's cart_updated comes first: the older answer must not win.
+    await keeper.read(async () => {
+      keeper.socketCart(cartOf(milk2, bread));
+      return cartOf(milk);
+    });
+    expect(shown.at(-1)).toEqual(cartOf(milk2, bread));
+    // With nothing from the socket meanwhile, the answer is the newest there is.
+    await keeper.read(async () => cartOf(milk));
+    expect(shown.at(-1)).toEqual(cartOf(milk));
+    expect(shown).toHaveLength(3);
+  });
+
   it("another device's scans show from product_added, in order, before their cart_updated", () => {
     const { keeper, shown } = keeperShowing();
     keeper.socketCart(cartOf(milk, bread));

@@ -214,6 +214,13 @@ export interface CartKeeper {
   socketCart(cart: Cart): void;
   /** A whole cart from an HTTP answer; `echoed` names the product whose one more the socket will echo. */
   answerCart(cart: Cart, echoed?: string): void;
+  /**
+   * Reads the whole cart (a GET) and shows it, unless the socket brought a
+   * whole cart while the answer was on its way: that one may be newer, and a
+   * connected socket brings every later change, so the answer is dropped
+   * rather than let an older cart overwrite a newer one.
+   */
+  read(get: () => Promise<Cart>): Promise<void>;
   productAdded(product: AddedProduct): void;
   /** Runs one of this phone's cart changes: a `product_added` heard meanwhile is its echo, or left to `cart_updated`. */
   change<T>(run: () => Promise<T>): Promise<T>;
@@ -225,6 +232,8 @@ export interface CartKeeper {
 export function cartKeeper(show: (cart: Cart) => void): CartKeeper {
   let synced: SyncedCart | null = null;
   let changing = 0;
+  /** Whole carts the socket has brought: a read that saw this number change was overtaken. */
+  let pushed = 0;
   const keep = (next: SyncedCart) => {
     const changed = next.cart !== synced?.cart;
     synced = next;
@@ -235,11 +244,17 @@ export function cartKeeper(show: (cart: Cart) => void): CartKeeper {
       synced = null;
     },
     socketCart(cart) {
+      pushed++;
       keep(fromSocket(cart));
     },
     answerCart(cart, echoed) {
       const next = fromAnswer(synced, cart);
       keep(echoed ? expectEcho(next, echoed) : next);
+    },
+    async read(get) {
+      const before = pushed;
+      const cart = await get();
+      if (pushed === before) keep(fromAnswer(synced, cart));
     },
     productAdded(product) {
       if (synced && changing === 0) keep(applyProductAdded(synced, product));

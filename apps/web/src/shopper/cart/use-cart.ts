@@ -109,7 +109,7 @@ export function useCart(sessionId: string | null): ShoppingCart {
   const reload = useCallback(async () => {
     if (!sessionId) return;
     try {
-      keeper.answerCart(await shopperApi.cart(sessionId));
+      await keeper.read(() => shopperApi.cart(sessionId));
     } catch (error) {
       if (error instanceof ShopperApiError && (error.status === 403 || error.status === 404)) setForbidden(true);
       log.warn("Could not load the cart", error);
