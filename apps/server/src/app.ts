@@ -43,6 +43,7 @@ import { pantAmountRoutes } from "./features/pant/pant-amounts.routes.ts";
 import { pantVoucherRoutes } from "./features/pant-vouchers/pant-vouchers.routes.ts";
 import { priceGroupPriceRoutes } from "./features/price-groups/price-group-prices.routes.ts";
 import { priceGroupRoutes } from "./features/price-groups/price-groups.routes.ts";
+import { createOfferBook } from "./features/pricing/offer-book.ts";
 import { productRoutes } from "./features/products/products.routes.ts";
 import { profileRoutes } from "./features/profile/profile.routes.ts";
 import { publicRoutes } from "./features/public/public.routes.ts";
@@ -192,6 +193,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const settingsReader = createSettingsReader({ db: database.db, bus, logger: app.log });
   app.decorate("settings", settingsReader);
   app.addHook("onClose", async () => settingsReader.close());
+  const offerBook = createOfferBook({ db: database.db, bus, logger: app.log });
+  app.decorate("offerBook", offerBook);
+  app.addHook("onClose", async () => offerBook.close());
   app.decorate("cameraHealth", startCameraHealth(app));
   scheduleHousekeeping(app, EXPIRY_JOBS);
   startReceiptMails(app, config.smtpUrl ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom }) : null);

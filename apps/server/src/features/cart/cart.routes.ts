@@ -9,7 +9,7 @@ import {
 } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponses } from "../../platform/route-errors.ts";
-import { cartTotals } from "../pricing/cart-offers.ts";
+import { cartTotalsFromBook } from "../pricing/cart-offers.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
 import { announce, collectSessionChanges } from "./cart.events.ts";
 import { getCart } from "./cart.service.ts";
@@ -52,7 +52,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       await announce(app.bus, request.log, session_id, events, visit.changes);
       // The cart's offers are evaluated anew after each change: the phone shows the server's discounts and total.
-      return { ...answer, ...(await cartTotals(app.db, session_id, at)) };
+      return { ...answer, ...(await cartTotalsFromBook(app.db, session_id, at, app.offerBook)) };
     },
   );
 
@@ -74,6 +74,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         customerId: shopperOf(request),
         sessionId: request.params.session_id,
         at: app.saleClock(),
+        book: app.offerBook,
       });
     },
   );

@@ -4,7 +4,8 @@ import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { forbidden, notFound } from "../../platform/errors.ts";
 import { fromOre } from "../../platform/money.ts";
 import { linePant } from "../pant/pant.ts";
-import { cartAnswer, offersOfVisit } from "../pricing/cart-offers.ts";
+import { cartAnswer, offersFromBook, offersOfVisit, priceFromBook } from "../pricing/cart-offers.ts";
+import type { OfferBook } from "../pricing/offer-book.ts";
 import { kronorOrNull, ordinaryPriceOf, ordinaryUnitPrice } from "../pricing/shelf-price.ts";
 import { loadSession } from "./cart-visit.ts";
 
@@ -85,13 +86,18 @@ export async function readItem(db: Db | Tx, itemId: string): Promise<CartItem | 
  * offers it gets on the store's day of `at` (app.saleClock), and the total
  * after them, which is what the exit charges.
  */
-export async function readCart(db: Db | Tx, sessionId: string, at: Date): Promise<Cart> {
+export async function readCart(db: Db | Tx, sessionId: string, at: Date, book?: OfferBook): Promise<Cart> {
   const rows = await queryRows<CartRow>(
     db,
     sql`${itemSelect} where i.session_id = ${sessionId} order by i.created_at, i.id`,
   );
   const items = rows.map(toItem);
-  return { session_id: sessionId, items, ...cartAnswer(rows.map(offerLine), await offersOfVisit(db, sessionId, at)) };
+  const lines = rows.map(offerLine);
+  if (book) {
+    const found = await offersFromBook(db, sessionId, at, book);
+    if (found) return { session_id: sessionId, items, ...priceFromBook(lines, found.facts, found.day) };
+  }
+  return { session_id: sessionId, items, ...cartAnswer(lines, await offersOfVisit(db, sessionId, at)) };
 }
 
 /** A cart line as offers see it. */
@@ -107,9 +113,16 @@ export const offerLine = (row: CartRow) => ({
 });
 
 /** The cart of one of the shopper's own visits, whatever state the visit is in. */
-export async function getCart(opts: { db: Db; customerId: string; sessionId: string; at: Date }): Promise<Cart> {
+export async function getCart(opts: {
+  db: Db;
+  customerId: string;
+  sessionId: string;
+  at: Date;
+  /** This instance's offers (the GET and the live cart); without it they are read with the cart. */
+  book?: OfferBook;
+}): Promise<Cart> {
   const session = await loadSession(opts.db, opts.sessionId);
   if (!session) throw notFound("Sessionen finns inte.", "unknown_session");
   if (session.customer_id !== opts.customerId) throw forbidden("Det här är inte din session.");
-  return readCart(opts.db, opts.sessionId, opts.at);
+  return readCart(opts.db, opts.sessionId, opts.at, opts.book);
 }

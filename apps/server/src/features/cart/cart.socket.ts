@@ -52,7 +52,8 @@ export function registerCartSocket(app: FastifyInstance, heartbeatMs = HEARTBEAT
   const signIns = watchSignIns({ db: app.db, bus: app.bus, jwtKey: app.shopperKeys.jwt, logger: app.log });
   const fanout = createCartFanout({
     bus: app.bus,
-    read: (customerId, sessionId) => getCart({ db: app.db, customerId, sessionId, at: app.saleClock() }),
+    read: (customerId, sessionId) =>
+      getCart({ db: app.db, customerId, sessionId, at: app.saleClock(), book: app.offerBook }),
     logger: app.log,
   });
   const heartbeat = setInterval(() => {

@@ -50,6 +50,7 @@ export const offerRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const created = await createOffer({ db: app.db, actor: actorOf(request), input: request.body });
+      await app.offerBook.changed();
       return reply.status(201).send(created);
     },
   );
@@ -66,7 +67,16 @@ export const offerRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: multiBuyOfferSchema, ...errors },
       },
     },
-    (request) => replaceOffer({ db: app.db, actor: actorOf(request), id: request.params.id, input: request.body }),
+    async (request) => {
+      const offer = await replaceOffer({
+        db: app.db,
+        actor: actorOf(request),
+        id: request.params.id,
+        input: request.body,
+      });
+      await app.offerBook.changed();
+      return offer;
+    },
   );
 
   app.delete(
@@ -81,6 +91,7 @@ export const offerRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await deleteOffer({ db: app.db, actor: actorOf(request), id: request.params.id });
+      await app.offerBook.changed();
       return reply.status(204).send(null);
     },
   );

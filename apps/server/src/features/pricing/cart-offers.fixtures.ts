@@ -134,6 +134,8 @@ export async function postOffer(world: OfferWorld, fields: Partial<MultiBuyOffer
 
 export async function clearOffers(world: OfferWorld) {
   await world.ctx.app.db.execute(sql`delete from offers`);
+  // Written past the API: the instance is told as the routes tell it.
+  await world.ctx.app.offerBook.changed();
 }
 
 /** Scans `barcode` and answers the scan's answer, checked against its contract. */

@@ -11,6 +11,8 @@ import type {
 import { priceCart } from "@glide/contracts";
 import { type Db, queryPrepared, sql, type Tx } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
+import { type DayOffers, type OfferBook, offersTouching } from "./offer-book.ts";
+import { type OfferRow, offerColumns, toOffer } from "./offer-rows.ts";
 
 /**
  * Multi-buy offers on a visit's cart. A line's unit price is fixed by its
@@ -21,19 +23,6 @@ import { fromOre } from "../../platform/money.ts";
  * the chain; to anyone else the cart also says what it would cost a member
  * ("Medlemspris"). Pricing itself is the pure priceCart of packages/contracts.
  */
-
-type OfferRow = {
-  id: string;
-  label: string;
-  kind: "one_free" | "amount";
-  buy: number;
-  amount_ore: number | null;
-  limit_per_visit: number | null;
-  members_only: boolean;
-  starts_on: CalendarDay;
-  ends_on: CalendarDay;
-  product_ids: string[];
-};
 
 /** What pricing needs of a cart line. */
 export type OfferLine = {
@@ -76,26 +65,11 @@ const touchedOffers = sql`select o.id
  * those that touch its cart.
  */
 const offersOf = sql`(select json_agg(x order by x.id) from (
-    select o.id, o.label, o.kind, o.buy, o.amount_ore, o.limit_per_visit, o.members_only,
-      to_char(o.starts_on, 'YYYY-MM-DD') as starts_on, to_char(o.ends_on, 'YYYY-MM-DD') as ends_on,
-      (select json_agg(op.product_id) from offer_products op where op.offer_id = o.id) as product_ids
-    from (${touchedOffers}) t join offers o on o.id = t.id) x)`;
+    select ${offerColumns} from (${touchedOffers}) t join offers o on o.id = t.id) x)`;
 
 /** The `visit` row's pant machine vouchers, in the order they were scanned. */
 const vouchersOf = sql`(select json_agg(json_build_object('code', pv.code, 'amount_ore', pv.amount_ore)
     order by pv.scanned_at, pv.code) from pant_vouchers pv where pv.session_id = v.id)`;
-
-const toOffer = (row: OfferRow): Offer => ({
-  id: row.id,
-  label: row.label,
-  product_ids: row.product_ids,
-  buy: row.buy,
-  deal: row.kind === "amount" ? { kind: "amount", amount_ore: row.amount_ore ?? 0 } : { kind: "one_free" },
-  limit_per_visit: row.limit_per_visit,
-  members_only: row.members_only,
-  from: row.starts_on,
-  to: row.ends_on,
-});
 
 type VisitRow = {
   day: CalendarDay | null;
@@ -151,6 +125,81 @@ export async function cartTotals(db: Db | Tx, sessionId: string, at: Date) {
   const lines = row?.lines ?? [];
   const taken = lines.reduce((sum, line) => sum + (line.unit_price_ore + line.pant_ore) * line.quantity, 0);
   return cartAnswer(lines, toVisitOffers(row), Number(row?.goods_ore ?? 0) - taken);
+}
+
+/** A cart line as the book's statements read it, in few bytes: id, product, quantity, unit, pant, member's unit, label. */
+type LineTuple = [string, string, number, number, number, number | null, boolean];
+const tupleLine = ([id, product_id, quantity, unit_price_ore, pant_ore, member_unit_ore, labelled]: LineTuple) => ({
+  id,
+  product_id,
+  quantity,
+  unit_price_ore,
+  pant_ore,
+  member_unit_ore,
+  labelled,
+  vat_category: "standard" as const,
+});
+
+/** What the book's statements read of the visit beside its lines. */
+type VisitFacts = { store_id: string; day: CalendarDay; member: boolean; vouchers: VisitVoucher[] | null };
+
+/**
+ * The cart's discounts and totals as cartTotals answers them, with the
+ * offers from this instance's `book` (offer-book.ts) instead of the
+ * statement: one prepared statement reads the visit and every line (a few
+ * numbers each); only the offers of the day that take a product of the cart
+ * are priced. A scan's answer and the live cart use this; a checkout prices
+ * from the database in its own transaction.
+ */
+export async function cartTotalsFromBook(db: Db | Tx, sessionId: string, at: Date, book: OfferBook) {
+  const [row] = await queryPrepared<VisitFacts & { lines: LineTuple[] | null }>(
+    db,
+    "cart_lines",
+    sql`select v.store_id, to_char(v.day, 'YYYY-MM-DD') as day, v.member, ${vouchersOf} as vouchers,
+          (select json_agg(json_build_array(i.id, i.product_id, i.quantity, i.unit_price_ore, i.pant_ore,
+                    i.member_unit_ore, i.line_key like 'label:%') order by i.created_at, i.id)
+            from cart_items i where i.session_id = v.id) as lines
+        from (${visitDay(sessionId, at)}) v`,
+  );
+  if (!row) return cartAnswer([], toVisitOffers(undefined));
+  return priceFromBook((row.lines ?? []).map(tupleLine), row, await book.of(row.store_id, row.day));
+}
+
+/** The visit's facts for pricing lines already read (readCart), with the offers from `book`. */
+export async function offersFromBook(
+  db: Db | Tx,
+  sessionId: string,
+  at: Date,
+  book: OfferBook,
+): Promise<{ facts: VisitFacts; day: DayOffers } | null> {
+  const [facts] = await queryPrepared<VisitFacts>(
+    db,
+    "visit_facts",
+    sql`select v.store_id, to_char(v.day, 'YYYY-MM-DD') as day, v.member, ${vouchersOf} as vouchers
+        from (${visitDay(sessionId, at)}) v`,
+  );
+  return facts ? { facts, day: await book.of(facts.store_id, facts.day) } : null;
+}
+
+/**
+ * `lines` priced with the offers of `day` that take one of their products;
+ * the lines that neither such an offer nor a members' price can change count
+ * at their price beside them (priceCart never sees them).
+ */
+export function priceFromBook(lines: readonly OfferLine[], facts: VisitFacts, day: DayOffers) {
+  const offers = offersTouching(
+    day,
+    lines.map((line) => line.product_id),
+  );
+  const offered = new Set(offers.flatMap((offer) => offer.product_ids));
+  const priced: OfferLine[] = [];
+  let restOre = 0;
+  for (const line of lines) {
+    if (line.member_unit_ore !== null || offered.has(line.product_id)) priced.push(line);
+    else restOre += (line.unit_price_ore + line.pant_ore) * line.quantity;
+  }
+  const found = { day: facts.day, member: facts.member, offers, vouchers: facts.vouchers ?? [] };
+  return cartAnswer(priced, found, restOre);
 }
 
 /**

@@ -7,6 +7,7 @@ import { buildApp } from "../../app.ts";
 import { loadConfig } from "../../config.ts";
 import { openDatabase, queryRows } from "../../db/client.ts";
 import type { EventBus } from "../../platform/event-bus.ts";
+import { deafBus, waitFor } from "../../test/buses.ts";
 import { as, createTestContext, signIn, TEST_DATABASE_URL, type TestContext } from "../../test/harness.ts";
 import { createSettingsReader, SETTINGS_CACHE_MS, SETTINGS_TOPIC } from "./effective-settings.ts";
 
@@ -22,24 +23,6 @@ const setRaw = (key: string, value: unknown) =>
   ctx.app.db.execute(
     sql`update settings set value = ${JSON.stringify(value)}::jsonb where category = 'ai' and key = ${key}`,
   );
-
-async function waitFor(check: () => Promise<boolean>) {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > 5_000) throw new Error("not within 5 s");
-    await sleep(20);
-  }
-}
-
-/** A bus that delivers nothing: as an instance that was reconnecting when the change was announced. */
-const deafBus: EventBus = {
-  kind: "postgres",
-  publish: async () => {},
-  publishMany: async () => {},
-  subscribe: () => () => {},
-  ready: async () => {},
-  close: async () => {},
-};
 
 describe("the per-instance copy", () => {
   it("is used until a change is announced; a missed announcement heals after SETTINGS_CACHE_MS", async () => {
