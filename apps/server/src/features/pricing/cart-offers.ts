@@ -258,10 +258,14 @@ export function priceWithOffers(
  * What the lines would cost a member (members' prices fixed at the scans,
  * members-only offers too), in öre, for a shopper who is no member: with
  * the rest of the cart, the phone's "Medlemspris" when it is less than what
- * they pay. Null for a member.
+ * they pay. Null for a member, and when a member would get nothing more (no
+ * members' price on a line, no members-only offer): the cart is then not
+ * priced a second time.
  */
 function memberTotalOre(lines: readonly OfferLine[], found: VisitOffers): number | null {
   if (found.member) return null;
+  if (!found.offers.some((offer) => offer.members_only) && lines.every((line) => line.member_unit_ore === null))
+    return null;
   const asMember = lines.map((line) => ({ ...line, unit_price_ore: line.member_unit_ore ?? line.unit_price_ore }));
   return priceWithOffers(asMember, { ...found, member: true }).total_ore;
 }
