@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import { underStartLock } from "./db/migrate.ts";
 import { seedDemoData } from "./demo/demo-data.ts";
 import { countAdmins, createAdmin } from "./features/admin-auth/admin-auth.service.ts";
 
@@ -8,6 +9,12 @@ import { countAdmins, createAdmin } from "./features/admin-auth/admin-auth.servi
  * when asked for. Returns the generated password so the caller can print it once.
  */
 export async function bootstrap(app: FastifyInstance): Promise<{ email: string; password?: string } | null> {
+  const url = app.config.databaseUrl;
+  // Instances started at once on an empty PostgreSQL database: one makes the admin, the others then find it.
+  return url ? underStartLock(url, () => firstStart(app)) : firstStart(app);
+}
+
+async function firstStart(app: FastifyInstance): Promise<{ email: string; password?: string } | null> {
   const { config, db } = app;
   if ((await countAdmins(db)) > 0) return null;
   if (config.demoData) {

@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { PoolClient } from "pg";
 import { isDatabaseUnavailable, safeError } from "../platform/errors.ts";
 import { lockFolder } from "./folder-lock.ts";
-import { migrateDatabase, underMigrationLock } from "./migrate.ts";
+import { migrateDatabase, underStartLock } from "./migrate.ts";
 import * as schema from "./schema/index.ts";
 
 export { DataFolderLockedError } from "./folder-lock.ts";
@@ -45,7 +45,7 @@ export type OpenOptions = {
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const database = opts.databaseUrl ? await openPostgres(opts.databaseUrl, opts) : await openPglite(opts);
   try {
-    if (opts.databaseUrl) await underMigrationLock(opts.databaseUrl, () => migrateDatabase(database));
+    if (opts.databaseUrl) await underStartLock(opts.databaseUrl, () => migrateDatabase(database));
     else await migrateDatabase(database);
   } catch (err) {
     await database.close();

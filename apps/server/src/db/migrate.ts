@@ -15,24 +15,24 @@ export async function migrateDatabase(database: { kind: "pglite" | "postgres"; d
   }
 }
 
-/** The advisory lock the instances of one database take turns at migrating under ("glide mi"). */
+/** The advisory lock the instances of one database take turns at first-start work under ("glide mi"). */
 const MIGRATION_LOCK = 0x676c_6964_656d_69n;
 
 /**
- * Runs `migrate` while holding a session advisory lock on a connection of
- * its own: of several instances started at once on one database, one applies
- * the migrations and the others wait, then find nothing left to apply. The
- * connection has no statement timeout, as the wait lasts as long as the
- * migrations; the lock goes with it if this process dies.
+ * Runs `work` while holding a session advisory lock on a connection of its
+ * own: of several instances started at once on one database, one applies the
+ * migrations (or makes the first admin) and the others wait, then find
+ * nothing left to do. The connection has no statement timeout, as the wait
+ * lasts as long as the work; the lock goes with it if this process dies.
  */
-export async function underMigrationLock(url: string, migrate: () => Promise<void>): Promise<void> {
+export async function underStartLock<T>(url: string, work: () => Promise<T>): Promise<T> {
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK.toString()]);
     try {
-      await migrate();
+      return await work();
     } finally {
       await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK.toString()]);
     }

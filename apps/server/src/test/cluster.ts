@@ -1,0 +1,185 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import pg from "pg";
+
+/**
+ * Several server processes (`node apps/server/src/main.ts`) on one
+ * PostgreSQL database and Redis, behind Debian's HAProxy, as a chain runs
+ * them: what cluster.test.ts proves the service with.
+ */
+
+const MAIN = path.join(import.meta.dirname, "..", "main.ts");
+export const HAPROXY = "/usr/sbin/haproxy";
+export const haproxyInstalled = () => existsSync(HAPROXY);
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** An empty database of its own on the test PostgreSQL; `drop` removes it. */
+export async function emptyDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `glide_cluster_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export type Instance = {
+  name: string;
+  port: number;
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+};
+
+/** Starts one server process on `port`, its data folder its own, the rest of its settings shared. */
+export function startInstance(name: string, port: number, env: Record<string, string>): Instance {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `glide-cluster-${name}-`));
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? "", ...env, PORT: String(port), DATA_DIR: dataDir },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  child.stderr?.on("data", (d) => {
+    out += d;
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => {
+      rmSync(dataDir, { recursive: true, force: true });
+      resolve(code);
+    }),
+  );
+  return { name, port, child, output: () => out, exited };
+}
+
+/** Waits until the instance answers `/api/ready` with 200 (it migrates first on an empty database). */
+export async function waitReady(instance: Instance, ms = 90_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (instance.child.exitCode !== null) throw new Error(`${instance.name} exited: ${instance.output()}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${instance.port}/api/ready`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(100);
+  }
+  throw new Error(`${instance.name} did not become ready: ${instance.output()}`);
+}
+
+export type Balancer = { port: number; stop(): Promise<void>; output(): string };
+
+/**
+ * HAProxy in front of `backends`, round robin, each checked on `/api/ready`
+ * every 200 ms (taken out at the first failure, back at the first success),
+ * telling the client which server answered in `X-Served-By`, and passing the
+ * client's address on in `X-Forwarded-For`.
+ */
+export async function startProxy(backends: { name: string; port: number }[]): Promise<Balancer> {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(tmpdir(), "glide-haproxy-"));
+  const file = path.join(dir, "haproxy.cfg");
+  writeFileSync(
+    file,
+    [
+      "global",
+      "  maxconn 4000",
+      "defaults",
+      "  mode http",
+      "  timeout connect 2s",
+      "  timeout client 60s",
+      "  timeout server 60s",
+      "  timeout tunnel 1h",
+      "  option forwardfor",
+      "  retries 3",
+      "  option redispatch 1",
+      "  retry-on conn-failure empty-response",
+      "frontend web",
+      `  bind 127.0.0.1:${port}`,
+      "  default_backend glide",
+      "backend glide",
+      "  balance roundrobin",
+      "  option httpchk GET /api/ready",
+      "  http-check expect status 200",
+      "  default-server inter 200ms fall 1 rise 1",
+      "  http-response set-header X-Served-By %s",
+      ...backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check`),
+      "",
+    ].join("\n"),
+  );
+  const check = spawnSync(HAPROXY, ["-c", "-f", file], { encoding: "utf8" });
+  if (check.status !== 0) throw new Error(`haproxy refused its configuration: ${check.stderr}${check.stdout}`);
+  const child = spawn(HAPROXY, ["-db", "-f", file], { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  child.stderr?.on("data", (d) => {
+    out += d;
+  });
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/api/health`);
+      break;
+    } catch {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`haproxy did not start: ${out}`);
+      await sleep(50);
+    }
+  }
+  return {
+    port,
+    output: () => out,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A GET from a loopback address of the caller's choosing (127.0.0.x), as a client elsewhere would come. */
+export function requestFrom(
+  localAddress: string,
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: opts.method ?? "GET", headers: opts.headers, localAddress }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => {
+        body += chunk;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end(opts.body);
+  });
+}
