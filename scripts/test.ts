@@ -49,24 +49,35 @@ function tally(title: string, ok: boolean, counts: Counts | null): void {
 }
 
 /**
+ * Installs Debian `pkg` (as root, when `present` says it is missing) for
+ * `what`; without root, says how and answers false.
+ */
+function ensureDebian(pkg: string, what: string, present: () => boolean): boolean {
+  if (present()) return true;
+  if (process.getuid?.() !== 0) {
+    process.stderr.write(`${what} need Debian's ${pkg}: run \`sudo apt-get install -y ${pkg}\` and try again.\n`);
+    return false;
+  }
+  process.stdout.write(`\n── Installing Debian's ${pkg} for ${what}\n`);
+  const env = { ...baseEnv, DEBIAN_FRONTEND: "noninteractive" };
+  return (
+    run("apt-get update", "apt-get", ["update", "-qq"], env) &&
+    run(`apt-get install ${pkg}`, "apt-get", ["install", "-y", "-qq", pkg], env)
+  );
+}
+
+/**
  * The browser tests run in Debian's headless Chromium (package
  * chromium-headless-shell), installed here when missing; without root, a full
  * Debian chromium already there will do.
  */
-function ensureChromium(): boolean {
-  if (existsSync("/usr/bin/chromium-headless-shell")) return true;
-  if (process.getuid?.() !== 0) {
-    if (existsSync("/usr/bin/chromium")) return true;
-    process.stderr.write("Chromium is missing: run `sudo apt-get install -y chromium-headless-shell` and try again.\n");
-    return false;
-  }
-  process.stdout.write("\n── Installing Debian's headless Chromium for the browser tests\n");
-  const env = { ...baseEnv, DEBIAN_FRONTEND: "noninteractive" };
-  return (
-    run("apt-get update", "apt-get", ["update", "-qq"], env) &&
-    run("apt-get install chromium-headless-shell", "apt-get", ["install", "-y", "-qq", "chromium-headless-shell"], env)
+const ensureChromium = () =>
+  ensureDebian(
+    "chromium-headless-shell",
+    "the browser tests",
+    () =>
+      existsSync("/usr/bin/chromium-headless-shell") || (process.getuid?.() !== 0 && existsSync("/usr/bin/chromium")),
   );
-}
 
 /** A Vitest pass started in the background, its output kept in a file until it is shown. */
 type Pass = {
@@ -110,6 +121,11 @@ check("Lint", "npm", ["run", "-s", "lint"]);
 // The two passes run side by side: alone, each left 12–25 % of two cores idle, and together they took 307 s
 // instead of 217 + 132. Each shows its output when it is over.
 const passes = [startVitest("Unit and HTTP tests on PGlite", path.join(out, "vitest-pglite.json"), baseEnv)];
+// The cluster test (apps/server/src/cluster.test.ts) puts Debian's HAProxy in front of three instances; it fails
+// with the reason when HAProxy is missing.
+if (TEST_DATABASE_URL && !ensureDebian("haproxy", "the cluster tests", () => existsSync("/usr/sbin/haproxy"))) {
+  problems.push("Cluster tests: HAProxy is missing");
+}
 if (TEST_DATABASE_URL) {
   // Only the server's tests meet a database: the contracts', the web app's and the scripts' would run as they just did.
   passes.push(
