@@ -135,6 +135,13 @@ if (TEST_DATABASE_URL) {
   );
 }
 for (const pass of passes) await finishVitest(pass);
+if (TEST_DATABASE_URL) {
+  // Alone, after the others: three servers, HAProxy and a rolling restart whose live carts are timed.
+  const env = { ...baseEnv, TEST_DATABASE_URL, GLIDE_CLUSTER_TEST: "1" };
+  await finishVitest(
+    startVitest("Cluster test: three instances behind HAProxy", path.join(out, "vitest-cluster.json"), env),
+  );
+}
 
 if (!ensureChromium()) {
   failed++;

@@ -8,11 +8,11 @@ import { customers } from "./db/schema/index.ts";
 import { issueTokens } from "./features/shopper-auth/shopper-tokens.ts";
 import { deriveKey } from "./platform/crypto.ts";
 import {
+  type Balancer,
   emptyDatabase,
   freePort,
   haproxyInstalled,
   type Instance,
-  type Balancer,
   requestFrom,
   startInstance,
   startProxy,
@@ -20,6 +20,7 @@ import {
 } from "./test/cluster.ts";
 import { TEST_DATABASE_URL } from "./test/harness.ts";
 import { type PaymentHarness, startPaymentHarness } from "./test/payments.ts";
+import { type SmtpSink, startSmtpSink } from "./test/smtp-sink.ts";
 
 /**
  * The service as a chain runs it: three server processes on one PostgreSQL
@@ -36,6 +37,7 @@ const ADMIN = { email: "cluster-admin@example.se", password: "a cluster admin pa
 const DRAIN_MS = 1_000;
 
 let payments: PaymentHarness;
+let mails: SmtpSink;
 let database: { url: string; drop: () => Promise<void> };
 let db: Database;
 let env: Record<string, string>;
@@ -72,13 +74,14 @@ async function ok(method: string, path: string, opts: { json?: unknown; auth?: s
 }
 
 /** A shopper of our own with a card on file, signed in as BankID would sign them in. */
-async function newShopper(): Promise<{ id: string; auth: string }> {
+async function newShopper(): Promise<{ id: string; auth: string; email: string }> {
   const tag = randomBytes(6).toString("hex");
   const [customer] = await db.db
     .insert(customers)
     .values({
       personalNumberHash: `cl-${tag}`,
       personalNumberSealed: `cl-${tag}`,
+      email: `kund-${tag}@example.se`,
       name: "Klas Kluster",
       birthDate: "1980-01-01",
     })
@@ -86,7 +89,7 @@ async function newShopper(): Promise<{ id: string; auth: string }> {
   const { access_token } = await issueTokens(db.db, deriveKey(SECRET, "shopper-jwt"), customer!);
   const auth = `Bearer ${access_token}`;
   await ok("PUT", "/api/v1/payment-method", { json: { payment_method: "pm_card_visa" }, auth });
-  return { id: customer!.id, auth };
+  return { id: customer!.id, auth, email: customer!.email! };
 }
 
 /** Through the door of store `index`: the visit's id. */
@@ -109,6 +112,7 @@ beforeAll(async () => {
   if (!haproxyInstalled())
     throw new Error("HAProxy is missing: `sudo apt-get install -y haproxy` (npm test does it as root)");
   payments = await startPaymentHarness();
+  mails = await startSmtpSink();
   database = await emptyDatabase(TEST_DATABASE_URL);
   env = {
     NODE_ENV: "production",
@@ -124,6 +128,7 @@ beforeAll(async () => {
     SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
     STRIPE_SECRET_KEY: payments.simulator.secretKey,
     STRIPE_API_BASE: payments.apiBase,
+    SMTP_URL: mails.url,
   };
   // All three at once on an empty database: one migrates, the others wait for it.
   await startAll();
@@ -170,6 +175,7 @@ afterAll(async () => {
   await db?.close();
   await database?.drop();
   await payments?.close();
+  await mails?.close();
 });
 
 describe.skipIf(!TEST_DATABASE_URL)("three instances behind HAProxy", () => {
@@ -256,8 +262,9 @@ describe.skipIf(!TEST_DATABASE_URL)("three instances behind HAProxy", () => {
       }
     });
     // Whole visits, one after another: in, two scans, paid, the receipt's lines what was scanned.
+    const roundShoppers = await Promise.all([newShopper(), newShopper()]);
     const rounds = [0, 1].map(async (store) => {
-      const who = await newShopper();
+      const who = roundShoppers[store]!;
       let paid = 0;
       while (running) {
         const entry = await attempt("entry", () =>
@@ -315,6 +322,12 @@ describe.skipIf(!TEST_DATABASE_URL)("three instances behind HAProxy", () => {
     expect(failures).toEqual([]);
     expect(requests).toBeGreaterThan(200);
     expect(paid.every((n) => n > 0)).toBe(true);
+    // The mail outbox runs on every instance, each kicked by its own checkouts: one kvitto per paid visit.
+    const mailsTo = (who: { email: string }) => mails.messages.filter((mail) => mail.envelopeTo.includes(who.email));
+    const deadline = Date.now() + 30_000;
+    while (roundShoppers.some((who, i) => mailsTo(who).length < paid[i]!) && Date.now() < deadline) await sleep(100);
+    await sleep(1_000);
+    expect(roundShoppers.map(mailsTo).map((sent) => sent.length)).toEqual(paid);
     for (const shopper of long) {
       // No scan lost: the cart holds every scan that was answered, and its live cart says so too.
       const [line] = await queryRows<{ quantity: number }>(
