@@ -183,3 +183,66 @@ export function requestFrom(
     req.end(opts.body);
   });
 }
+
+export type LiveCart = {
+  items: { quantity: number }[];
+};
+
+/**
+ * A live cart through the proxy, as the phone keeps it (docs/live-cart.md):
+ * after a 1012 ("server restarting") it connects again within 0–500 ms and
+ * counts how long it was without a cart.
+ */
+export async function openCart(base: string, visit: string, auth: string) {
+  let cart: LiveCart | null = null;
+  let closed = false;
+  let socket: WebSocket;
+  let lostAt: number | null = null;
+  const gaps: number[] = [];
+  let restarts = 0;
+  const waiting = new Set<() => void>();
+  const connect = () =>
+    new Promise<void>((ready, fail) => {
+      socket = new WebSocket(`${base.replace("http", "ws")}/ws/cart?session_id=${visit}`);
+      socket.onopen = () => socket.send(JSON.stringify({ type: "auth", access_token: auth.slice("Bearer ".length) }));
+      socket.onmessage = (message) => {
+        const data = JSON.parse(String(message.data)) as { type: string; cart?: LiveCart };
+        if (data.cart) cart = data.cart;
+        if (data.type === "ready") {
+          if (lostAt !== null) gaps.push(Date.now() - lostAt);
+          lostAt = null;
+          ready();
+        }
+        for (const wake of waiting) wake();
+      };
+      socket.onclose = (event) => {
+        if (closed) return;
+        if (event.code !== 1012) {
+          fail(new Error(`live cart closed with ${event.code} ${event.reason}`));
+          return;
+        }
+        restarts++;
+        lostAt = Date.now();
+        setTimeout(() => void connect().catch(() => {}), Math.random() * 500);
+      };
+    });
+  await connect();
+  return {
+    restarts: () => restarts,
+    gaps: () => gaps,
+    async until(check: (cart: LiveCart) => boolean, ms = 10_000) {
+      const deadline = Date.now() + ms;
+      while (!cart || !check(cart)) {
+        if (Date.now() > deadline) throw new Error(`the live cart did not come round: ${JSON.stringify(cart)}`);
+        await new Promise<void>((wake) => {
+          waiting.add(wake);
+          setTimeout(wake, 100);
+        }).finally(() => waiting.clear());
+      }
+    },
+    close() {
+      closed = true;
+      socket.close(1000);
+    },
+  };
+}
