@@ -9,7 +9,7 @@ import {
 } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponses } from "../../platform/route-errors.ts";
-import { cartTotalsFromBook } from "../pricing/cart-offers.ts";
+import { cartTotalsFromBook, priceFromBook } from "../pricing/cart-offers.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
 import { announce, collectSessionChanges } from "./cart.events.ts";
 import { getCart } from "./cart.service.ts";
@@ -40,7 +40,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       const visit = collectSessionChanges();
       const { session_id, barcode, scan_id } = request.body;
       const at = app.saleClock();
-      const { events, ...answer } = await scanIntoCart({
+      const { events, cart, ...answer } = await scanIntoCart({
         db: app.db,
         customerId: shopperOf(request),
         sessionId: session_id,
@@ -52,7 +52,10 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       await announce(app.bus, request.log, session_id, events, visit.changes);
       // The cart's offers are evaluated anew after each change: the phone shows the server's discounts and total.
-      return { ...answer, ...(await cartTotalsFromBook(app.db, session_id, at, app.offerBook)) };
+      const totals = cart
+        ? priceFromBook(cart.lines, cart.facts, await app.offerBook.of(cart.facts.store_id, cart.facts.day))
+        : await cartTotalsFromBook(app.db, session_id, at, app.offerBook);
+      return { ...answer, ...totals };
     },
   );
 

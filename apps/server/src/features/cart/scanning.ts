@@ -1,8 +1,17 @@
-import type { CartItem } from "@glide/contracts";
+import type { CalendarDay, CartItem } from "@glide/contracts";
 import { parseBarcode, parseVariableMeasure } from "@glide/contracts";
 import { type Db, queryPrepared, queryRows, sql, type Tx } from "../../db/client.ts";
 import { AppError, conflict, isUniqueViolation, notFound } from "../../platform/errors.ts";
 import { lineValueOre, pantOreOf } from "../pant/pant.ts";
+import {
+  cartLinesOf,
+  type LineTuple,
+  type OfferLine,
+  tupleLine,
+  type VisitFacts,
+  type VisitVoucher,
+  vouchersOf,
+} from "../pricing/cart-offers.ts";
 import { ordinaryPriceOf, shelfPriceOf } from "../pricing/shelf-price.ts";
 import { ACTIVITY_PRECISION, type AnnounceSession, announceNothing } from "../sessions/session-events.ts";
 import { checkAgeLimit } from "./age-limit.ts";
@@ -71,6 +80,10 @@ type ScanRow = {
   /** Before this scan: the units on the code's line, and the cart's total in öre. */
   line_quantity: number;
   cart_ore: number;
+  /** The store's calendar day of the scan, and the cart's lines and vouchers before it, for its offers. */
+  day: CalendarDay | null;
+  lines: LineTuple[] | null;
+  vouchers: VisitVoucher[] | null;
 };
 
 /**
@@ -178,7 +191,10 @@ async function scanStatement(
         (select row_to_json(previous) from previous) as previous,
         (select row_to_json(x) from (select item.*, found.name, found.image_url, found.price_ore,
           found.net_content_milli, found.net_content_unit from item, found) x) as item,
-        (select line_quantity from cart)::int as line_quantity, (select ore from cart) as cart_ore`,
+        (select line_quantity from cart)::int as line_quantity, (select ore from cart) as cart_ore,
+        to_char((${opts.at.toISOString()}::timestamptz at time zone (select timezone from visit))::date, 'YYYY-MM-DD')
+          as day,
+        ${cartLinesOf(sql`${sessionId}::uuid`)} as lines, ${vouchersOf(sql`${sessionId}::uuid`)} as vouchers`,
   );
   return row!;
 }
@@ -201,7 +217,7 @@ export async function scanIntoCart(opts: {
   /** The moment of the scan (app.saleClock): its store's day picks the campaigns. */
   at?: Date;
   announce?: AnnounceSession;
-}): Promise<{ product: CartItem["product"]; item: CartItem; events: CartEvent[] }> {
+}): Promise<Scanned> {
   const code = planCode(opts.barcode);
   const storeId = await visitStore(opts.db, opts.sessionId);
   // An unknown visit adds nothing whatever its limits: the statement finds no visit and the shopper hears 404.
@@ -237,9 +253,9 @@ export async function scanIntoCart(opts: {
         session_id: session.id,
         kind: "item_added",
       });
-      return scanned(item);
+      return { ...scanned(item), cart: cartAfter(row, session) };
     }
-    if (row.previous) return scanned(previousItem(row.previous, opts.sessionId));
+    if (row.previous) return { ...scanned(previousItem(row.previous, opts.sessionId)), cart: cartAfter(row, session) };
     checkLimits(limits, product, {
       quantity: row.line_quantity + 1,
       totalOre: Number(row.cart_ore) + product.unit_ore + product.pant_ore,
@@ -250,8 +266,46 @@ export async function scanIntoCart(opts: {
   throw new Error("the scan passed every check but was not added");
 }
 
-/** A scan's answer, and what the shopper's screens hear: the product was added (once, however often it is sent). */
-const scanned = (item: CartItem) => ({ product: item.product, item, events: [addedEvent(item)] });
+/**
+ * A scan's answer, and what the shopper's screens hear: the product was
+ * added (once, however often it is sent); with, when the statement read it,
+ * the cart as it is after the scan, for its offers (null: read it apart).
+ */
+type Scanned = {
+  product: CartItem["product"];
+  item: CartItem;
+  events: CartEvent[];
+  cart: { facts: VisitFacts; lines: OfferLine[] } | null;
+};
+const scanned = (item: CartItem) => ({ product: item.product, item, events: [addedEvent(item)], cart: null });
+
+/**
+ * The cart after the scan, from the lines the statement read before it (its
+ * own changes are not visible to it) and the line it wrote: one more on that
+ * line, or the line new at the end.
+ */
+function cartAfter(row: ScanRow, session: SessionRow): Scanned["cart"] {
+  if (!row.day) return null;
+  const lines = (row.lines ?? []).map(tupleLine);
+  const item = row.item;
+  if (item) {
+    const line: OfferLine = {
+      id: item.id,
+      product_id: item.product_id,
+      quantity: item.quantity,
+      unit_price_ore: item.unit_price_ore,
+      pant_ore: item.pant_ore,
+      member_unit_ore: item.member_unit_ore,
+      labelled: item.line_key.startsWith("label:"),
+      vat_category: "standard",
+    };
+    const at = lines.findIndex((other) => other.id === item.id);
+    if (at >= 0) lines[at] = line;
+    else lines.push(line);
+  }
+  const facts = { store_id: session.store_id, day: row.day, member: session.member, vouchers: row.vouchers };
+  return { facts, lines };
+}
 
 /** The line an earlier scan with the same id went to. */
 function previousItem(previous: NonNullable<ScanRow["previous"]>, sessionId: string): CartItem {

@@ -9,6 +9,7 @@ import type {
   VatCategory,
 } from "@glide/contracts";
 import { priceCart } from "@glide/contracts";
+import type { SQL } from "drizzle-orm";
 import { type Db, queryPrepared, sql, type Tx } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
 import { type DayOffers, type OfferBook, offersTouching } from "./offer-book.ts";
@@ -67,9 +68,14 @@ const touchedOffers = sql`select o.id
 const offersOf = sql`(select json_agg(x order by x.id) from (
     select ${offerColumns} from (${touchedOffers}) t join offers o on o.id = t.id) x)`;
 
-/** The `visit` row's pant machine vouchers, in the order they were scanned. */
-const vouchersOf = sql`(select json_agg(json_build_object('code', pv.code, 'amount_ore', pv.amount_ore)
-    order by pv.scanned_at, pv.code) from pant_vouchers pv where pv.session_id = v.id)`;
+/** The pant machine vouchers of the visit `session` (an SQL expression), in the order they were scanned. */
+export const vouchersOf = (session: SQL) => sql`(select json_agg(json_build_object('code', pv.code,
+    'amount_ore', pv.amount_ore) order by pv.scanned_at, pv.code) from pant_vouchers pv where pv.session_id = ${session})`;
+
+/** Every line of the visit `session` (an SQL expression) as a LineTuple, in the order they were added. */
+export const cartLinesOf = (session: SQL) => sql`(select json_agg(json_build_array(i.id, i.product_id, i.quantity,
+    i.unit_price_ore, i.pant_ore, i.member_unit_ore, i.line_key like 'label:%') order by i.created_at, i.id)
+  from cart_items i where i.session_id = ${session})`;
 
 type VisitRow = {
   day: CalendarDay | null;
@@ -94,7 +100,7 @@ export async function offersOfVisit(db: Db | Tx, sessionId: string, at: Date): P
   const [row] = await queryPrepared<VisitRow>(
     db,
     "visit_offers",
-    sql`select to_char(v.day, 'YYYY-MM-DD') as day, v.member, ${offersOf} as offers, ${vouchersOf} as vouchers
+    sql`select to_char(v.day, 'YYYY-MM-DD') as day, v.member, ${offersOf} as offers, ${vouchersOf(sql`v.id`)} as vouchers
         from (${visitDay(sessionId, at)}) v`,
   );
   return toVisitOffers(row);
@@ -111,7 +117,7 @@ export async function cartTotals(db: Db | Tx, sessionId: string, at: Date) {
   const [row] = await queryPrepared<VisitRow & { lines: OfferLine[] | null; goods_ore: number | string }>(
     db,
     "cart_totals",
-    sql`select to_char(v.day, 'YYYY-MM-DD') as day, v.member, ${offersOf} as offers, ${vouchersOf} as vouchers,
+    sql`select to_char(v.day, 'YYYY-MM-DD') as day, v.member, ${offersOf} as offers, ${vouchersOf(sql`v.id`)} as vouchers,
           (select json_agg(json_build_object('id', i.id, 'product_id', i.product_id, 'quantity', i.quantity,
                     'unit_price_ore', i.unit_price_ore, 'pant_ore', i.pant_ore, 'member_unit_ore', i.member_unit_ore,
                     'labelled', i.line_key like 'label:%', 'vat_category', 'standard') order by i.created_at, i.id)
@@ -128,8 +134,8 @@ export async function cartTotals(db: Db | Tx, sessionId: string, at: Date) {
 }
 
 /** A cart line as the book's statements read it, in few bytes: id, product, quantity, unit, pant, member's unit, label. */
-type LineTuple = [string, string, number, number, number, number | null, boolean];
-const tupleLine = ([id, product_id, quantity, unit_price_ore, pant_ore, member_unit_ore, labelled]: LineTuple) => ({
+export type LineTuple = [string, string, number, number, number, number | null, boolean];
+export const tupleLine = ([
   id,
   product_id,
   quantity,
@@ -137,11 +143,19 @@ const tupleLine = ([id, product_id, quantity, unit_price_ore, pant_ore, member_u
   pant_ore,
   member_unit_ore,
   labelled,
-  vat_category: "standard" as const,
+]: LineTuple): OfferLine => ({
+  id,
+  product_id,
+  quantity,
+  unit_price_ore,
+  pant_ore,
+  member_unit_ore,
+  labelled,
+  vat_category: "standard",
 });
 
 /** What the book's statements read of the visit beside its lines. */
-type VisitFacts = { store_id: string; day: CalendarDay; member: boolean; vouchers: VisitVoucher[] | null };
+export type VisitFacts = { store_id: string; day: CalendarDay; member: boolean; vouchers: VisitVoucher[] | null };
 
 /**
  * The cart's discounts and totals as cartTotals answers them, with the
@@ -155,10 +169,8 @@ export async function cartTotalsFromBook(db: Db | Tx, sessionId: string, at: Dat
   const [row] = await queryPrepared<VisitFacts & { lines: LineTuple[] | null }>(
     db,
     "cart_lines",
-    sql`select v.store_id, to_char(v.day, 'YYYY-MM-DD') as day, v.member, ${vouchersOf} as vouchers,
-          (select json_agg(json_build_array(i.id, i.product_id, i.quantity, i.unit_price_ore, i.pant_ore,
-                    i.member_unit_ore, i.line_key like 'label:%') order by i.created_at, i.id)
-            from cart_items i where i.session_id = v.id) as lines
+    sql`select v.store_id, to_char(v.day, 'YYYY-MM-DD') as day, v.member, ${vouchersOf(sql`v.id`)} as vouchers,
+          ${cartLinesOf(sql`v.id`)} as lines
         from (${visitDay(sessionId, at)}) v`,
   );
   if (!row) return cartAnswer([], toVisitOffers(undefined));
@@ -175,7 +187,7 @@ export async function offersFromBook(
   const [facts] = await queryPrepared<VisitFacts>(
     db,
     "visit_facts",
-    sql`select v.store_id, to_char(v.day, 'YYYY-MM-DD') as day, v.member, ${vouchersOf} as vouchers
+    sql`select v.store_id, to_char(v.day, 'YYYY-MM-DD') as day, v.member, ${vouchersOf(sql`v.id`)} as vouchers
         from (${visitDay(sessionId, at)}) v`,
   );
   return facts ? { facts, day: await book.of(facts.store_id, facts.day) } : null;
