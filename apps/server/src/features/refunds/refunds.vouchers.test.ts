@@ -11,11 +11,12 @@ import { offerWorldOfFile, scan } from "../pricing/cart-offers.fixtures.ts";
  */
 const world = offerWorldOfFile();
 
-/** Three butters (149,70 kr) bought with the vouchers given; answers the order's refunds URL. */
-async function boughtWith(vouchers: number[]) {
+/** Three butters (149,70 kr), and any `juices` (19,90 kr each), bought with the vouchers given; answers the order's refunds URL. */
+async function boughtWith(vouchers: number[], juices = 0) {
   const who = await shopper(world.ctx.app);
   const visit = await walkIn(world.ctx.app, who, world.lund);
   for (let i = 0; i < 3; i++) await scan(who, visit, world.codes.butter);
+  for (let i = 0; i < juices; i++) await scan(who, visit, world.codes.juice);
   for (const kronor of vouchers) {
     const res = await who.call({
       method: "POST",
@@ -57,6 +58,39 @@ describe("the refund dialog's order", () => {
     const after = await read(url);
     expect(after.lines[0]).toMatchObject({ refunded_quantity: 2, refunded_ore: 9980 });
     expect((await ask(url, { lines: [{ line_id: line.id, quantity: 1 }] })).json().amount).toBe(25.9);
+  });
+
+  it("with a voucher: lines asked for together share what is left on the card, in the order they were asked for", async () => {
+    // 149,70 + 2 × 19,90 = 189,50 kr, of which a voucher paid 100: the card paid 89,50.
+    const url = await boughtWith([100], 2);
+    const [butter, juice] = (await read(url)).lines;
+    const res = await ask(url, {
+      lines: [
+        { line_id: juice!.id, quantity: 2 },
+        { line_id: butter!.id, quantity: 3 },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().amount).toBe(89.5);
+    // The juices, asked for first, are given back in full; the butters take what is left on the card.
+    const after = await read(url);
+    expect(after.lines.map((line) => [line.refunded_quantity, line.refunded_ore])).toEqual([
+      [3, 4970],
+      [2, 3980],
+    ]);
+    expect(after).toMatchObject({ refunded: 89.5, voucher: 100 });
+  });
+
+  it("with a voucher: once the card has had back what it paid, a refund is refused, saying why", async () => {
+    const url = await boughtWith([24]);
+    expect((await ask(url, { whole: true })).statusCode).toBe(201);
+    const again = await ask(url, { whole: true });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({
+      code: "nothing_left",
+      detail:
+        "Only 0.00 kr is left to refund on this order (24.00 kr was paid with pant vouchers, which are not paid out)",
+    });
   });
 
   it("without a voucher: a whole refund gives back the whole total", async () => {
