@@ -113,6 +113,14 @@ const GROUPS = {
       feature("cart/cart.boundaries.test.ts"),
       feature("cart/cart.comparison.test.ts"),
       feature("cart/cart.socket.sign-in.test.ts"),
+      // Quantity changes against the cart's limits, the timeline's entries for them, the cart frozen while it is
+      // charged (the visit's lock), and a scan's answer priced with the day's offers: code that moved into this
+      // group's files (issues 21–24) and is tested there.
+      feature("cart/cart-limits.test.ts"),
+      feature("sessions/admin-sessions.timeline.test.ts"),
+      feature("visits/visits.charging.test.ts"),
+      feature("pricing/cart-offers.test.ts"),
+      feature("pricing/offer-book.test.ts"),
     ],
   },
   settings: {
