@@ -301,6 +301,8 @@ const GROUPS = {
       feature("cameras/cameras.devices.test.ts"),
       feature("cameras/cameras.credentials.test.ts"),
       feature("cameras/cameras.networks.test.ts"),
+      // The probe right after a save (camera-status.ts's rowsToProbe and the reported stream).
+      feature("cameras/cameras.probe.test.ts"),
     ],
   },
   profile: { mutate: [feature("profile/profile.service.ts")], tests: [feature("profile/profile.routes.test.ts")] },
