@@ -1,38 +1,14 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort, type Running, spawnServer } from "./test/cluster.ts";
 
-const main = path.join(import.meta.dirname, "main.ts");
 const dataDir = mkdtempSync(path.join(tmpdir(), "glide-main-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-type Running = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
-
 function start(port: number): Running {
-  const child = spawn(process.execPath, [main], {
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: String(port), DEMO_DATA: "true", LOG_LEVEL: "warn" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout?.on("data", (d) => {
-    out += d;
-  });
-  child.stderr?.on("data", (d) => {
-    out += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, output: () => out, exited };
+  return spawnServer({ DATA_DIR: dataDir, PORT: String(port), DEMO_DATA: "true", LOG_LEVEL: "warn" });
 }
 
 async function waitForHealth(port: number, running: Running): Promise<void> {

@@ -54,11 +54,12 @@ export type Instance = {
   exited: Promise<number | null>;
 };
 
-/** Starts one server process on `port`, its data folder its own, the rest of its settings shared. */
-export function startInstance(name: string, port: number, env: Record<string, string>): Instance {
-  const dataDir = mkdtempSync(path.join(tmpdir(), `glide-cluster-${name}-`));
+/** A server process (`node apps/server/src/main.ts`) with `env` and little else; its output kept. */
+export type Running = { child: ChildProcess; output(): string; exited: Promise<number | null> };
+
+export function spawnServer(env: Record<string, string>, onExit?: () => void): Running {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? "", ...env, PORT: String(port), DATA_DIR: dataDir },
+    env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -70,11 +71,20 @@ export function startInstance(name: string, port: number, env: Record<string, st
   });
   const exited = new Promise<number | null>((resolve) =>
     child.on("exit", (code) => {
-      rmSync(dataDir, { recursive: true, force: true });
+      onExit?.();
       resolve(code);
     }),
   );
-  return { name, port, child, output: () => out, exited };
+  return { child, output: () => out, exited };
+}
+
+/** Starts one server process on `port`, its data folder its own, the rest of its settings shared. */
+export function startInstance(name: string, port: number, env: Record<string, string>): Instance {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `glide-cluster-${name}-`));
+  const running = spawnServer({ ...env, PORT: String(port), DATA_DIR: dataDir }, () =>
+    rmSync(dataDir, { recursive: true, force: true }),
+  );
+  return { name, port, ...running };
 }
 
 /** Waits until the instance answers `/api/ready` with 200 (it migrates first on an empty database). */
