@@ -172,8 +172,10 @@ export async function createDeviceKey(
 /**
  * Resolves when exactly `n` statements in this database wait for a lock
  * (PostgreSQL only): how a race test knows a request stopped where it meant.
+ * With `statement`, only waiting statements whose text contains it count, so a
+ * background job that happens to wait on the same row does not.
  */
-export function waitingForLocks(db: Db, n: number): Promise<void> {
+export function waitingForLocks(db: Db, n: number, statement?: string): Promise<void> {
   return expect
     .poll(
       async () =>
@@ -181,7 +183,8 @@ export function waitingForLocks(db: Db, n: number): Promise<void> {
           await queryRows<{ n: number }>(
             db,
             sql`select count(*)::int as n from pg_stat_activity
-                where datname = current_database() and wait_event_type = 'Lock'`,
+                where datname = current_database() and wait_event_type = 'Lock'
+                  and (${statement ?? null}::text is null or strpos(query, ${statement ?? null}::text) > 0)`,
           )
         )[0]!.n,
       { interval: 10, timeout: 10_000 },

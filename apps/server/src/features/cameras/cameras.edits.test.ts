@@ -262,7 +262,7 @@ describe.skipIf(!TEST_DATABASE_URL)("a system or store deleted while a camera is
         await other.query("begin");
         await other.query(`delete from ${table} where id = $1`, [id]);
         const adding = platform.post("/api/v1/cameras/cameras", { name: "Hann inte", ...body });
-        await waitingForLocks(ctx.app.db, 1);
+        await waitingForLocks(ctx.app.db, 1, 'insert into "cameras"');
         await other.query("commit");
         expect(await refusal(await adding)).toMatchObject({ path, message });
       }
