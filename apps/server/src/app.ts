@@ -54,6 +54,7 @@ import { createSettingsReader } from "./features/settings/effective-settings.ts"
 import { settingsRoutes } from "./features/settings/settings.routes.ts";
 import { shopperAuthExpiry } from "./features/shopper-auth/shopper-auth.expiry.ts";
 import { shopperAuthRoutes } from "./features/shopper-auth/shopper-auth.routes.ts";
+import { watchSignIns } from "./features/shopper-auth/sign-in-watch.ts";
 import { spotCheckRoutes } from "./features/spot-checks/spot-checks.routes.ts";
 import { storePriceRoutes } from "./features/store-prices/store-prices.routes.ts";
 import { storeRoutes } from "./features/stores/stores.routes.ts";
@@ -93,6 +94,8 @@ export type BuildOptions = {
    * real time unless a test moves it to the edge of a rate's validity.
    */
   saleClock?: () => Date;
+  /** How long a request may take a shopper's sign-in as live without asking (SIGN_IN_TRUST_MS by default). */
+  signInTrustMs?: number;
 };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -183,13 +186,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const bus = openEventBus({
     redisUrl: config.redisUrl,
     client: (database.db as unknown as { $client: unknown }).$client,
-    notify: async (channel, payload) => {
-      await database.db.execute(sql`select pg_notify(${channel}, ${payload})`);
+    notify: async (channel, payloads) => {
+      await database.db.execute(
+        sql`select pg_notify(${channel}, p) from unnest(${sql.param(payloads)}::text[]) with ordinality as t(p, n) order by n`,
+      );
     },
     logger: app.log,
   });
   app.decorate("bus", bus);
   app.addHook("onClose", () => bus.close());
+  const signIns = watchSignIns({
+    db: database.db,
+    bus,
+    jwtKey: app.shopperKeys.jwt,
+    logger: app.log,
+    trustMs: options.signInTrustMs,
+  });
+  app.decorate("signIns", signIns);
+  app.addHook("onClose", async () => signIns.close());
   const settingsReader = createSettingsReader({ db: database.db, bus, logger: app.log });
   app.decorate("settings", settingsReader);
   app.addHook("onClose", async () => settingsReader.close());

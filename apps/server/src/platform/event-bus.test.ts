@@ -7,6 +7,8 @@ import { createEventBus, EVENT_CHANNEL, type EventBus, MAX_EVENT_BYTES } from ".
 import { pgliteTransport, postgresTransport, redisTransport } from "./event-transports.ts";
 
 const logger = pino({ level: "silent" });
+/** What app.ts sends: the payloads of one batch, in order, in one statement. */
+const NOTIFY_MANY = "select pg_notify($1, p) from unnest($2::text[]) with ordinality as t(p, n) order by n";
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /** Resolves with the first `count` messages `bus` delivers on `topic`, or rejects after `ms`. */
@@ -39,8 +41,8 @@ async function quietFor(bus: EventBus, topic: string, ms = 300): Promise<unknown
 
 describe("event bus on the embedded database", () => {
   const pglite = new PGlite();
-  const notify = async (channel: string, payload: string) => {
-    await pglite.query("select pg_notify($1, $2)", [channel, payload]);
+  const notify = async (channel: string, payloads: string[]) => {
+    await pglite.query(NOTIFY_MANY, [channel, payloads]);
   };
   const bus = createEventBus("postgres", pgliteTransport(pglite, notify), logger);
   afterAll(async () => {
@@ -84,9 +86,9 @@ describe("event bus on the embedded database", () => {
     const sent: string[] = [];
     const counting = createEventBus(
       "postgres",
-      pgliteTransport(pglite, async (channel, payload) => {
-        sent.push(payload);
-        await notify(channel, payload);
+      pgliteTransport(pglite, async (channel, payloads) => {
+        sent.push(...payloads);
+        await notify(channel, payloads);
       }),
       logger,
     );
@@ -105,9 +107,44 @@ describe("event bus on the embedded database", () => {
     expect(sent).toHaveLength(1);
     // Nothing to send sends nothing; a message that is JSON but no envelope is ignored.
     await counting.publishMany([]);
-    await notify(EVENT_CHANNEL, "null");
+    await notify(EVENT_CHANNEL, ["null"]);
     expect(sent).toHaveLength(1);
     await counting.close();
+  });
+
+  it("sends events published together in one statement, in order, and identical ones in the next", async () => {
+    const batches: string[][] = [];
+    let failNext = false;
+    const batching = createEventBus(
+      "postgres",
+      pgliteTransport(pglite, async (channel, payloads) => {
+        batches.push(payloads.map((p) => (JSON.parse(p) as { m: string }).m));
+        if (failNext) {
+          failNext = false;
+          throw new Error("database away");
+        }
+        await notify(channel, payloads);
+      }),
+      logger,
+    );
+    await batching.ready();
+    const names = Array.from({ length: 10 }, (_, i) => `e${i}`);
+    const arrives = collect(batching, "cart:batch", 20);
+    // Published at once: the first goes alone, the others wait for it and go together; a payload equal to one in
+    // the batch (PostgreSQL would deliver it once) starts the next.
+    await Promise.all([...names, ...names].map((n) => batching.publish("cart:batch", n)));
+    expect(await arrives).toEqual([...names, ...names]);
+    expect(batches).toEqual([["e0"], [...names.slice(1), "e0"], names.slice(1)]);
+
+    // A failed statement fails the publishes it carried, and only those; the next ones go.
+    batches.length = 0;
+    failNext = true;
+    const first = batching.publish("cart:batch", "lost");
+    const [second, third] = ["x", "y"].map((n) => batching.publish("cart:batch", n));
+    await expect(first).rejects.toThrow("database away");
+    await expect(Promise.all([second, third])).resolves.toEqual([undefined, undefined]);
+    expect(batches).toEqual([["lost"], ["x", "y"]]);
+    await batching.close();
   });
 
   it("keeps delivering when one handler throws", async () => {
@@ -124,8 +161,8 @@ describe("event bus on the embedded database", () => {
 describe.skipIf(!TEST_DATABASE_URL)("event bus on PostgreSQL, two instances", () => {
   const url = TEST_DATABASE_URL as string;
   const pool = new pg.Pool({ connectionString: url, max: 2 });
-  const notify = async (channel: string, payload: string) => {
-    await pool.query("select pg_notify($1, $2)", [channel, payload]);
+  const notify = async (channel: string, payloads: string[]) => {
+    await pool.query(NOTIFY_MANY, [channel, payloads]);
   };
   const a = createEventBus("postgres", postgresTransport(url, notify, logger), logger);
   const b = createEventBus("postgres", postgresTransport(url, notify, logger), logger);

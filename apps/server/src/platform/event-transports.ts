@@ -5,8 +5,58 @@ import { createEventBus, EVENT_CHANNEL, type EventBus, type Transport } from "./
 const RECONNECT_MIN_MS = 100;
 const RECONNECT_MAX_MS = 5_000;
 
-/** Sends through any query function, e.g. the service's pool: `select pg_notify($1, $2)`. */
-type Notify = (channel: string, payload: string) => Promise<void>;
+/**
+ * Sends payloads, in order, in one statement through any query function, e.g.
+ * the service's pool: `select pg_notify($1, p) from unnest($2::text[]) …`.
+ */
+type Notify = (channel: string, payloads: string[]) => Promise<void>;
+
+/**
+ * One NOTIFY statement at a time per instance: a payload sent while one is
+ * under way waits for it and goes with the others that arrived meanwhile, in
+ * one statement and one commit. Nothing waits when the bus is quiet; under
+ * load many events cost one round trip and one turn at PostgreSQL's
+ * notification queue instead of one each. A payload equal to one already in
+ * the batch waits for the next one, since PostgreSQL delivers identical
+ * notifications of one transaction once. The order of sending is kept.
+ */
+export function batchedNotify(notify: Notify, channel: string): (payload: string) => Promise<void> {
+  type Waiting = { payload: string; resolve: () => void; reject: (err: unknown) => void };
+  const queue: Waiting[] = [];
+  let sending = false;
+  const flush = () => {
+    if (sending || queue.length === 0) return;
+    const batch: Waiting[] = [];
+    const seen = new Set<string>();
+    while (queue.length > 0 && !seen.has(queue[0]!.payload)) {
+      const next = queue.shift()!;
+      seen.add(next.payload);
+      batch.push(next);
+    }
+    sending = true;
+    notify(
+      channel,
+      batch.map((w) => w.payload),
+    )
+      .then(
+        () => {
+          for (const w of batch) w.resolve();
+        },
+        (err: unknown) => {
+          for (const w of batch) w.reject(err);
+        },
+      )
+      .finally(() => {
+        sending = false;
+        flush();
+      });
+  };
+  return (payload) =>
+    new Promise<void>((resolve, reject) => {
+      queue.push({ payload, resolve, reject });
+      flush();
+    });
+}
 
 /**
  * PostgreSQL LISTEN/NOTIFY. Listening needs a connection of its own, held
@@ -14,6 +64,7 @@ type Notify = (channel: string, payload: string) => Promise<void>;
  * it is opened again with backoff, and the outage is logged once each way.
  */
 export function postgresTransport(url: string, notify: Notify, logger: FastifyBaseLogger): Transport {
+  const send = batchedNotify(notify, EVENT_CHANNEL);
   let closed = false;
   let client: import("pg").Client | null = null;
   let timer: NodeJS.Timeout | undefined;
@@ -61,7 +112,7 @@ export function postgresTransport(url: string, notify: Notify, logger: FastifyBa
   }
 
   return {
-    send: (payload) => notify(EVENT_CHANNEL, payload),
+    send,
     async start(onPayload) {
       try {
         await connect(onPayload);
@@ -86,7 +137,7 @@ export function postgresTransport(url: string, notify: Notify, logger: FastifyBa
 export function pgliteTransport(pglite: PGlite, notify: Notify): Transport {
   let unlisten: (() => Promise<void>) | null = null;
   return {
-    send: (payload) => notify(EVENT_CHANNEL, payload),
+    send: batchedNotify(notify, EVENT_CHANNEL),
     async start(onPayload) {
       unlisten = await pglite.listen(EVENT_CHANNEL, onPayload);
     },

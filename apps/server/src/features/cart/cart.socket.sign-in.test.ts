@@ -132,6 +132,25 @@ for (const bus of await sharedBuses()) {
       expect(await onB.closing()).toEqual({ code: WS_CLOSE.unauthorized, reason: "signed out" });
     });
 
+    it("sign-out on A refuses the access token's requests on A at once and on B once B has heard of it", async () => {
+      const tokens = await shopperTokens(a.app);
+      const s = await enteredVisit(a.app, await newStore(), tokens.access_token);
+      const readCart = (on: typeof a) =>
+        on.app.inject({
+          method: "GET",
+          url: `/api/v1/cart/${s}`,
+          headers: { authorization: `Bearer ${tokens.access_token}` },
+        });
+      // B has just asked the database and takes the sign-in as live for a while without asking again.
+      expect((await readCart(b)).statusCode).toBe(200);
+      expect((await readCart(a)).statusCode).toBe(200);
+      const onB = await ready(b.url, s, tokens.access_token);
+      expect((await signOut(a.app, tokens.refresh_token)).statusCode).toBe(204);
+      expect((await readCart(a)).json()).toMatchObject({ code: "unauthorized" });
+      expect(await onB.closing()).toEqual({ code: WS_CLOSE.unauthorized, reason: "signed out" });
+      expect((await readCart(b)).json()).toMatchObject({ code: "unauthorized" });
+    });
+
     it("a refresh token reused on A closes the socket held on B with 4401", async () => {
       const tokens = await shopperTokens(a.app);
       const s = await enteredVisit(a.app, await newStore(), tokens.access_token);

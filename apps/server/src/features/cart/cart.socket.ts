@@ -1,6 +1,6 @@
 import type { WebSocket } from "@fastify/websocket";
 import type { FastifyInstance } from "fastify";
-import { type SignInEnd, type WatchedSignIn, watchSignIns } from "../shopper-auth/sign-in-watch.ts";
+import type { SignInEnd, WatchedSignIn } from "../shopper-auth/sign-in-watch.ts";
 import { type CartPeer, createCartFanout, type Refusal } from "./cart.fanout.ts";
 import { getCart } from "./cart.service.ts";
 
@@ -49,7 +49,6 @@ type CartSocket = WebSocket & { alive?: boolean };
  */
 export function registerCartSocket(app: FastifyInstance, heartbeatMs = HEARTBEAT_MS): void {
   const sockets = new Set<CartSocket>();
-  const signIns = watchSignIns({ db: app.db, bus: app.bus, jwtKey: app.shopperKeys.jwt, logger: app.log });
   const fanout = createCartFanout({
     bus: app.bus,
     read: (customerId, sessionId) =>
@@ -69,7 +68,6 @@ export function registerCartSocket(app: FastifyInstance, heartbeatMs = HEARTBEAT
   heartbeat.unref();
   app.addHook("onClose", async () => {
     clearInterval(heartbeat);
-    signIns.close();
     fanout.close();
     for (const socket of sockets) socket.close(WS_CLOSE.restart, "server restarting");
   });
@@ -108,7 +106,7 @@ export function registerCartSocket(app: FastifyInstance, heartbeatMs = HEARTBEAT
       try {
         signIn =
           typeof token === "string"
-            ? await signIns.admit(token, (why) => socket.close(WS_CLOSE.unauthorized, ENDS[why]))
+            ? await app.signIns.admit(token, (why) => socket.close(WS_CLOSE.unauthorized, ENDS[why]))
             : null;
       } catch (err) {
         request.log.warn({ err: (err as Error).message }, "live cart sign-in not checked");

@@ -1,11 +1,13 @@
 import type { FastifyRequest } from "fastify";
 import { forbidden, unauthorized } from "../../platform/errors.ts";
 import type { ShopperKeys } from "./shopper-auth.service.ts";
-import { verifyShopperAccess } from "./shopper-tokens.ts";
+import type { SignInWatch } from "./sign-in-watch.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
     shopperKeys: ShopperKeys;
+    /** This instance's view of which shopper sign-ins are live (sign-in-watch.ts). */
+    signIns: SignInWatch;
   }
   interface FastifyRequest {
     /** The signed-in shopper's customer id, set by requireShopper. */
@@ -17,7 +19,7 @@ declare module "fastify" {
 export async function requireShopper(request: FastifyRequest): Promise<void> {
   const header = request.headers.authorization ?? "";
   const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-  const customerId = token ? await verifyShopperAccess(request.server.db, request.server.shopperKeys.jwt, token) : null;
+  const customerId = token ? await request.server.signIns.customerOf(token) : null;
   if (!customerId) throw unauthorized("Logga in med BankID först.", "unauthorized");
   request.shopperId = customerId;
 }

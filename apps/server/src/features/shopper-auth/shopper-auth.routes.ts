@@ -134,6 +134,7 @@ export const shopperAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       refreshSignIn({
         db: app.db,
         bus: app.bus,
+        signIns: app.signIns,
         log: request.log,
         jwtKey: app.shopperKeys.jwt,
         refreshToken: request.body.refresh_token,
@@ -152,7 +153,13 @@ export const shopperAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await signOut({ db: app.db, bus: app.bus, log: request.log, refreshToken: request.body.refresh_token });
+      await signOut({
+        db: app.db,
+        bus: app.bus,
+        signIns: app.signIns,
+        log: request.log,
+        refreshToken: request.body.refresh_token,
+      });
       return reply.status(204).send(null);
     },
   );

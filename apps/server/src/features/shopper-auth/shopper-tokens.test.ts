@@ -123,17 +123,36 @@ describe("the access token", () => {
     expect((await refresh(tablet.refresh_token)).statusCode).toBe(200);
   });
 
-  it("is refused once the customer is gone", async () => {
-    const s = await signInShopper(ctx.app);
-    expect(await probe(s.accessToken)).toBe(accepted);
-    await ctx.app.db.execute(sql`delete from customers where id = ${s.customerId}`);
+  it("is refused once the customer is gone: at once if not yet checked, else when its sign-in is next asked", async () => {
+    const unchecked = await signInShopper(ctx.app);
+    await ctx.app.db.execute(sql`delete from customers where id = ${unchecked.customerId}`);
     const res = await ctx.app.inject({
       method: "GET",
       url: "/api/v1/sessions/00000000-0000-4000-8000-000000000000/door-status",
-      headers: { authorization: `Bearer ${s.accessToken}` },
+      headers: { authorization: `Bearer ${unchecked.accessToken}` },
     });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ detail: "Logga in med BankID först.", code: "unauthorized" });
+
+    // Deleted in the database, no sign-out: an instance that has just checked the sign-in takes it as live for
+    // its trust window, then asks again.
+    const short = await createTestContext({}, { signInTrustMs: 300 });
+    try {
+      const checked = await signInShopper(short.app);
+      const probeOn = async (token: string) =>
+        (
+          await short.app.inject({
+            method: "GET",
+            url: "/api/v1/sessions/00000000-0000-4000-8000-000000000000/door-status",
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).statusCode;
+      expect(await probeOn(checked.accessToken)).toBe(accepted);
+      await short.app.db.execute(sql`delete from customers where id = ${checked.customerId}`);
+      await vi.waitFor(async () => expect(await probeOn(checked.accessToken)).toBe(401), { timeout: 2_000 });
+    } finally {
+      await short.close();
+    }
   });
 });
 

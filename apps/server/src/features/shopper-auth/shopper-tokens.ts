@@ -117,12 +117,6 @@ export async function liveSignIns(db: Db, familyIds: string[]): Promise<Set<stri
   return live;
 }
 
-/** The customer id in a valid access token whose sign-in is still live (isSignInLive), or null. */
-export async function verifyShopperAccess(db: Db | Tx, jwtKey: Buffer, token: string): Promise<string | null> {
-  const claims = await readAccessToken(jwtKey, token);
-  return claims && (await isSignInLive(db, claims)) ? claims.customerId : null;
-}
-
 /**
  * Ends a sign-in: every refresh token of the family, and with them the
  * access tokens that name it. Repeated until nothing is left, because a

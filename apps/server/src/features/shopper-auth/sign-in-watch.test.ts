@@ -18,16 +18,24 @@ afterEach(() => {
 });
 afterAll(() => ctx.close());
 
-const open = (recheckMs?: number) => {
+const open = (recheckMs?: number, trustMs?: number) => {
   watch = watchSignIns({
     db: ctx.app.db,
     bus: ctx.app.bus,
     jwtKey: ctx.app.shopperKeys.jwt,
     logger: ctx.app.log,
     ...(recheckMs ? { recheckMs } : {}),
+    ...(trustMs ? { trustMs } : {}),
   });
   return watch;
 };
+
+/** Ends a sign-in behind the service's back: no event on the bus, as if this instance had missed it. */
+const revokeUnannounced = (accessToken: string) =>
+  ctx.app.db
+    .update(shopperRefreshTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(eq(shopperRefreshTokens.familyId, decodeJwt(accessToken).sid as string));
 
 describe("watching a shopper's sign-in", () => {
   it("admits a live sign-in's token, and refuses a forged or ended one", async () => {
@@ -49,12 +57,7 @@ describe("watching a shopper's sign-in", () => {
     const stillLive = vi.fn();
     await w.admit(s.accessToken, ended);
     await w.admit(other.accessToken, stillLive);
-    // Revoked behind the service's back: no event on the bus, as if this instance had missed it.
-    const sid = decodeJwt(s.accessToken).sid as string;
-    await ctx.app.db
-      .update(shopperRefreshTokens)
-      .set({ revokedAt: sql`now()` })
-      .where(eq(shopperRefreshTokens.familyId, sid));
+    await revokeUnannounced(s.accessToken);
     await vi.waitFor(() => expect(ended).toHaveBeenCalledWith("signed_out"), { timeout: 3_000 });
     expect(ended).toHaveBeenCalledTimes(1);
     expect(stillLive).not.toHaveBeenCalled();
@@ -79,5 +82,48 @@ describe("watching a shopper's sign-in", () => {
     expect(await w.admit(s.accessToken, () => {})).toBeNull();
     expect(first).toHaveBeenCalledTimes(1);
     expect(stopped).not.toHaveBeenCalled();
+  });
+});
+
+describe("a request's check of the sign-in", () => {
+  it("asks the database once per trust window: an end it missed is refused when the window is over", async () => {
+    const w = open(undefined, 400);
+    const s = await signInShopper(ctx.app);
+    const other = await signInShopper(ctx.app);
+    expect(await w.customerOf(s.accessToken)).toBe(s.customerId);
+    expect(await w.customerOf(other.accessToken)).toBe(other.customerId);
+    const trustedAt = Date.now();
+    await revokeUnannounced(s.accessToken);
+    // Within the window the database is not asked: the missed end is not seen yet.
+    expect(await w.customerOf(s.accessToken)).toBe(s.customerId);
+    expect(Date.now() - trustedAt).toBeLessThan(400);
+    await new Promise((resolve) => setTimeout(resolve, 450 - (Date.now() - trustedAt)));
+    expect(await w.customerOf(s.accessToken)).toBeNull();
+    expect(await w.customerOf(s.accessToken)).toBeNull();
+    // The other sign-in is asked again too, and is still live.
+    expect(await w.customerOf(other.accessToken)).toBe(other.customerId);
+  });
+
+  it("refuses a trusted sign-in at once when this instance ends it or hears of its end, and no other", async () => {
+    const w = open();
+    const mine = await signInShopper(ctx.app);
+    const heard = await signInShopper(ctx.app);
+    const other = await signInShopper(ctx.app);
+    for (const s of [mine, heard, other]) expect(await w.customerOf(s.accessToken)).toBe(s.customerId);
+    w.ended(decodeJwt(mine.accessToken).sid as string);
+    expect(await w.customerOf(mine.accessToken)).toBeNull();
+    await ctx.app.bus.publish(SIGN_IN_ENDED_TOPIC, { family_id: decodeJwt(heard.accessToken).sid });
+    await vi.waitFor(async () => expect(await w.customerOf(heard.accessToken)).toBeNull());
+    // The database still calls both live: the refusals came from what this instance knows.
+    expect(await w.customerOf(other.accessToken)).toBe(other.customerId);
+  });
+
+  it("refuses a forged, an expired or a malformed token, and a token whose sign-in ended before it was seen", async () => {
+    const w = open();
+    const s = await signInShopper(ctx.app);
+    expect(await w.customerOf(`${s.accessToken}x`)).toBeNull();
+    expect(await w.customerOf("not-a-token")).toBeNull();
+    await revokeUnannounced(s.accessToken);
+    expect(await w.customerOf(s.accessToken)).toBeNull();
   });
 });

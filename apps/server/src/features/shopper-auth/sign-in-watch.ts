@@ -15,12 +15,20 @@ export const SIGN_IN_RECHECK_MS = 30_000;
 /** setTimeout's longest delay; a later expiry is re-armed when it fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /**
- * Verified tokens kept with their claims while they are valid: one token
- * opening sockets by the thousand has its signature checked once. (Whether
- * its sign-in is live is asked of the database every time, sockets arriving
- * together sharing one query: sign-out must refuse it at once.)
+ * Verified tokens kept with their claims while they are valid: a token used
+ * again (every request of a shopper, thousands of sockets opened with one)
+ * has its signature checked once.
  */
-const KEPT_TOKENS = 1_000;
+const KEPT_TOKENS = 10_000;
+/**
+ * How long a request may take a sign-in the database called live as live
+ * without asking again. An end on any instance refuses its tokens at once
+ * (the bus, and this instance's own sign-outs before they answer); this
+ * bounds only an end whose message this instance missed.
+ */
+export const SIGN_IN_TRUST_MS = 10_000;
+/** Sign-ins trusted at once on an instance; the oldest is asked again past this. */
+const TRUSTED_SIGN_INS = 100_000;
 
 export type SignInEnd = "signed_out" | "expired";
 
@@ -38,6 +46,15 @@ export interface SignInWatch {
    * token that is not valid now.
    */
   admit(token: string, onEnd: (why: SignInEnd) => void): Promise<WatchedSignIn | null>;
+  /**
+   * The customer of an access token whose sign-in is live, for one request:
+   * the database is asked at most once per SIGN_IN_TRUST_MS per sign-in, and
+   * a sign-in heard of as ended is refused without asking. Null for a token
+   * that is not valid now.
+   */
+  customerOf(token: string): Promise<string | null>;
+  /** This instance ended the sign-in (sign-out, a reused refresh token): refuse its tokens here from now on. */
+  ended(familyId: string): void;
   close(): void;
 }
 
@@ -56,12 +73,16 @@ export function watchSignIns(opts: {
   jwtKey: Buffer;
   logger: FastifyBaseLogger;
   recheckMs?: number;
+  trustMs?: number;
 }): SignInWatch {
+  const trustMs = opts.trustMs ?? SIGN_IN_TRUST_MS;
   const byFamily = new Map<string, Set<Watcher>>();
   const ended = new Map<string, number>();
   // Many sockets opened at once with one token ask the database once.
   const checking = new Map<string, Promise<boolean>>();
   const verified = new Map<string, Claims>();
+  // Sign-ins the database called live, until when a request may take them as live without asking.
+  const trusted = new Map<string, { customerId: string; until: number }>();
 
   const notify = (watcher: Watcher, why: SignInEnd) => {
     clearTimeout(watcher.timer);
@@ -73,6 +94,7 @@ export function watchSignIns(opts: {
   };
   const end = (familyId: string) => {
     ended.set(familyId, Date.now());
+    trusted.delete(familyId);
     const watchers = byFamily.get(familyId);
     byFamily.delete(familyId);
     for (const watcher of watchers ?? []) notify(watcher, "signed_out");
@@ -94,6 +116,7 @@ export function watchSignIns(opts: {
     const forgetBefore = Date.now() - ACCESS_TOKEN_TTL_SECONDS * 1000;
     for (const [familyId, at] of ended) if (at < forgetBefore) ended.delete(familyId);
     for (const [token, claims] of verified) if (claims.expiresAt <= Date.now()) verified.delete(token);
+    for (const [familyId, { until }] of trusted) if (until <= Date.now()) trusted.delete(familyId);
     const families = [...byFamily.keys()];
     if (families.length === 0) return;
     try {
@@ -156,6 +179,21 @@ export function watchSignIns(opts: {
       watchers.add(watcher);
       return { customerId: claims.customerId, stop: () => forget(claims.familyId, watcher) };
     },
+    async customerOf(token) {
+      const claims = await readToken(token);
+      if (!claims || ended.has(claims.familyId)) return null;
+      const trust = trusted.get(claims.familyId);
+      if (trust && trust.customerId === claims.customerId && trust.until > Date.now()) return claims.customerId;
+      const asked = Date.now();
+      if (!(await checkLive(claims))) return null;
+      // An end heard while the database was asked wins over its answer.
+      if (ended.has(claims.familyId)) return null;
+      trusted.delete(claims.familyId);
+      if (trusted.size >= TRUSTED_SIGN_INS) trusted.delete(trusted.keys().next().value!);
+      trusted.set(claims.familyId, { customerId: claims.customerId, until: asked + trustMs });
+      return claims.customerId;
+    },
+    ended: end,
     close() {
       unsubscribe();
       clearInterval(recheck);
