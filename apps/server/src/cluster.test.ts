@@ -7,6 +7,7 @@ import { type Database, openDatabase, queryRows, sql } from "./db/client.ts";
 import { customers } from "./db/schema/index.ts";
 import { issueTokens } from "./features/shopper-auth/shopper-tokens.ts";
 import { deriveKey } from "./platform/crypto.ts";
+import { roundSlackMs } from "./platform/housekeeping.ts";
 import {
   type Balancer,
   emptyDatabase,
@@ -36,6 +37,8 @@ const SECRET = randomBytes(32).toString("base64url");
 const ADMIN = { email: "cluster-admin@example.se", password: "a cluster admin password" };
 /** How long a stopping instance keeps serving while HAProxy (checking every 200 ms) takes it out. */
 const DRAIN_MS = 1_000;
+/** The camera health check's interval here (the shortest the setting allows), so the run sees several rounds. */
+const HEALTH_INTERVAL_S = 10;
 
 let payments: PaymentHarness;
 let mails: SmtpSink;
@@ -49,6 +52,12 @@ let cookie: string;
 let doorKeys: string[];
 let stores: string[];
 let barcodes: string[];
+/** When the camera health interval was shortened, and the rounds claimed by then. */
+let healthFrom: { at: number; rounds: number };
+
+/** Rounds of a background job claimed so far, by whichever instance (platform/housekeeping.ts, claimRound). */
+const roundsOf = async (job: string) =>
+  (await queryRows<{ rounds: number }>(db.db, sql`select rounds from job_rounds where job = ${job}`))[0]?.rounds ?? 0;
 
 type Answer = { status: number; body: unknown; servedBy: string | null };
 
@@ -154,6 +163,8 @@ beforeAll(async () => {
     const key = await ok("POST", `/api/v1/stores/${store.id}/device-keys`, { json: { kind: "door_scanner" } });
     doorKeys.push((key.body as { key: string }).key);
   }
+  await ok("PUT", "/api/v1/settings/camera/health_check_interval", { json: { value: HEALTH_INTERVAL_S } });
+  healthFrom = { at: Date.now(), rounds: await roundsOf("camera health") };
   barcodes = [];
   for (let i = 0; i < 5; i++) {
     const barcode = `73100000${String(i).padStart(4, "0")}`;
@@ -342,4 +353,15 @@ describe.skipIf(!TEST_DATABASE_URL)("three instances behind HAProxy", () => {
       shopper.socket.close();
     }
   }, 180_000);
+
+  it("the camera health check's timed round runs once per interval across the three instances, not once on each", async () => {
+    // Every instance's camera health timer looks every 5 s whether a round is due; three instances without a
+    // shared claim would run three rounds per interval. Instances restarted above start their own timers afresh.
+    const interval = HEALTH_INTERVAL_S * 1000;
+    await sleep(Math.max(0, 2.5 * interval - (Date.now() - healthFrom.at)));
+    const elapsed = Date.now() - healthFrom.at;
+    const rounds = (await roundsOf("camera health")) - healthFrom.rounds;
+    expect(rounds).toBeGreaterThanOrEqual(1);
+    expect(rounds).toBeLessThanOrEqual(Math.ceil(elapsed / (interval - roundSlackMs(interval))) + 1);
+  });
 });

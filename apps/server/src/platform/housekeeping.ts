@@ -1,6 +1,6 @@
-import type { SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import type { Db } from "../db/client.ts";
+import { type Db, queryRows } from "../db/client.ts";
 import { isDatabaseUnavailable, safeError } from "./errors.ts";
 
 /** How often each instance clears out what has expired; running it on several instances at once is harmless. */
@@ -41,16 +41,46 @@ export type PeriodicJob = {
 };
 
 /**
- * Runs `run` every `everyMs` on this instance, never two runs at once; a
+ * How early a round may be claimed: timers on different instances drift, so
+ * a round due a moment from now counts as due (a tenth of the interval, at
+ * most 5 s).
+ */
+export function roundSlackMs(everyMs: number): number {
+  return Math.min(everyMs / 10, 5_000);
+}
+
+/**
+ * Claims this interval's round of `job` for the caller, across every
+ * instance on the database: true for exactly one of any number of callers
+ * while the last round began less than `everyMs` (less the slack) ago.
+ */
+export async function claimRound(db: Db, job: string, everyMs: number): Promise<boolean> {
+  const seconds = (everyMs - roundSlackMs(everyMs)) / 1000;
+  const claimed = await queryRows<{ rounds: number }>(
+    db,
+    sql`insert into job_rounds (job, started_at, rounds) values (${job}, now(), 1)
+        on conflict (job) do update set started_at = now(), rounds = job_rounds.rounds + 1
+        where job_rounds.started_at <= now() - make_interval(secs => ${seconds})
+        returning rounds`,
+  );
+  return claimed.length > 0;
+}
+
+/**
+ * Runs `run` every `everyMs`, never two runs at once on this instance; a
  * failed run is logged and the next one tries again. Closing the app waits
- * for the run under way. Several instances may run it at once: the job
- * itself must take its rows so that two never do the same work.
+ * for the run under way. With `oncePerRound`, a timer's run happens only on
+ * the instance that claims the round (claimRound), so N instances run it
+ * once per interval; `kick` (work for this instance now) runs regardless.
+ * Either way the job must take its rows so that two runs never do the same
+ * work: a round can outlast its interval.
  */
 export function schedulePeriodic(
   app: FastifyInstance,
   name: string,
   everyMs: number,
   run: () => Promise<unknown>,
+  opts: { oncePerRound?: boolean } = {},
 ): PeriodicJob {
   let current: Promise<void> | null = null;
   let again = false;
@@ -77,7 +107,18 @@ export function schedulePeriodic(
         }
       });
   };
-  const timer = setInterval(kick, everyMs);
+  const onTimer = () => {
+    if (!opts.oncePerRound) return kick();
+    claimRound(app.db, name, everyMs).then(
+      (mine) => {
+        if (mine) kick();
+      },
+      (err: unknown) => {
+        if (!isDatabaseUnavailable(err)) app.log.warn({ err: safeError(err), job: name }, "periodic job not claimed");
+      },
+    );
+  };
+  const timer = setInterval(onTimer, everyMs);
   timer.unref();
   const idle = async () => {
     while (current) await current;

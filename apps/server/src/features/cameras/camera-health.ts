@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { queryRows, sql } from "../../db/client.ts";
 import { isDatabaseUnavailable, safeError } from "../../platform/errors.ts";
-import { schedulePeriodic } from "../../platform/housekeeping.ts";
+import { claimRound, roundSlackMs, schedulePeriodic } from "../../platform/housekeeping.ts";
 import { networksOf } from "./addresses.ts";
 import { type Sealer, targetOf } from "./camera-credentials.ts";
 import { everything, type ProbeScope, recordStatus, rowsToProbe } from "./camera-status.ts";
@@ -115,16 +115,22 @@ export async function healthRound(app: FastifyInstance): Promise<"ran" | "skippe
 }
 
 /**
- * Runs `healthRound` every camera/health_check_interval seconds. With
- * PostgreSQL one instance at a time holds a transaction-scoped advisory lock
- * for the round; the others skip it. PGlite has one instance by design.
+ * Runs `healthRound` once every camera/health_check_interval seconds across
+ * all instances: the instance whose timer first finds a round due claims it
+ * (claimRound), the others skip it. With PostgreSQL the round also holds a
+ * transaction-scoped advisory lock, so a round that outlasts its interval
+ * never runs beside the next. A kick (a setting changed) runs one here now.
  */
 export function startCameraHealth(app: FastifyInstance) {
   let lastRound = 0;
   let forced = false;
   const job = schedulePeriodic(app, "camera health", TICK_MS, async () => {
     const interval = (await app.settings.effective()).camera.health_check_interval * 1000;
-    if (!forced && Date.now() - lastRound < interval) return;
+    if (!forced) {
+      // This instance's own last round first: most ticks end here without a statement.
+      if (Date.now() - lastRound < interval - roundSlackMs(interval)) return;
+      if (!(await claimRound(app.db, "camera health", interval))) return;
+    }
     forced = false;
     lastRound = Date.now();
     await healthRound(app);

@@ -32,20 +32,26 @@ export const SETTLE_INTERVAL_MS = 60_000;
 export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
   const announce = sessionAnnouncer(app.bus, app.log);
   // A charge that got no answer is settled by asking again with the same key: never a second charge.
-  schedulePeriodic(app, "settle unanswered charges", SETTLE_INTERVAL_MS, async () => {
-    if (!app.payments) return;
-    const settled = await settleUnsettled({
-      db: app.db,
-      payments: chargeWith(app.payments),
-      announce,
-      mailReceipts: app.receiptMails.sends,
-      now: app.saleClock,
-    });
-    if (settled > 0) {
-      app.log.info({ settled }, "settled charges the provider had not answered");
-      app.receiptMails.kick();
-    }
-  });
+  schedulePeriodic(
+    app,
+    "settle unanswered charges",
+    SETTLE_INTERVAL_MS,
+    async () => {
+      if (!app.payments) return;
+      const settled = await settleUnsettled({
+        db: app.db,
+        payments: chargeWith(app.payments),
+        announce,
+        mailReceipts: app.receiptMails.sends,
+        now: app.saleClock,
+      });
+      if (settled > 0) {
+        app.log.info({ settled }, "settled charges the provider had not answered");
+        app.receiptMails.kick();
+      }
+    },
+    { oncePerRound: true },
+  );
 
   app.get(
     "/api/v1/receipts",

@@ -39,11 +39,18 @@ export const refundRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   // A refund that got no answer is settled by asking again with the same key: never paid back twice.
-  schedulePeriodic(app, "settle unanswered refunds", REFUND_SETTLE_INTERVAL_MS, async () => {
-    if (!app.payments) return;
-    const settled = await settlePendingRefunds(deps());
-    if (settled.succeeded + settled.failed > 0) app.log.info(settled, "settled refunds the provider had not answered");
-  });
+  schedulePeriodic(
+    app,
+    "settle unanswered refunds",
+    REFUND_SETTLE_INTERVAL_MS,
+    async () => {
+      if (!app.payments) return;
+      const settled = await settlePendingRefunds(deps());
+      if (settled.succeeded + settled.failed > 0)
+        app.log.info(settled, "settled refunds the provider had not answered");
+    },
+    { oncePerRound: true },
+  );
 
   app.get(
     "/api/v1/admin/orders/:id/refunds",

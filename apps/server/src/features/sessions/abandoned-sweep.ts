@@ -97,7 +97,7 @@ export async function sweepAbandoned(app: FastifyInstance): Promise<SessionChang
   return changes;
 }
 
-/** Runs the sweep every minute on every instance; the lock lets one of them do it. */
+/** Runs the sweep once a minute on whichever instance claims the round; the lock keeps two sweeps apart. */
 export function startAbandonedSweep(app: FastifyInstance) {
-  return schedulePeriodic(app, "abandoned visits", ABANDON_SWEEP_MS, () => sweepAbandoned(app));
+  return schedulePeriodic(app, "abandoned visits", ABANDON_SWEEP_MS, () => sweepAbandoned(app), { oncePerRound: true });
 }
