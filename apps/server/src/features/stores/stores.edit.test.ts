@@ -35,12 +35,26 @@ describe("listing and searching", () => {
   });
 
   it("pages with limit and offset and reports the total", async () => {
+    for (const name of ["Sidbutik Ett", "Sidbutik Två", "Sidbutik Tre", "Sidbutik Fyra"]) await create({ name });
     const all: Store[] = (await admin.get("/api/v1/stores/")).json();
+    expect(all.length).toBeGreaterThanOrEqual(5);
     const first = await admin.get("/api/v1/stores/?limit=2");
     expect(first.headers["x-total-count"]).toBe(String(all.length));
     expect(first.json().map((s: Store) => s.id)).toEqual(all.slice(0, 2).map((s) => s.id));
     const next = await admin.get("/api/v1/stores/?limit=2&offset=2");
     expect(next.json().map((s: Store) => s.id)).toEqual(all.slice(2, 4).map((s) => s.id));
+    expect(next.headers["x-total-count"]).toBe(String(all.length));
+    // The last store's page, and the first page past the end: the total all the same.
+    const last = await admin.get(`/api/v1/stores/?limit=2&offset=${all.length - 1}`);
+    expect(last.json().map((s: Store) => s.id)).toEqual([all.at(-1)!.id]);
+    expect(last.headers["x-total-count"]).toBe(String(all.length));
+    const past = await admin.get(`/api/v1/stores/?limit=2&offset=${all.length}`);
+    expect(past.json()).toEqual([]);
+    expect(past.headers["x-total-count"]).toBe(String(all.length));
+    // A search's total is of its matches only.
+    const found = await admin.get("/api/v1/stores/?limit=1&search=sidbutik");
+    expect(found.json()).toHaveLength(1);
+    expect(found.headers["x-total-count"]).toBe("4");
     expect((await admin.get("/api/v1/stores/?limit=0")).statusCode).toBe(400);
   });
 
