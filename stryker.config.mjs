@@ -55,6 +55,25 @@ const GROUPS = {
       feature("shopper-auth/shopper-auth.bankid.test.ts"),
     ],
   },
+  // Issue 26: which sign-ins a request may take as live without asking the database, and when it must ask.
+  "sign-in-watch": {
+    mutate: [feature("shopper-auth/sign-in-watch.ts")],
+    tests: [
+      feature("shopper-auth/sign-in-watch.test.ts"),
+      feature("shopper-auth/shopper-tokens.test.ts"),
+      feature("cart/cart.socket.sign-in.test.ts"),
+    ],
+  },
+  // Issue 26: timed jobs once per round across instances, and events sent in batches.
+  "background-jobs": {
+    mutate: [`${server}/platform/housekeeping.ts`, `${server}/platform/event-transports.ts`],
+    tests: [
+      `${server}/platform/periodic.test.ts`,
+      `${server}/platform/housekeeping.test.ts`,
+      `${server}/platform/job-rounds.test.ts`,
+      `${server}/platform/event-bus.test.ts`,
+    ],
+  },
   "shopper-auth": {
     mutate: [feature("shopper-auth/shopper-auth.service.ts")],
     tests: [
