@@ -1,8 +1,10 @@
 /** The cart scan section of bench/results.md, from bench/cart.ts's figures. */
 
+import { anchorLines, profileSection, type ScanProfile } from "./cart-anchor.ts";
 import { QUIET_CPU } from "./cart-setup.ts";
 import type { Trace } from "./cart-trace.ts";
 import { autocannonVersion, HOST, PAUSE_MS, type Skipped } from "./lib.ts";
+import type { PgbenchRun } from "./pgbench.ts";
 
 const BUDGET_SHARE = 20;
 const BUDGET_P99_MS = 25;
@@ -34,6 +36,9 @@ export type CartFigures = {
   trace: Trace;
   counted: { scans: number; perScan: number; p50: number };
   setupSeconds: number;
+  /** A spread run with the server's profiler on, and pgbench -N on the same PostgreSQL (bench/cart-anchor.ts). */
+  profile: ScanProfile | Skipped;
+  anchor: PgbenchRun[] | string;
   /** Scans answered 2xx over the whole section, and scan_ids the database holds at its end. */
   check: { answered: number; recorded: number; inFlight: number };
 };
@@ -139,6 +144,7 @@ ${budgets}
 - Most served at ${s.connections} connections, scans spread over ${s.visitCount} visits and ${s.productCount} products: **${verdict(maxMet)}**; ${line(spread)}.
 - The same with every scan on one visit (its row hot; a product at random, as a line holds at most 999 units): ${line(hot)}.
 - Steady ${s.rate} scans/s: **${verdict(steadyMet)}**; ${steady?.rps === undefined ? `skipped (${steady?.skipped?.split("\n")[0]})` : `p99 ${ms(steady.p99)} ms in the median of ${steadyRuns.length} runs (each: ${steadyRuns.map((r) => `${ms(r.p99)} ms`).join(", ")}), p50 ${ms(steady.p50)} ms, ${n(steady.rps)} scans/s answered, ${steadyRuns.reduce((t, r) => t + (r.non2xx ?? 0), 0)} non-2xx and ${steadyRuns.reduce((t, r) => t + (r.errors ?? 0), 0)} errors in all`}.
+${anchorLines({ rps: spread?.rps, serverCpuMs: spread?.cores && spread.rps ? (1000 * spread.cores.server) / spread.rps : undefined }, measured.anchor)}
 - Round trips to PostgreSQL per scan: **${trace.statements.length}** statements, one round trip each (traced below); PostgreSQL counted ${counted.perScan.toFixed(2)} transactions per scan over ${counted.scans} scans sent one at a time to the measured server, whose answer took ${ms(counted.p50)} ms at the median.
 - No scan lost or counted twice: ${n(check.answered)} scans answered 2xx in this section, ${n(check.recorded)} scan_ids in the database at its end${checkOk ? "" : " (**more answered than recorded, or more recorded than were in flight**)"}; a load run that stops leaves up to one scan per connection unanswered but served, so the database may hold up to ${n(check.inFlight)} more than were answered.
 
@@ -157,6 +163,8 @@ ${statements.join("\n")}
 Round trip: median over the traced scans, as the server's driver saw it (send to answer, idle database). Planning and execution: PostgreSQL's own figures from \`EXPLAIN (ANALYZE, BUFFERS)\` of the same statement with the same parameters (a new scan_id), in a transaction rolled back. The statements as sent:
 
 ${sql}
+
+${profileSection(measured.profile)}
 ${FINDINGS ? `\n${FINDINGS}\n` : ""}
 ### How it was measured
 
@@ -167,6 +175,7 @@ ${FINDINGS ? `\n${FINDINGS}\n` : ""}
 - Bare route: bench/cart.ts run as a child process (\`--bare-scan\`), Fastify with no logger, hooks, schemas or database, parsing the same JSON bodies and answering the scan answer the server gave, measured like the server.
 - Transactions per scan: \`xact_commit + xact_rollback\` of the database in \`pg_stat_database\`, read 11 s after activity (a backend reports within 10 s of going idle), before and after ${s.countedScans} scans sent one at a time; the reading client's own two statements are taken off.
 - CPU: user and system time from \`/proc\` over the measured run, in cores (2 is the whole machine): the server's process (or the bare route's), every PostgreSQL process (so other databases' work too, if any ran), the bench process that generates the load, and the rest of the machine's busy time (other processes: above a few hundredths, something else was competing with the run); "per request" divides by the requests answered per second.
+- \`pgbench -N\` (PostgreSQL ${measured.version}'s own pgbench): a scratch database at scale 1 (\`pgbench -i -s 1\`), then ${s.duration} s at each number of clients (\`-j 2\`, no vacuum), after the server's runs with the server idle; each transaction updates one row, selects two and inserts one, and commits (the one durable write a scan also makes).
 - Everything on ${HOST}; the load generator, the server and PostgreSQL share the machine's CPUs. "CPU busy before": how busy the CPUs were in the second before the measured run, while the bench and its server were idle; each measured run waits up to a minute for it to fall to ${QUIET_CPU} % or less (the machine is shared), and starts anyway after that, so a figure above ${QUIET_CPU} means other processes were competing with that run.
 `;
 }

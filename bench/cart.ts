@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
+import { pgbenchRuns, profiledScans } from "./cart-anchor.ts";
 import { type CartFigures, type CartRun, cartReport } from "./cart-report.ts";
 import {
   addOffers,
@@ -52,6 +53,8 @@ const productCount = setting("BENCH_CART_PRODUCTS", 1000);
 const offerCount = process.env.BENCH_CART_OFFERS === "0" ? 0 : setting("BENCH_CART_OFFERS", 200);
 /** Measured runs at the steady rate; the budget is judged on the median one. */
 export const STEADY_RUNS = 3;
+/** The server's pool of PostgreSQL connections when DATABASE_POOL_SIZE is not set (config.ts). */
+const DEFAULT_POOL_SIZE = 10;
 /** Scans one at a time whose database transactions are counted. */
 const COUNTED_SCANS = 300;
 
@@ -138,10 +141,24 @@ async function cartCases(server: Server, url: string, version: string): Promise<
     runs.push({ name, kind: "steady", ...figures });
   }
 
+  // The spread load once more with the server's profiler on (its figures are not the measured ones), then
+  // PostgreSQL's own pgbench -N on the same server with the server idle.
+  await waitIdle(server.base);
+  const profile = await profiledScans(server, async () => {
+    const r = await autocannon({ url: server.base, connections, requests: [scanRequest(auth, spread)], duration }).on(
+      "response",
+      (_c, status) => count(status),
+    );
+    return { rps: r.requests.average };
+  }).catch((err: Error) => ({ skipped: err.message }));
+  await waitIdle(server.base);
+  const anchor = await pgbenchRuns(DEFAULT_POOL_SIZE, duration);
+
   const recorded = await scansRecorded(url);
-  // Each autocannon run against the server (two cases, a warm-up and a measured run each) may stop with a scan per connection in flight.
-  const inFlight = 2 * 2 * connections;
-  return { version, runs, trace, counted, setupSeconds, check: { answered, recorded, inFlight } };
+  // Each autocannon run against the server (two cases, a warm-up and a measured run each, and the profiled run)
+  // may stop with a scan per connection in flight.
+  const inFlight = 5 * connections;
+  return { version, runs, trace, counted, setupSeconds, profile, anchor, check: { answered, recorded, inFlight } };
 }
 
 function scanRequest(auth: string, pick: Pick) {

@@ -77,6 +77,9 @@ export type Server = {
   base: string;
   port: number;
   session: string;
+  /** The server's process, and the port its inspector opens on at SIGUSR1 (bench/cpu-profile.ts). */
+  pid: number;
+  inspectPort?: number;
   /** Its last log lines, to explain a failed request. */
   log: () => string;
 };
@@ -88,9 +91,11 @@ export type Server = {
 export async function withServer<T>(env: Record<string, string>, use: (server: Server) => Promise<T>): Promise<T> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "glide-bench-"));
   const port = await freePort();
+  const inspectPort = await freePort();
   const email = "bench@example.com";
   const password = randomBytes(12).toString("base64url");
-  const child = start(["apps/server/src/main.ts"], {
+  // --inspect-port opens nothing by itself: the inspector starts only if a bench asks for a profile (SIGUSR1).
+  const child = start([`--inspect-port=127.0.0.1:${inspectPort}`, "apps/server/src/main.ts"], {
     ...env,
     NODE_ENV: "production",
     // No load balancer to drain from: the bench's servers stop at once.
@@ -109,7 +114,14 @@ export async function withServer<T>(env: Record<string, string>, use: (server: S
     const login = await call(`${base}/api/v1/admin/login`, { method: "POST", json: { email, password } });
     const cookie = login.headers.getSetCookie().find((c) => c.startsWith("glide_admin_session="));
     if (!cookie) throw new Error("sign-in set no glide_admin_session cookie");
-    return await use({ base, port, session: cookie.split(";")[0]!, log: () => serverLog(child) });
+    return await use({
+      base,
+      port,
+      session: cookie.split(";")[0]!,
+      pid: child.pid!,
+      inspectPort,
+      log: () => serverLog(child),
+    });
   } catch (err) {
     // The server logs asynchronously: its last lines are only all there once it has exited.
     await stop(child);
