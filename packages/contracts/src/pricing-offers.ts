@@ -33,11 +33,20 @@ export function bestOfferRun(units: readonly OfferUnit[], offers: readonly Offer
   const useful = offers
     .filter((offer) => offer.product_ids.some((id) => inCart.has(id)))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  // Each offer's units, dearest first, found once: every order tried below only skips the ones taken.
+  // Each offer's units, dearest first, found once: every order tried below only skips the ones taken. A
+  // product's units are listed once in that order; an offer's are its products' lists merged by rank.
+  const rank = new Array<number>(units.length);
+  const byProduct = new Map<string, number[]>();
+  order.forEach((i, r) => {
+    rank[i] = r;
+    const list = byProduct.get(units[i]!.product_id);
+    if (list) list.push(i);
+    else byProduct.set(units[i]!.product_id, [i]);
+  });
   const eligible = new Map(
     useful.map((offer) => {
-      const products = new Set(offer.product_ids);
-      return [offer, order.filter((i) => products.has(units[i]!.product_id))];
+      const lists = [...new Set(offer.product_ids)].flatMap((id) => byProduct.get(id) ?? []);
+      return [offer, lists.sort((a, b) => rank[a]! - rank[b]!)];
     }),
   );
   const applied: Applied[] = [];
@@ -66,28 +75,41 @@ export function bestOfferRun(units: readonly OfferUnit[], offers: readonly Offer
     });
 }
 
-/** Offers that share a product, transitively: each group competes for the same units, the groups do not. */
+/**
+ * Offers that share a product, transitively: each group competes for the
+ * same units, the groups do not. Each offer joins the group of the first
+ * offer before it that named one of its products (groups met that way are
+ * merged), so the groups and their offers keep the offers' order.
+ */
 function competitors(offers: readonly Offer[]): Offer[][] {
-  const groups: Offer[][] = [];
-  const seen = new Set<Offer>();
-  for (const first of offers) {
-    if (seen.has(first)) continue;
-    const group = [first];
-    seen.add(first);
-    const products = new Set(first.product_ids);
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const other of offers)
-        if (!seen.has(other) && other.product_ids.some((id) => products.has(id))) {
-          seen.add(other);
-          group.push(other);
-          for (const id of other.product_ids) products.add(id);
-          grew = true;
-        }
+  const parent = offers.map((_, i) => i);
+  const root = (i: number): number => {
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]!]!;
+      i = parent[i]!;
     }
-    groups.push(group);
-  }
-  return groups;
+    return i;
+  };
+  const owner = new Map<string, number>();
+  offers.forEach((offer, i) => {
+    for (const id of offer.product_ids) {
+      const first = owner.get(id);
+      if (first === undefined) owner.set(id, i);
+      else {
+        const [a, b] = [root(first), root(i)];
+        // The group keeps its earliest offer as its root, so groups come out in the offers' order.
+        if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
+      }
+    }
+  });
+  const groups = new Map<number, Offer[]>();
+  offers.forEach((offer, i) => {
+    const r = root(i);
+    const group = groups.get(r);
+    if (group) group.push(offer);
+    else groups.set(r, [offer]);
+  });
+  return [...groups.values()];
 }
 
 type Eligible = ReadonlyMap<Offer, readonly number[]>;
