@@ -69,6 +69,15 @@ export function resolveSettings(globals: Stored, overrides: CustomSettings | nul
   return out as SettingValues;
 }
 
+/** Values shared by every caller: frozen, so no caller can change what another reads. */
+function frozen<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) frozen(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 export function createSettingsReader(opts: {
   db: Db;
   bus: EventBus;
@@ -79,6 +88,8 @@ export function createSettingsReader(opts: {
   const now = opts.now ?? Date.now;
   let globals: Copy<Stored> | null = null;
   const stores = new Map<string, Copy<CustomSettings | null>>();
+  // The values last resolved for a store ("" for none), with the copies they were resolved from.
+  const resolved = new Map<string, { globals: Stored; overrides: CustomSettings | null; values: SettingValues }>();
 
   const fresh = <T>(copy: Copy<T> | null | undefined): copy is Copy<T> =>
     copy != null && now() - copy.at < SETTINGS_CACHE_MS;
@@ -109,6 +120,7 @@ export function createSettingsReader(opts: {
   const drop = (storeId: string | null) => {
     if (storeId === null) globals = null;
     else stores.delete(storeId);
+    resolved.delete(storeId ?? "");
   };
   const stop = bus.subscribe(SETTINGS_TOPIC, (message) => {
     const storeId = (message as Partial<SettingsChanged>)?.store_id;
@@ -133,7 +145,13 @@ export function createSettingsReader(opts: {
             );
       }
       const [gv, ov] = await Promise.all([g, o]);
-      return resolveSettings(gv, ov);
+      // Resolving checks every value against its schema: done once per pair of copies, not on every call.
+      const key = storeId ?? "";
+      const known = resolved.get(key);
+      if (known && known.globals === gv && known.overrides === ov) return known.values;
+      const values = frozen(resolveSettings(gv, ov));
+      resolved.set(key, { globals: gv, overrides: ov, values });
+      return values;
     },
     async changed(storeId) {
       drop(storeId);
