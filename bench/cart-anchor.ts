@@ -47,6 +47,7 @@ const SERVER_CPU_MS = 0.6;
 export function anchorLines(
   spread: { rps?: number; serverCpuMs?: number } | undefined,
   anchor: PgbenchRun[] | string,
+  connections: number,
 ): string {
   const verdict = (ok: boolean | undefined) => (ok === undefined ? "not measured" : ok ? "met" : "not met");
   const cpu = spread?.serverCpuMs;
@@ -57,10 +58,10 @@ export function anchorLines(
     const share = spread?.rps === undefined ? undefined : (100 * spread.rps) / r.tps;
     return `${Math.round(r.tps).toLocaleString("en")} transactions/s at ${r.clients} clients (${share === undefined ? "–" : `scans ${Math.round(share)} %`})`;
   });
-  const atPool = anchor[0];
-  const share = spread?.rps === undefined || !atPool ? undefined : (100 * spread.rps) / atPool.tps;
+  const judged = anchor.at(-1);
+  const share = spread?.rps === undefined || !judged ? undefined : (100 * spread.rps) / judged.tps;
   return `${cpuLine}
-- Scans ≥ ${SHARE_OF_PGBENCH} % of \`pgbench -N\` on the same PostgreSQL (issue 26), judged at the server's pool size (the connections PostgreSQL sees from it): **${verdict(share === undefined ? undefined : share >= SHARE_OF_PGBENCH)}**; pgbench did ${runs.join(", ")}.`;
+- Scans at ${connections} connections ≥ ${SHARE_OF_PGBENCH} % of \`pgbench -N\` on the same PostgreSQL (issue 26), judged at ${judged?.clients ?? "–"} clients (the issue's reference; 100 pgbench clients would pass PostgreSQL's \`max_connections\` of 100 beside the server's own): **${verdict(share === undefined ? undefined : share >= SHARE_OF_PGBENCH)}**; pgbench did ${runs.join(", ")} (the first at the server's pool size, the connections PostgreSQL sees from it).`;
 }
 
 /** The profile's part of the section: top frames, time by place, and where the flame graph is. */
