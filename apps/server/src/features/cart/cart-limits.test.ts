@@ -110,6 +110,30 @@ describe("a cart's total limit", () => {
     expect(body(await put(3))[1]).toBe("cart_total_limit");
   });
 
+  it("counts a drink's pant in the total a quantity change is held to, per unit", async () => {
+    const store = await storeWith({ max_cart_total: 100 });
+    // 22 kr and 2 kr pant (a can): one more can is 24 kr.
+    const can = await product(ctx.app, cookie, 22, "food");
+    expect((await admin.put(`/api/v1/products/${can.id}`, { pant_code: "can" })).statusCode).toBe(200);
+    const bread = await product(ctx.app, cookie, 52, 25);
+    const gum = await product(ctx.app, cookie, 1, 25);
+    const who = await shopper(ctx.app);
+    const visit = await shop(ctx.app, who, store, [
+      [can.barcode, 1],
+      [bread.barcode, 1],
+      [gum.barcode, 1],
+    ]);
+    const [canLine, , gumLine] = await lines(who, visit);
+    const put = (quantity: number) =>
+      who.call({ method: "PUT", url: `/api/v1/cart/item/${canLine!.id}`, payload: { quantity } });
+    // 77 kr: a second can would make 101 kr with its pant (99 kr without it).
+    expect(body(await put(2))[1]).toBe("cart_total_limit");
+    await who.call({ method: "DELETE", url: `/api/v1/cart/item/${gumLine!.id}` });
+    // 76 kr: the second can makes exactly 100 kr, pant included.
+    expect((await put(2)).json().total).toBe(100);
+    expect(body(await put(3))[1]).toBe("cart_total_limit");
+  });
+
   it("charges the largest cart a store may allow (999,999 kr), captured in full", async () => {
     const store = await storeWith({ max_cart_total: 999_999 });
     const gold = await product(ctx.app, cookie, 333_333, 25);

@@ -54,7 +54,13 @@ describe("the jämförpris of a cart's lines", () => {
     const weighed = cartScanResponseSchema.parse((await scan(kim, s, ean("230012300450"))).json());
     expect(weighed.item).toMatchObject({ weight_grams: 450, unit_price: 58.05 });
     expect(weighed.product.comparison_price).toEqual({ price: 129, unit: "kg" });
-    // Tårta with a printed price of 49.90 kr: its amount is not on the label.
+    // Tårta with a printed price of 49.90 kr: its amount is not on the label, whatever the product's own net
+    // content (a whole cake's) says.
+    const withContent = await admin.put(`/api/v1/products/${products.cake!.id}`, {
+      net_content: 1000,
+      net_content_unit: "g",
+    });
+    expect(withContent.statusCode, withContent.body).toBe(200);
     const priced = cartScanResponseSchema.parse((await scan(kim, s, ean("200045604990"))).json());
     expect(priced.product.comparison_price).toBeNull();
     const cart = await cartOf(kim, s);

@@ -67,6 +67,52 @@ describe("/ws/cart", () => {
     live.socket.close();
   });
 
+  it("tells a quantity change as the phone would see it: one more is added, one fewer removed, other changes and 0", async () => {
+    const token = await shopper();
+    const s = await visitOf(token);
+    const scanned = await scan(ctx.app, token, s);
+    const { id: itemId } = scanned.json().item as { id: string };
+    const product = scanned.json().product as { id: string };
+    const live = await connect(`${base}?session_id=${s}`, auth(token));
+    expect((await live.until(1))[0]).toMatchObject({ type: "ready", cart: { items: [{ quantity: 1 }] } });
+    const setTo = async (quantity: number) => {
+      const res = await ctx.app.inject({
+        method: "PUT",
+        url: `/api/v1/cart/item/${itemId}`,
+        headers: { authorization: `Bearer ${token}` },
+        payload: { quantity },
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json() as { items: { quantity: number }[]; total: number };
+    };
+    const heard = async (n: number) => (await live.until(n)).slice(n - 2);
+
+    expect((await setTo(2)).items).toMatchObject([{ quantity: 2 }]);
+    const [added, afterAdded] = await heard(3);
+    expect(added).toMatchObject({ type: "product_added", product: { id: product.id, name: "Mjölk", price: 17.9 } });
+    expect(afterAdded).toMatchObject({ type: "cart_updated", cart: { total: 35.8, items: [{ quantity: 2 }] } });
+
+    await setTo(1);
+    const [removed, afterRemoved] = await heard(5);
+    expect(removed).toEqual({ type: "product_removed", product_id: product.id });
+    expect(afterRemoved).toMatchObject({ type: "cart_updated", cart: { total: 17.9, items: [{ quantity: 1 }] } });
+
+    await setTo(4);
+    const [changed, afterChanged] = await heard(7);
+    expect(changed).toEqual({ type: "cart_changed" });
+    expect(afterChanged).toMatchObject({ type: "cart_updated", cart: { total: 71.6, items: [{ quantity: 4 }] } });
+    await setTo(2);
+    expect((await heard(9))[0]).toEqual({ type: "cart_changed" });
+
+    // The same quantity again changes nothing, and is not announced: the next message is the removal's.
+    expect((await setTo(2)).total).toBe(35.8);
+    await setTo(0);
+    const [gone, afterGone] = await heard(11);
+    expect(gone).toEqual({ type: "product_removed", product_id: product.id });
+    expect(afterGone).toMatchObject({ type: "cart_updated", cart: { items: [], total: 0 } });
+    live.socket.close();
+  });
+
   it("closes with 4401 without a valid token first, and with 4403 for another shopper's visit", async () => {
     const token = await shopper();
     const s = await visitOf(token);

@@ -78,7 +78,8 @@ export async function setQuantity(opts: {
     return { changed: true, event: quantityEvent(line, opts.quantity) };
   });
   if (changed) await announceLine(opts.announce, visit, "quantity_changed");
-  return { cart: await readCart(opts.db, visit.sessionId, opts.at), events: [event] };
+  // The same quantity again changed nothing: the answer is the cart, and no screen is told.
+  return { cart: await readCart(opts.db, visit.sessionId, opts.at), events: changed ? [event] : [] };
 }
 
 /** One more on the line is an added product, one fewer a removed one, anything else a changed cart. */
