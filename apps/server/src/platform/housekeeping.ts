@@ -109,12 +109,15 @@ export function schedulePeriodic(
   };
   const onTimer = () => {
     if (!opts.oncePerRound) return kick();
+    if (closed) return;
     claimRound(app.db, name, everyMs).then(
       (mine) => {
         if (mine) kick();
       },
       (err: unknown) => {
-        if (!isDatabaseUnavailable(err)) app.log.warn({ err: safeError(err), job: name }, "periodic job not claimed");
+        // A claim cut short by the app closing, or by the database going away, waits for the next round.
+        if (!closed && !isDatabaseUnavailable(err))
+          app.log.warn({ err: safeError(err), job: name }, "periodic job not claimed");
       },
     );
   };
