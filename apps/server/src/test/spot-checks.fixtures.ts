@@ -5,7 +5,7 @@ import { queryRows, sql } from "../db/client.ts";
 import { signExitToken } from "../features/exit/exit-token.ts";
 import { useSpotCheckRandom } from "../features/spot-checks/exit-draw.ts";
 import { deriveKey } from "../platform/crypto.ts";
-import { product, SOLD_WHEN_FOOD_WAS_12, shop, shopper, type TestShopper } from "./factories.ts";
+import { printedVoucher, product, SOLD_WHEN_FOOD_WAS_12, shop, shopper, type TestShopper } from "./factories.ts";
 import { as, createDeviceKey, createTestContext, signIn, type TestContext } from "./harness.ts";
 import { type PaymentHarness, startPaymentHarness } from "./payments.ts";
 
@@ -65,11 +65,21 @@ export async function returningShopper() {
 }
 
 /** A visit the gate picked for a check, and that check as the console lists it. */
-export async function flaggedVisit(units = 2) {
+export async function flaggedVisit(units = 2, voucherKronor = 0) {
   restoreRandom = useSpotCheckRandom(() => 0);
   await setShare(0.2);
   const who = await returningShopper();
   const visit = await shop(ctx.app, who, store, [[soap.barcode, units]]);
+  if (voucherKronor > 0) {
+    // A pant machine's voucher pays part of the cart; the card pays the rest at the gate.
+    const barcode = await printedVoucher(ctx.app, store, voucherKronor);
+    const res = await who.call({
+      method: "POST",
+      url: "/api/v1/cart/vouchers",
+      payload: { session_id: visit, barcode },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  }
   await exit(who, visit);
   const list = (await admin.get(`/api/v1/admin/spot-checks?store_id=${store}&state=pending&limit=200`)).json();
   const check = spotCheckSchema.parse(list.find((c: { session_id: string }) => c.session_id === visit));

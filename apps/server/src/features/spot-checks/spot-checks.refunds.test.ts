@@ -9,9 +9,9 @@ import { admin, cookie, ctx, decide, flaggedVisit, pay, useSpotChecksApp } from 
 useSpotChecksApp();
 
 describe("refunds of an order with items added at a spot check", () => {
-  /** Two soaps paid at checkout, two gums (12 kr) charged apart at the check. */
-  async function twoPayments() {
-    const { check, who } = await flaggedVisit(2);
+  /** Two soaps paid at checkout (less any pant voucher), two gums (12 kr) charged apart at the check. */
+  async function twoPayments(voucherKronor = 0) {
+    const { check, who } = await flaggedVisit(2, voucherKronor);
     const gum = await product(ctx.app, cookie, 12, 12);
     const added = await decide(check.id, {
       outcome: "items_added",
@@ -76,6 +76,33 @@ describe("refunds of an order with items added at a spot check", () => {
       sql`select count(*)::int as n from audit_log where action = 'refund.create' and after->>'order_id' = ${orderId}`,
     );
     expect(events[0]!.n).toBe(2);
+  });
+
+  it("with a pant voucher on the checkout: its refund is held to what the card paid, the check's charge is not", async () => {
+    // Two soaps, 49 kr, of which a 20 kr voucher paid: the card paid 29 kr at the gate, and 24 kr at the check.
+    const { orderId, intents, soapLine, gumLine } = await twoPayments(20);
+    const both = await refund(orderId, {
+      lines: [
+        { line_id: gumLine, quantity: 2 },
+        { line_id: soapLine, quantity: 2 },
+      ],
+    });
+    expect(both.statusCode, both.body).toBe(201);
+    expect(refundResultSchema.parse(both.json()).refunds.map((r) => r.amount)).toEqual([29, 24]);
+    expect(await givenBack(intents.checkout)).toEqual([2900]);
+    expect(await givenBack(intents.spot_check)).toEqual([2400]);
+    expect(await refundedOf(orderId)).toMatchObject({ total: 73, refunded: 53 });
+    const more = await refund(orderId, { whole: true });
+    expect([more.statusCode, more.json().code]).toEqual([409, "nothing_left"]);
+  });
+
+  it("with a pant voucher: one soap, within what the card paid, is given back in full", async () => {
+    const { orderId, intents, soapLine } = await twoPayments(20);
+    // 24,50 kr of the card's 29 kr: not capped. The second soap then gets the 4,50 kr left.
+    expect((await refund(orderId, { lines: [{ line_id: soapLine, quantity: 1 }] })).json().amount).toBe(24.5);
+    expect((await refund(orderId, { lines: [{ line_id: soapLine, quantity: 1 }] })).json().amount).toBe(4.5);
+    expect(await givenBack(intents.checkout)).toEqual([2450, 450]);
+    expect(await givenBack(intents.spot_check)).toEqual([]);
   });
 
   it("refunds lines of both payments together, exactly what is left and not a unit more", async () => {
