@@ -189,6 +189,7 @@ export function writeFlameGraph(folded: Map<string, number>, file: string, title
   writeFileSync(
     file,
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height + row}" font-family="monospace">\n` +
+      `<title>${xml(title)}</title>\n` +
       `<text x="0" y="12" font-size="12">${xml(title)}</text>\n${svg}\n</svg>\n`,
   );
 }
