@@ -111,7 +111,11 @@ describe("shutting down (SIGTERM)", () => {
     const other = await createTestContext();
     await other.app.listen({ port: 0, host: "127.0.0.1" });
     port = (other.app.server.address() as AddressInfo).port;
+    // The close begins once the server has taken the connection: before that, a busy machine's closing listener
+    // would refuse it (a reset, not the case this test is about).
+    const accepted = new Promise((resolve) => other.app.server.once("connection", resolve));
     const inFlight = slowLogin();
+    await accepted;
     await new Promise((resolve) => setTimeout(resolve, 50));
     const closed = drainAndClose(other.app, 0);
     setTimeout(inFlight.finish, 200);
