@@ -28,9 +28,11 @@ export function TypedBarcodeForm({ cart }: { cart: ShoppingCart }) {
     }
     setError(null);
     setBusy(true);
+    const sent = draft;
     try {
       await cart.scan(checked.code);
-      setDraft("");
+      // A code typed since (the answer showed before the scan settled) is the shopper's next one: keep it.
+      setDraft((now) => (now === sent ? "" : now));
     } finally {
       setBusy(false);
     }
