@@ -23,9 +23,9 @@ afterAll(() => ctx.close());
 const post = (url: string, payload: object) => ctx.app.inject({ method: "POST", url, payload });
 const refresh = (refresh_token: string) => post("/api/v1/auth/refresh", { refresh_token });
 /** A shopper route that answers 404 for a made-up visit once the token is accepted, 401 before. */
-const probe = async (accessToken: string) =>
+const probe = async (accessToken: string, app = ctx.app) =>
   (
-    await ctx.app.inject({
+    await app.inject({
       method: "GET",
       url: "/api/v1/sessions/00000000-0000-4000-8000-000000000000/door-status",
       headers: { authorization: `Bearer ${accessToken}` },
@@ -139,17 +139,9 @@ describe("the access token", () => {
     const short = await createTestContext({}, { signInTrustMs: 300 });
     try {
       const checked = await signInShopper(short.app);
-      const probeOn = async (token: string) =>
-        (
-          await short.app.inject({
-            method: "GET",
-            url: "/api/v1/sessions/00000000-0000-4000-8000-000000000000/door-status",
-            headers: { authorization: `Bearer ${token}` },
-          })
-        ).statusCode;
-      expect(await probeOn(checked.accessToken)).toBe(accepted);
+      expect(await probe(checked.accessToken, short.app)).toBe(accepted);
       await short.app.db.execute(sql`delete from customers where id = ${checked.customerId}`);
-      await vi.waitFor(async () => expect(await probeOn(checked.accessToken)).toBe(401), { timeout: 2_000 });
+      await vi.waitFor(async () => expect(await probe(checked.accessToken, short.app)).toBe(401), { timeout: 2_000 });
     } finally {
       await short.close();
     }
