@@ -45,6 +45,7 @@ import { priceGroupPriceRoutes } from "./features/price-groups/price-group-price
 import { priceGroupRoutes } from "./features/price-groups/price-groups.routes.ts";
 import { createOfferBook } from "./features/pricing/offer-book.ts";
 import { productRoutes } from "./features/products/products.routes.ts";
+import { createProductSearch } from "./features/products/search-index.ts";
 import { profileRoutes } from "./features/profile/profile.routes.ts";
 import { publicRoutes } from "./features/public/public.routes.ts";
 import { refundRoutes } from "./features/refunds/refunds.routes.ts";
@@ -210,6 +211,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const offerBook = createOfferBook({ db: database.db, bus, logger: app.log });
   app.decorate("offerBook", offerBook);
   app.addHook("onClose", async () => offerBook.close());
+  const productSearch = createProductSearch({ db: database.db, bus, logger: app.log });
+  app.decorate("productSearch", productSearch);
+  app.addHook("onClose", async () => productSearch.close());
   app.decorate("cameraHealth", startCameraHealth(app));
   scheduleHousekeeping(app, EXPIRY_JOBS);
   startReceiptMails(app, config.smtpUrl ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom }) : null);

@@ -45,6 +45,11 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(async (scope) => {
     const admin = scope.withTypeProvider<ZodTypeProvider>();
     admin.addHook("preHandler", requireAdmin);
+    // Whatever wrote products (a new one, a change, a deletion, an import, a picture): searches on every
+    // instance see it, this one's before the answer leaves.
+    admin.addHook("onSend", async (request, reply) => {
+      if (request.method !== "GET" && reply.statusCode < 300) await app.productSearch.changed();
+    });
 
     admin.get(
       "/api/v1/products/",
@@ -57,7 +62,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request, reply) => {
-        const { items, total } = await listProducts({ db: app.db, query: request.query });
+        const { items, total } = await listProducts({ db: app.db, query: request.query, index: app.productSearch });
         reply.header("x-total-count", String(total));
         return items;
       },

@@ -6,6 +6,7 @@ import { productBarcodes, products } from "../../db/schema/index.ts";
 import { storageGtin } from "./barcode-store.ts";
 import { barcodesColumn, toProduct } from "./products.service.ts";
 import { homeRatesToday } from "./products.vat.ts";
+import type { ProductSearch } from "./search-index.ts";
 
 type ListQuery = z.output<typeof productListQuerySchema>;
 
@@ -43,8 +44,41 @@ export async function productFilter(
   return conditions.length ? and(...conditions) : undefined;
 }
 
-export async function listProducts(opts: { db: Db; query: ListQuery }): Promise<{ items: Product[]; total: number }> {
+type ListAnswer = { items: Product[]; total: number };
+
+/**
+ * A search of a name, SKU or brand fragment from the instance's index: the page's ids and the count from
+ * memory, the page's rows by id. Null when the index is being built, the text is a barcode (those are
+ * looked up in their table), or a product on the page is gone since the index was built.
+ */
+async function listFromIndex(db: Db, query: ListQuery, index: ProductSearch): Promise<ListAnswer | null> {
+  const search = query.search?.trim() ?? "";
+  if (!search || storageGtin(search)) return null;
+  const category = query.category && query.category !== "all" ? query.category : undefined;
+  const found = index.find({ ...query, text: search.toLowerCase(), category });
+  if (!found) return null;
+  const [rows, rateToday] = await Promise.all([
+    found.ids.length === 0
+      ? []
+      : db
+          .select({ product: products, barcodes: barcodesColumn })
+          .from(products)
+          .where(inArray(products.id, found.ids)),
+    homeRatesToday(db),
+  ]);
+  if (rows.length !== found.ids.length) return null;
+  const byId = new Map(rows.map((r) => [r.product.id, r]));
+  const items = found.ids.map((id) => {
+    const row = byId.get(id)!;
+    return toProduct(row.product, row.barcodes, rateToday);
+  });
+  return { items, total: found.total };
+}
+
+export async function listProducts(opts: { db: Db; query: ListQuery; index?: ProductSearch }): Promise<ListAnswer> {
   const { db, query } = opts;
+  const indexed = opts.index && (await listFromIndex(db, query, opts.index));
+  if (indexed) return indexed;
   const where = await productFilter(db, query);
   const direction = query.order === "desc" ? desc : asc;
   const sortColumn = {
