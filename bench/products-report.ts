@@ -26,6 +26,13 @@ export type Plan = {
   /** Statements listProducts sends before the page (the barcode lookup), in total. */
   otherMs: number;
 };
+/** The server's search index built in the bench's process (bench/products.ts measureIndex). */
+export type IndexFigures = {
+  buildMs: number;
+  /** The longest the event loop waited for a turn while the index was built. */
+  gapMs: number;
+  finds: { kind: string; search: string; total: number; ms: number }[];
+};
 /** One import request: how long it took, or why it failed. */
 export type Step = { seconds: number; created: number } | { error: string };
 export type DbCase = {
@@ -38,6 +45,7 @@ export type DbCase = {
 
 type Input = {
   cases: ({ name: string } & (DbCase | Skipped))[];
+  index?: IndexFigures | undefined;
   settings: string;
   kinds: Kind[];
   productCount: number;
@@ -174,9 +182,9 @@ ${loadRows.join("\n")}
 ${
   planRows.length
     ? `
-### Where the time goes on PostgreSQL: EXPLAIN ANALYZE of the statements the server sends per search
+### Where the time goes on PostgreSQL: EXPLAIN ANALYZE of the statements the server sends per search without its index
 
-The statements \`listProducts\` sends for one search of each kind (any barcode lookup first, then one statement for the page of 20 with its barcodes and the total for \`X-Total-Count\`), run one after the other here on an idle database, each the second of two runs.
+The statements \`listProducts\` sends for one search of each kind when the instance's index does not answer (a barcode, the index being built, a range over its limit): any barcode lookup first, then one statement for the page of 20 with its barcodes and the total for \`X-Total-Count\`. Run one after the other here on an idle database, each the second of two runs.
 
 | tables | search | lookup ms | page and total ms | reads products by |
 |---|---|---:|---:|---|
@@ -184,6 +192,7 @@ ${planRows.join("\n")}
 `
     : ""
 }
+${input.index ? indexSection(input.index) : ""}
 ### How it was measured
 
 - ${input.settings}; autocannon ${autocannonVersion}; everything on ${HOST}, sharing the same CPUs.
@@ -191,5 +200,18 @@ ${planRows.join("\n")}
 - Search: each kind cycles through its searches (${examples}); every search is first checked to answer 200, and a SKU or barcode search to find its product first. Per kind a ${input.warmup} s warm-up (not counted), a 2 s pause, then ${input.duration} s measured (\`BENCH_DURATION\`) with ${input.connections} connections (\`BENCH_SEARCH_CONNECTIONS\`; on PostgreSQL after VACUUM ANALYZE also with 1), no pipelining, a platform admin's session cookie on every request. Percentiles are over the latency of every 2xx answer (autocannon reports no p95); requests/s is autocannon's per-second average. "CPU busy before" as in the stores section: above a few percent, other processes were competing with the bench.
 - Tables "as imported": measured right after loading, as the server leaves them (with whatever its import does to them). On PostgreSQL the searches are measured again "after VACUUM ANALYZE" of products and product_barcodes: statistics gathered and the GIN pending lists merged, as autovacuum would do within about a minute on a default PostgreSQL. PGlite never vacuums or analyses on its own (it runs PostgreSQL single-user, without the autovacuum launcher), so there the tables stay as the server leaves them. Before each measured run and after it, the bench waits until 10 health checks at once (database pings, as many as the server's pool holds) answer within 100 ms, so no run starts with requests of the previous one still in flight.
 - Order: PGlite, then PostgreSQL (fresh database \`glide_bench_<timestamp>\`, dropped afterwards). Each database: load, search kinds in the order above, import dry run, import.
+`;
+}
+
+function indexSection(index: IndexFigures): string {
+  const rows = index.finds.map((f) => `| ${f.kind}: \`${f.search}\` | ${n(f.total)} | ${f.ms.toFixed(3)} |`);
+  return `
+### The search index (features/products/search-index.ts), built in the bench's process over the range on PostgreSQL
+
+Built in ${n(Math.round(index.buildMs))} ms (the rows read through a cursor 10,000 at a time, indexed 500 at a time); the event loop waited at most ${index.gapMs.toFixed(1)} ms for a turn meanwhile (a timer every millisecond, measured beside the build). One search in the index, sorted by name, page of 20, averaged over 200 calls:
+
+| search | matches | ms per search |
+|---|---:|---:|
+${rows.join("\n")}
 `;
 }

@@ -9,6 +9,8 @@ import pg from "pg";
 import type { Db } from "../apps/server/src/db/client.ts";
 import * as schema from "../apps/server/src/db/schema/index.ts";
 import { listProducts } from "../apps/server/src/features/products/products.search.ts";
+import { createProductSearch } from "../apps/server/src/features/products/search-index.ts";
+import type { EventBus } from "../apps/server/src/platform/event-bus.ts";
 import { catalogueCsv, product } from "./catalogue.ts";
 import {
   autocannon,
@@ -22,7 +24,7 @@ import {
   withPostgres,
   withServer,
 } from "./lib.ts";
-import { type DbCase, type Kind, type Plan, productsReport, type Step } from "./products-report.ts";
+import { type DbCase, type IndexFigures, type Kind, type Plan, productsReport, type Step } from "./products-report.ts";
 
 const productCount = setting("BENCH_PRODUCTS", 100_000);
 const importRows = Math.min(50_000, productCount);
@@ -57,6 +59,7 @@ export async function productsBench(): Promise<string> {
     );
   const pglite = await run({});
   let settings = "";
+  let indexFigures: IndexFigures | undefined;
   const postgres = await withPostgres(async (url, version) => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -67,6 +70,7 @@ export async function productsBench(): Promise<string> {
       // statistics gathered, GIN pending lists merged.
       return await run({ DATABASE_URL: url }, async (label) => {
         const plans = await explainSearches(url, label);
+        if (label === "as imported") indexFigures = await measureIndex(url);
         if (label === "as imported") {
           await client.query("vacuum analyze products");
           await client.query("vacuum analyze product_barcodes");
@@ -82,6 +86,7 @@ export async function productsBench(): Promise<string> {
       { name: "PGlite (embedded)", ...pglite },
       { name: "PostgreSQL", ...postgres },
     ],
+    index: indexFigures,
     settings: settings || "PostgreSQL not reached",
     kinds: KINDS,
     productCount,
@@ -260,4 +265,57 @@ function summary(e: Explained): { ms: number; how: string } {
   walk(e.Plan);
   const jit = e.JIT ? `; JIT ${e.JIT.Timing.Total.toFixed(0)} ms` : "";
   return { ms: e["Execution Time"], how: `${scans.join(", ")}${jit}` };
+}
+
+/** Nothing to tell: the bench's own index hears no other instance. */
+const quietBus: EventBus = {
+  kind: "postgres",
+  publish: async () => {},
+  publishMany: async () => {},
+  subscribe: () => () => {},
+  ready: async () => {},
+  close: async () => {},
+};
+const silent = { warn: () => {}, error: () => {} } as unknown as Parameters<typeof createProductSearch>[0]["logger"];
+
+/**
+ * The search index the server keeps (features/products/search-index.ts), built here in the bench's own
+ * process over the loaded range: how long a build takes, the longest the event loop waited meanwhile,
+ * and what one search of each name fragment and SKU costs in it.
+ */
+async function measureIndex(url: string): Promise<IndexFigures> {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const db = drizzle(pool, { schema }) as unknown as Db;
+  const search = createProductSearch({ db, bus: quietBus, logger: silent });
+  const probe = { text: "", sort: "name", order: "asc", limit: 20, offset: 0 } as const;
+  try {
+    let gapMs = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      gapMs = Math.max(gapMs, now - last);
+      last = now;
+    }, 1);
+    const started = performance.now();
+    search.find(probe);
+    await search.settled();
+    const buildMs = performance.now() - started;
+    clearInterval(ticker);
+    if (!search.find(probe)) throw new Error("the index was not built");
+    const finds: IndexFigures["finds"] = [];
+    for (const kind of KINDS.slice(0, 2)) {
+      for (const { text } of kind.searches.slice(0, 5)) {
+        const query = { ...probe, text: text.toLowerCase() };
+        const rounds = 200;
+        const t = performance.now();
+        let total = 0;
+        for (let r = 0; r < rounds; r++) total = search.find(query)!.total;
+        finds.push({ kind: kind.label, search: text, total, ms: (performance.now() - t) / rounds });
+      }
+    }
+    return { buildMs, gapMs, finds };
+  } finally {
+    search.close();
+    await pool.end();
+  }
 }
