@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Offer } from "@glide/contracts";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { sql } from "../../db/client.ts";
@@ -8,7 +9,7 @@ import { shopper, walkIn } from "../../test/factories.ts";
 import { readCart } from "../cart/cart.service.ts";
 import { cartOf, clearOffers, offerWorldOfFile, postOffer, SALE_DAY, scan } from "./cart-offers.fixtures.ts";
 import { cartTotals, cartTotalsFromBook } from "./cart-offers.ts";
-import { createOfferBook, OFFERS_CACHE_MS, OFFERS_TOPIC } from "./offer-book.ts";
+import { createOfferBook, dayOffers, OFFERS_CACHE_MS, OFFERS_TOPIC, offersTouching } from "./offer-book.ts";
 
 /**
  * The offer book: each instance's copy of the stores' offers of the day,
@@ -179,5 +180,28 @@ describe("what the book answers", () => {
     expect(await cartTotalsFromBook(world.ctx.app.db, gone, at, world.ctx.app.offerBook)).toEqual(
       await cartTotals(world.ctx.app.db, gone, at),
     );
+  });
+});
+
+describe("the offers a cart touches", () => {
+  const offer = (id: string, ...products: string[]) => ({ id, product_ids: products }) as unknown as Offer;
+  // Given out of order, as a test or a caller might: the book keeps them in the order of their ids.
+  const c = offer("c", "milk", "bread");
+  const a = offer("a", "bread");
+  const d = offer("d", "soap");
+  const b = offer("b", "milk", "coffee");
+  const book = dayOffers([c, a, d, b]);
+
+  it("are each offer taking one of its products, once, in the order of their ids", () => {
+    expect(book.offers.map((o) => o.id)).toEqual(["a", "b", "c", "d"]);
+    expect(offersTouching(book, ["milk", "bread", "milk"]).map((o) => o.id)).toEqual(["a", "b", "c"]);
+    expect(offersTouching(book, ["coffee"]).map((o) => o.id)).toEqual(["b"]);
+    expect(offersTouching(book, ["soap", "coffee", "bread"]).map((o) => o.id)).toEqual(["a", "b", "c", "d"]);
+  });
+
+  it("are none for products no offer takes, or an empty cart", () => {
+    expect(offersTouching(book, ["tea"])).toEqual([]);
+    expect(offersTouching(book, [])).toEqual([]);
+    expect(offersTouching(dayOffers([]), ["milk"])).toEqual([]);
   });
 });

@@ -24,9 +24,12 @@ const LIMIT = 2_000;
 
 /** A store's offers of one calendar day (its own and the chain-wide ones), members' ones too. */
 export type DayOffers = {
+  /** In the order of their ids. */
   offers: readonly Offer[];
   /** The offers that take each product. */
   byProduct: ReadonlyMap<string, readonly Offer[]>;
+  /** Each offer's place in `offers`. */
+  place: ReadonlyMap<Offer, number>;
 };
 
 /**
@@ -45,23 +48,39 @@ export interface OfferBook {
 
 type Copy = { at: number; value: Promise<DayOffers> };
 
-export function dayOffers(offers: readonly Offer[]): DayOffers {
+export function dayOffers(unordered: readonly Offer[]): DayOffers {
+  const offers = [...unordered].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const byProduct = new Map<string, Offer[]>();
+  const place = new Map<Offer, number>();
   for (const offer of offers) {
+    place.set(offer, place.size);
     for (const productId of offer.product_ids) {
       const list = byProduct.get(productId);
       if (list) list.push(offer);
       else byProduct.set(productId, [offer]);
     }
   }
-  return { offers, byProduct };
+  return { offers, byProduct, place };
 }
 
-/** The offers of `day` that take a product of `productIds`, each once, in the order of their ids. */
+/**
+ * The offers of `day` that take a product of `productIds`, each once, in the
+ * order of their ids: marked by place and read in order, not sorted (a long
+ * cart touches most of a store's offers on every scan).
+ */
 export function offersTouching(book: DayOffers, productIds: Iterable<string>): Offer[] {
-  const touched = new Set<Offer>();
-  for (const productId of productIds) for (const offer of book.byProduct.get(productId) ?? []) touched.add(offer);
-  return [...touched].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const marked = new Uint8Array(book.offers.length);
+  let count = 0;
+  for (const productId of productIds) {
+    for (const offer of book.byProduct.get(productId) ?? []) {
+      const at = book.place.get(offer)!;
+      if (marked[at] === 0) count++;
+      marked[at] = 1;
+    }
+  }
+  const touched: Offer[] = [];
+  for (let at = 0; touched.length < count; at++) if (marked[at] === 1) touched.push(book.offers[at]!);
+  return touched;
 }
 
 async function loadDayOffers(db: Db, storeId: string, day: CalendarDay): Promise<DayOffers> {
