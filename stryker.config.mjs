@@ -74,6 +74,11 @@ const GROUPS = {
       `${server}/platform/event-bus.test.ts`,
     ],
   },
+  // Issue 26: the console's product search answered from each instance's index, and the database's answer beside it.
+  "product-search": {
+    mutate: [feature("products/search-index.ts"), feature("products/products.search.ts")],
+    tests: [feature("products/products.search-index.test.ts"), feature("products/products.catalogue.test.ts")],
+  },
   "shopper-auth": {
     mutate: [feature("shopper-auth/shopper-auth.service.ts")],
     tests: [

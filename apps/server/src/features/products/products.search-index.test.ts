@@ -1,8 +1,11 @@
 import { type Product, productSchema } from "@glide/contracts";
 import { sql } from "drizzle-orm";
+import pino from "pino";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { queryOne } from "../../db/client.ts";
+import type { EventBus } from "../../platform/event-bus.ts";
+import { deafBus } from "../../test/buses.ts";
 import { admin, create, csvPost, ctx, sku, useProductsApp } from "./products.fixtures.ts";
 import { listProducts } from "./products.search.ts";
 import { createProductSearch, type ProductSearch, SEARCH_INDEX_MS } from "./search-index.ts";
@@ -53,6 +56,8 @@ describe("the index answers as the database does", () => {
       "Kaffe mörkrost",
       "A",
       "Zucchini",
+      // A piece of three letters twice in one name.
+      "Kokoskokos",
     ];
     const rows = names.flatMap((name, i) => [
       [
@@ -63,7 +68,12 @@ describe("the index answers as the database does", () => {
         (10 + (i % 5)).toFixed(2),
       ],
       [`${tag}-${i}b`, name, i % 4 === 0 ? "Kat 1" : "", "", (10 + ((i * 7) % 3)).toFixed(2)],
+      [`${tag}-${i}c`, `Fyll ${i}`, "", "", "5.00"],
+      [`${tag}-${i}d`, `Fyll ${i} igen`, "", "", "6.00"],
     ]);
+    // Few matches (under a sixteenth of the range, sorted apart from the many): name, SKU and price in other orders.
+    rows.push([`${tag}-z3`, "Qxz alfa", "Kat 2", "", "3.00"], [`${tag}-z1`, "Qxz beta", "Kat 1", "", "1.00"]);
+    rows.push([`${tag}-z2`, "Qxz gamma", "Kat 3", "", "2.00"]);
     const csv = ["sku,name,category,brand,price", ...rows.map((r) => r.map((cell) => `"${cell}"`).join(","))].join(
       "\n",
     );
@@ -85,6 +95,10 @@ describe("the index answers as the database does", () => {
     `${tag}`.toLowerCase(),
     "zzzz",
     "korv m",
+    "kokos",
+    "qxz",
+    // The last three characters of a text: "arla" ends every text that has it.
+    "arla",
   ];
   it.each(texts)("search %j: every sort, order, category and page", async (text) => {
     const index = fresh();
@@ -111,8 +125,25 @@ describe("the index answers as the database does", () => {
         }
       }
     }
-    // The index did answer: for the fragment with matches, its page is the database's.
-    expect(index.find({ ...probe, text: "ost", limit: 1000 })!.total).toBeGreaterThan(4);
+    index.close();
+  });
+
+  it("is what answers: a product written behind its back is not in its answer until it is built again", async () => {
+    const index = fresh();
+    await built(index);
+    const word = `behind${Date.now().toString(36)}`;
+    await ctx.app.db.execute(
+      sql`insert into products (sku, name, price_ore) values (${sku()}, ${`Bakom ${word}`}, 100)`,
+    );
+    const query = { search: word, sort: "price", order: "desc", limit: 10, offset: 0 } as const;
+    expect(await listProducts({ db: ctx.app.db, query, index })).toEqual({ items: [], total: 0 });
+    expect((await listProducts({ db: ctx.app.db, query })).total).toBe(1);
+    // And a page it does answer is read by id, in its order.
+    const ost = { ...query, search: "ost", limit: 3, offset: 1 };
+    const fromIndex = await listProducts({ db: ctx.app.db, query: ost, index });
+    const fromDb = await listProducts({ db: ctx.app.db, query: ost });
+    expect(fromIndex.items.map((p) => p.id)).toEqual(fromDb.items.map((p) => p.id));
+    expect(fromIndex.items).toHaveLength(3);
     index.close();
   });
 
@@ -230,6 +261,32 @@ describe("a change shows in the next search", () => {
     expect(index.find(query)).toBeNull();
     await index.settled();
     expect(index.find(query)).toEqual({ ids: [], total: 0 });
+    index.close();
+  });
+});
+
+describe("a build and a change at the same time", () => {
+  it("a build that read the range before a change is not used", async () => {
+    // Deaf to the bus, so only its own change forgets.
+    const index = createProductSearch({ db: ctx.app.db, bus: deafBus, logger: ctx.app.log });
+    expect(index.find(probe)).toBeNull();
+    // The change comes while the build reads: its index would be old before it is done.
+    await index.changed();
+    await index.settled();
+    expect(index.find(probe)).toBeNull();
+    await built(index);
+    index.close();
+  });
+
+  it("a change that cannot be told to the others is still forgotten here, and the failure is logged", async () => {
+    const warnings: string[] = [];
+    const failing: EventBus = { ...deafBus, publish: async () => Promise.reject(new Error("bus down")) };
+    const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(line) });
+    const index = createProductSearch({ db: ctx.app.db, bus: failing, logger });
+    await built(index);
+    await index.changed();
+    expect(index.find(probe)).toBeNull();
+    expect(warnings.join("")).toContain("could not tell other instances that products changed");
     index.close();
   });
 });
