@@ -45,7 +45,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(async (scope) => {
     const admin = scope.withTypeProvider<ZodTypeProvider>();
     admin.addHook("preHandler", requireAdmin);
-    // Whatever wrote products (a new one, a change, a deletion, an import, a picture): searches on every
+    // Whatever wrote products (a new one, a change, a deletion, an import): searches on every
     // instance see it, this one's before the answer leaves.
     admin.addHook("onSend", async (request, reply) => {
       if (request.method !== "GET" && reply.statusCode < 300) await app.productSearch.changed();
