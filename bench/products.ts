@@ -10,7 +10,7 @@ import type { Db } from "../apps/server/src/db/client.ts";
 import * as schema from "../apps/server/src/db/schema/index.ts";
 import { listProducts } from "../apps/server/src/features/products/products.search.ts";
 import { createProductSearch } from "../apps/server/src/features/products/search-index.ts";
-import type { EventBus } from "../apps/server/src/platform/event-bus.ts";
+import { deafBus } from "../apps/server/src/test/buses.ts";
 import { catalogueCsv, product } from "./catalogue.ts";
 import {
   autocannon,
@@ -269,15 +269,6 @@ function summary(e: Explained): { ms: number; how: string } {
   return { ms: e["Execution Time"], how: `${scans.join(", ")}${jit}` };
 }
 
-/** Nothing to tell: the bench's own index hears no other instance. */
-const quietBus: EventBus = {
-  kind: "postgres",
-  publish: async () => {},
-  publishMany: async () => {},
-  subscribe: () => () => {},
-  ready: async () => {},
-  close: async () => {},
-};
 const silent = { warn: () => {}, error: () => {} } as unknown as Parameters<typeof createProductSearch>[0]["logger"];
 
 /**
@@ -288,7 +279,7 @@ const silent = { warn: () => {}, error: () => {} } as unknown as Parameters<type
 async function measureIndex(url: string): Promise<IndexFigures> {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   const db = drizzle(pool, { schema }) as unknown as Db;
-  const search = createProductSearch({ db, bus: quietBus, logger: silent });
+  const search = createProductSearch({ db, bus: deafBus, logger: silent });
   const probe = { text: "", sort: "name", order: "asc", limit: 20, offset: 0 } as const;
   try {
     let gapMs = 0;

@@ -289,4 +289,24 @@ describe("a build and a change at the same time", () => {
     expect(warnings.join("")).toContain("could not tell other instances that products changed");
     index.close();
   });
+
+  it("after a change the next build waits four times as long as the last took, and the database answers meanwhile", async () => {
+    let clock = 0;
+    const index = createProductSearch({ db: ctx.app.db, bus: deafBus, logger: ctx.app.log, now: () => clock });
+    expect(index.find(probe)).toBeNull();
+    // As the clock sees it, this build takes a second.
+    clock = 1_000;
+    await index.settled();
+    expect(index.find(probe)).not.toBeNull();
+    await index.changed();
+    clock = 4_999;
+    expect(index.find(probe)).toBeNull();
+    await index.settled();
+    expect(index.find(probe)).toBeNull();
+    clock = 5_000;
+    expect(index.find(probe)).toBeNull();
+    await index.settled();
+    expect(index.find(probe)).not.toBeNull();
+    index.close();
+  });
 });

@@ -30,6 +30,12 @@ export const MAX_INDEXED = 250_000;
 const FETCH_ROWS = 10_000;
 /** After a build that failed, the database answers searches this long before the next try. */
 const RETRY_MS = 5_000;
+/**
+ * After a build, the next waits this many times as long as it took: a burst
+ * of writes and searches (an import in slices, an admin's script) rebuilds a
+ * large range at most a fifth of the time, and the database answers between.
+ */
+const BUILD_GAP_FACTOR = 4;
 
 export type SearchSort = "name" | "sku" | "category" | "price";
 
@@ -236,7 +242,8 @@ export function createProductSearch(opts: {
   };
   const build = () => {
     const started = generation;
-    building = buildIndex(opts.db, now(), maxIndexed)
+    const startedAt = now();
+    building = buildIndex(opts.db, startedAt, maxIndexed)
       .then((built) => {
         if (!built) nextTry = now() + SEARCH_INDEX_MS;
         else if (generation === started) index = built;
@@ -247,6 +254,7 @@ export function createProductSearch(opts: {
       })
       .finally(() => {
         building = null;
+        nextTry = Math.max(nextTry, now() + BUILD_GAP_FACTOR * (now() - startedAt));
       });
   };
   const stop = opts.bus.subscribe(PRODUCTS_TOPIC, forget);
