@@ -84,15 +84,17 @@ export function createCameraHttpServer(
     }
     const c = state.channels[channel - 1]!;
     const now = Date.now();
-    const jpeg = renderPicture({
-      channel,
-      streamWidth: c.spec.width,
-      streamHeight: c.spec.height,
-      fps: c.spec.fps,
-      ptz: c.spec.ptz,
-      position: c.position(now),
-      deviceTime: deviceNow(state),
-    });
+    const jpeg =
+      state.shown.get(channel) ??
+      renderPicture({
+        channel,
+        streamWidth: c.spec.width,
+        streamHeight: c.spec.height,
+        fps: c.spec.fps,
+        ptz: c.spec.ptz,
+        position: c.position(now),
+        deviceTime: deviceNow(state),
+      });
     send(res, 200, "image/jpeg", req.method === "HEAD" ? Buffer.alloc(0) : jpeg, { "cache-control": "no-store" });
   }
 

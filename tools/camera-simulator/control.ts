@@ -14,6 +14,8 @@ import { FAULTS, type Fault } from "./state.ts";
  *   GET    /control/commands   PTZ commands that reached the camera (?channel=N)
  *   DELETE /control/commands   forgets them
  *   GET    /control/requests   ONVIF operations, HTTP and RTSP requests seen
+ *   PUT    /control/channels/N/picture   the body (a JPEG, at most 5 MB) is what channel N shows from now on
+ *   DELETE /control/channels/N/picture   channel N shows its drawn picture again
  */
 
 export type Controllable = {
@@ -22,7 +24,10 @@ export type Controllable = {
   commands(channel?: number): PtzCommand[];
   clearCommands(): void;
   requests(): unknown;
+  showPicture(channel: number, jpeg: Buffer | null): void;
 };
+
+const MAX_PICTURE_BYTES = 5 * 1024 * 1024;
 
 type Parsed = { ok: true; settings: CameraSimulatorSettings } | { ok: false; error: string };
 
@@ -82,15 +87,28 @@ const loopback = (req: IncomingMessage) => {
   return a === "::1" || a.startsWith("127.") || a.startsWith("::ffff:127.");
 };
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+/** The body, or null past `max` bytes. */
+async function readBody(req: IncomingMessage, max = 64 * 1024): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > max) return null;
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const body = await readBody(req);
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
+    return body === null ? null : JSON.parse(body.toString("utf8") || "{}");
   } catch {
     return null;
   }
 }
+
+const isJpeg = (b: Buffer) => b.length > 4 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
 
 export function createControlServer(sim: Controllable) {
   function send(res: ServerResponse, status: number, body: unknown) {
@@ -103,6 +121,8 @@ export function createControlServer(sim: Controllable) {
     if (!loopback(req)) return send(res, 403, { error: "The control API answers loopback callers only" });
     const url = new URL(req.url ?? "/", "http://control");
     const route = `${req.method} ${url.pathname.replace(/\/$/, "")}`;
+    const picture = /^(PUT|DELETE) \/control\/channels\/(\d{1,3})\/picture$/.exec(route);
+    if (picture) return showPicture(req, res, picture[1] as string, Number(picture[2]));
     switch (route) {
       case "GET /control":
         return send(res, 200, sim.summary());
@@ -123,6 +143,20 @@ export function createControlServer(sim: Controllable) {
       default:
         return send(res, 404, { error: `No route ${route}` });
     }
+  }
+
+  async function showPicture(req: IncomingMessage, res: ServerResponse, method: string, channel: number) {
+    let jpeg: Buffer | null = null;
+    if (method === "PUT") {
+      jpeg = await readBody(req, MAX_PICTURE_BYTES);
+      if (!jpeg || !isJpeg(jpeg)) return send(res, 400, { error: "Send a JPEG picture of at most 5 MB" });
+    }
+    try {
+      sim.showPicture(channel, jpeg);
+    } catch (err) {
+      return send(res, 404, { error: (err as Error).message });
+    }
+    return send(res, 200, { channel, picture: jpeg ? "shown" : "drawn" });
   }
 
   const server = http.createServer((req, res) => {

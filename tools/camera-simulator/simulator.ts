@@ -58,6 +58,7 @@ export async function startCameraSimulator(opts: CameraSimulatorOptions = {}) {
     timeNeedsAuth: opts.timeNeedsAuth ?? false,
     sdpHints: opts.sdpHints ?? true,
     channels: specs.map((spec, i) => new Channel(i + 1, structuredClone(spec))),
+    shown: new Map(),
     commands: [],
     refusals: { missing: 0, malformed: 0, user: 0, password: 0, clock: 0, replay: 0 },
     requests: { onvif: [], http: [], rtsp: [] },
@@ -145,6 +146,7 @@ export async function startCameraSimulator(opts: CameraSimulatorOptions = {}) {
         position: c.position(now),
         moving: c.moving(now),
         presets: c.spec.presets.map((p) => ({ token: p.token, name: p.name })),
+        picture: state.shown.has(c.number) ? "shown" : "drawn",
       })),
       refusals: { ...state.refusals },
     };
@@ -180,6 +182,12 @@ export async function startCameraSimulator(opts: CameraSimulatorOptions = {}) {
       rtsp: [...state.requests.rtsp],
     }),
     refusals: () => ({ ...state.refusals }),
+    /** Shows a JPEG on a channel instead of the drawn picture (null: the drawn picture again). */
+    showPicture(channel: number, jpeg: Buffer | null) {
+      if (!state.channels[channel - 1]) throw new Error(`There is no channel ${channel}`);
+      if (jpeg) state.shown.set(channel, jpeg);
+      else state.shown.delete(channel);
+    },
     async close() {
       await Promise.all([stopCameraPorts(), control ? control.close() : undefined]);
     },

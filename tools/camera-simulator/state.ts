@@ -34,6 +34,8 @@ export type SimState = {
   /** Whether the SDP carries a=framerate and a=x-dimensions besides the SPS. */
   sdpHints: boolean;
   channels: Channel[];
+  /** A JPEG a channel shows instead of its drawn store wall (a face for the face check), by channel number. */
+  shown: Map<number, Buffer>;
   commands: PtzCommand[];
   /** Refused WS-Security tokens by reason, for tests. */
   refusals: Record<TokenRefusal, number>;

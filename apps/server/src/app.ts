@@ -27,6 +27,7 @@ import { startCameraHealth } from "./features/cameras/camera-health.ts";
 import { camerasRoutes } from "./features/cameras/cameras.routes.ts";
 import type { CameraDevices } from "./features/cameras/device-ops.ts";
 import { createCameraDevices } from "./features/cameras/devices.ts";
+import { zonePicture } from "./features/cameras/zone-picture.ts";
 import { campaignRoutes } from "./features/campaigns/campaigns.routes.ts";
 import { cartRoutes } from "./features/cart/cart.routes.ts";
 import { registerCartSocket, WS_CLOSE } from "./features/cart/cart.socket.ts";
@@ -35,6 +36,8 @@ import { dashboardRoutes } from "./features/dashboard/dashboard.routes.ts";
 import { deviceRoutes } from "./features/devices/devices.routes.ts";
 import { exitRoutes } from "./features/exit/exit.routes.ts";
 import { faceRoutes } from "./features/face/face.routes.ts";
+import { createFaceCheck } from "./features/face/face-check.ts";
+import { descriptorSeal, faceDescriptorExpiry } from "./features/face/face-descriptors.ts";
 import { healthRoutes } from "./features/health/health.routes.ts";
 import { offerRoutes } from "./features/offers/offers.routes.ts";
 import { receiptMailExpiry } from "./features/orders/receipt-mail.outbox.ts";
@@ -50,6 +53,7 @@ import { profileRoutes } from "./features/profile/profile.routes.ts";
 import { publicRoutes } from "./features/public/public.routes.ts";
 import { refundRoutes } from "./features/refunds/refunds.routes.ts";
 import { adminSessionRoutes } from "./features/sessions/admin-sessions.routes.ts";
+import { sessionAnnouncer } from "./features/sessions/session-events.ts";
 import { sessionRoutes } from "./features/sessions/sessions.routes.ts";
 import { createSettingsReader } from "./features/settings/effective-settings.ts";
 import { settingsRoutes } from "./features/settings/settings.routes.ts";
@@ -67,7 +71,7 @@ import { createBankIdClient } from "./platform/bankid/client.ts";
 import { deriveKey } from "./platform/crypto.ts";
 import { simulatedDoor, webhookDoor } from "./platform/door.ts";
 import { openEventBus } from "./platform/event-transports.ts";
-import { type FaceVerifier, noFaceVerifier } from "./platform/face.ts";
+import { createFaceModel, type FaceModel } from "./platform/face/face-model.ts";
 import { type ExpiryJob, scheduleHousekeeping } from "./platform/housekeeping.ts";
 import {
   clientErrorHandler,
@@ -86,8 +90,8 @@ import { closeConnectionsWhileDraining } from "./platform/shutdown.ts";
 export type BuildOptions = {
   /** Use this database instead of opening the configured one (tests share one per file). */
   database?: Database;
-  /** The exit's face verifier (platform/face.ts); without one nobody is verified and the exit QR code is used. */
-  faceVerifier?: FaceVerifier;
+  /** The face model the face check runs (platform/face); one in a worker thread of this process by default. */
+  faceModel?: FaceModel;
   /** What talks to cameras; by default the real protocols (platform/cameras). */
   cameraDevices?: CameraDevices;
   /**
@@ -119,6 +123,7 @@ export const EXPIRY_JOBS: readonly ExpiryJob[] = [
   adminSessionExpiry,
   ...shopperAuthExpiry,
   receiptMailExpiry,
+  faceDescriptorExpiry,
 ];
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -168,7 +173,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate("db", database.db);
   app.decorate("bankid", config.bankid ? createBankIdClient(config.bankid) : null);
   app.decorate("door", config.doorWebhook ? webhookDoor(config.doorWebhook) : simulatedDoor(app.log));
-  app.decorate("faceVerifier", options.faceVerifier ?? noFaceVerifier);
   app.decorate("saleClock", options.saleClock ?? (() => new Date()));
   app.decorate("cameraDevices", options.cameraDevices ?? createCameraDevices());
   app.decorate("cameraSealer", sealerFor(deriveKey(config.secretKey, "camera-password-seal")));
@@ -214,6 +218,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const productSearch = createProductSearch({ db: database.db, bus, logger: app.log });
   app.decorate("productSearch", productSearch);
   app.addHook("onClose", async () => productSearch.close());
+  const faceCheck = createFaceCheck({
+    db: database.db,
+    model: options.faceModel ?? createFaceModel(),
+    picture: zonePicture(app),
+    seal: descriptorSeal(config.secretKey),
+    log: app.log,
+    announce: sessionAnnouncer(bus, app.log),
+  });
+  app.decorate("faceCheck", faceCheck);
+  app.addHook("onClose", () => faceCheck.close());
   app.decorate("cameraHealth", startCameraHealth(app));
   scheduleHousekeeping(app, EXPIRY_JOBS);
   startReceiptMails(app, config.smtpUrl ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom }) : null);

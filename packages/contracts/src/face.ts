@@ -13,6 +13,24 @@ export const faceVerifySchema = z.object({ user_id: z.uuid("user_id must be a UU
 /** The face check's answer: ok, or why not (the exit then asks for the QR code). */
 export const faceVerifyResponseSchema = z.object({
   status: z.enum(["ok", "not_verified"]),
-  reason: z.enum(["verified", "no_consent", "module_off", "no_visit", "no_match"]),
+  /**
+   * verified; or why not: no_consent, module_off, no_visit; not_enrolled (no face was learnt at the door);
+   * no_camera (no exit camera answered); no_face, no_match, ambiguous (another face or visit as near);
+   * unreadable (the picture), busy (too many checks at once), timeout.
+   */
+  reason: z.enum([
+    "verified",
+    "no_consent",
+    "module_off",
+    "no_visit",
+    "not_enrolled",
+    "no_camera",
+    "no_face",
+    "no_match",
+    "ambiguous",
+    "unreadable",
+    "busy",
+    "timeout",
+  ]),
 });
 export type FaceVerifyResponse = z.infer<typeof faceVerifyResponseSchema>;

@@ -37,6 +37,8 @@ export const SHOPPER_TIMING = {
   /** The shopping page's scanner tries 2× zoom this long after it starts. */
   zoomAfterMs: 1_000,
   afterCheckoutRedirectMs: 5_000,
+  /** The exit page waits this long for the face check before it shows the exit QR code; the server gives up 2 s sooner. */
+  faceVerifyWaitMs: 7_000,
 } as const;
 
 /** The scan box (shopper-app.md §9): a share of the smaller video side on the shopping page, CSS pixels on manual scan. */

@@ -32,6 +32,14 @@ describe("secrets at rest", () => {
     flipped[0]! ^= 1;
     expect(() => decrypt(key, [v, iv, tag, flipped.toString("base64url")].join("."))).toThrow();
   });
+  it("a value bound to something opens only with the same, never with another or with nothing", () => {
+    const bound = encrypt(key, "descriptor", "visit-1");
+    expect(decrypt(key, bound, "visit-1")).toBe("descriptor");
+    expect(() => decrypt(key, bound, "visit-2")).toThrow();
+    expect(() => decrypt(key, bound)).toThrow();
+    expect(() => decrypt(key, encrypt(key, "descriptor"), "visit-1")).toThrow();
+    expect(decrypt(key, encrypt(key, "descriptor", ""), "")).toBe("descriptor");
+  });
   it("derives separate keys per purpose and hashes with a key", () => {
     expect(deriveKey("a".repeat(40), "x").equals(deriveKey("a".repeat(40), "y"))).toBe(false);
     expect(keyedHash(key, "198112189876")).toMatch(/^[0-9a-f]{64}$/);

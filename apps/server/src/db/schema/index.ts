@@ -2,6 +2,7 @@ export * from "./admin.ts";
 export * from "./analytics.ts";
 export * from "./cameras.ts";
 export * from "./cart.ts";
+export * from "./face.ts";
 export * from "./operations.ts";
 export * from "./orders.ts";
 export * from "./pant.ts";

@@ -34,7 +34,11 @@ export interface CameraDevices {
   ): Promise<{ stream_url: string; resolution: string | null; fps: number | null }>;
   /** A standalone camera's rtsp:// address, probed with DESCRIBE. */
   probeStream(url: string, opts: Reach): Promise<{ resolution: string | null; fps: number | null }>;
-  snapshot(target: DeviceTarget, channel: number, opts: Reach): Promise<{ image: Uint8Array; contentType: string }>;
+  snapshot(
+    target: DeviceTarget,
+    channel: number,
+    opts: Reach & { timeoutMs?: number; signal?: AbortSignal },
+  ): Promise<{ image: Uint8Array; contentType: string }>;
   ptz(
     target: DeviceTarget,
     channel: number,

@@ -39,7 +39,11 @@ export function createCameraDevices(): CameraDevices {
       }),
     probeStream: (url, opts) => streamInfo(standalone(url), 1, { networks: opts.networks, streamPath: url }),
     snapshot: async (target, channel, opts) => {
-      const picture = await snapshotPicture(target, channel, { networks: opts.networks });
+      const picture = await snapshotPicture(target, channel, {
+        networks: opts.networks,
+        ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      });
       // The client checks it is a JPEG within the size limit.
       return { image: picture.jpeg, contentType: "image/jpeg" };
     },

@@ -129,6 +129,26 @@ async function passGate(
     throw err;
   }
 
+  return leaveAndPay(opts, visit, "exit_qr", announce);
+}
+
+/** What the exit needs to charge a visit and open its gate, whichever way the shopper was known there. */
+export type GateExit = Pick<
+  GateOptions,
+  "db" | "payments" | "mailReceipts" | "openGate" | "saleClock" | "spotCheckShare" | "log"
+>;
+
+/**
+ * Through the exit: every visit the shopper owes is paid (once), the visit is
+ * marked gone, it is drawn for a staff check, and the gate opens. A declined
+ * card (or any refusal of the charge) keeps the gate shut and is thrown.
+ */
+export async function leaveAndPay(
+  opts: GateExit,
+  visit: { id: string; store_id: string; customer_id: string },
+  kind: "exit_qr" | "face_check",
+  announce: AnnounceSession,
+): Promise<GateAnswer> {
   let answer: GateAnswer;
   try {
     const paid = await checkout({
@@ -152,7 +172,7 @@ async function passGate(
     sql`update shopping_sessions set exited_at = coalesce(exited_at, now())
         where customer_id = ${visit.customer_id} and (id = ${visit.id} or state = 'charging')`,
   );
-  await announce({ store_id: visit.store_id, session_id: visit.id, kind: "exit_qr" });
+  await announce({ store_id: visit.store_id, session_id: visit.id, kind });
   if (answer.status !== "empty" && opts.spotCheckShare) {
     // The draw for a staff check never keeps a paying shopper in: a failure here is logged and the gate opens.
     await flagAtExit({

@@ -5,15 +5,17 @@ import {
   faceVerifySchema,
 } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { FaceVerifier } from "../../platform/face.ts";
+import type { FaceCheck } from "../../platform/face.ts";
 import { errorResponses } from "../../platform/route-errors.ts";
+import { chargeWith, paymentsOf } from "../payments/charge.ts";
 import { sessionAnnouncer } from "../sessions/session-events.ts";
 import { namedShopper, requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
+import { loadVisit } from "../visits/visit-loader.ts";
 import { faceConsent, setFaceConsent, verifyFace } from "./face.service.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
-    faceVerifier: FaceVerifier;
+    faceCheck: FaceCheck;
   }
 }
 
@@ -57,17 +59,33 @@ export const faceRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          "The face check at the exit: ok only with consent, in a store with face_checkout, when the verifier agrees",
+          "The face check at the exit: ok only with consent, in a store with face_checkout, when the exit camera shows the face learnt at the door; then the visit is paid and the gate opens",
         body: faceVerifySchema,
         response: { 200: faceVerifyResponseSchema, ...errors },
       },
     },
-    (request) =>
-      verifyFace({
+    async (request) => {
+      const customerId = namedShopper(request, request.body.user_id, "Du kan bara verifiera dig själv.");
+      // Read before any transaction (PGlite has one connection): the share of exits a staff check draws.
+      const visit = await loadVisit(app.db, { openOf: customerId });
+      const spotCheckShare = visit ? (await app.settings.effective(visit.store_id)).store.spot_check_share : 0;
+      const answer = await verifyFace({
         db: app.db,
-        verifier: app.faceVerifier,
-        customerId: namedShopper(request, request.body.user_id, "Du kan bara verifiera dig själv."),
+        check: app.faceCheck,
+        customerId,
         announce,
-      }),
+        exit: {
+          db: app.db,
+          payments: chargeWith(paymentsOf(app)),
+          mailReceipts: app.receiptMails.sends,
+          saleClock: app.saleClock,
+          openGate: ({ storeId, sessionId }) => app.door.open({ storeId, sessionId }),
+          spotCheckShare,
+          log: request.log,
+        },
+      });
+      if (answer.status === "ok") app.receiptMails.kick();
+      return answer;
+    },
   );
 };

@@ -90,7 +90,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
         if (customerId) caller = { kind: "shopper", customerId };
       }
       if (!caller) throw unauthorized("The door scanner must send its device key", "device_key_required");
-      return scanAtDoor({
+      const opened = await scanAtDoor({
         db: app.db,
         door: app.door,
         caller,
@@ -101,6 +101,9 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
           app.payments !== null && (await app.settings.effective(request.body.store_id)).store.require_card_at_door,
         announce,
       });
+      // The entrance camera learns the face of a shopper who consented, after the door has answered.
+      void app.faceCheck.enrol({ sessionId: opened.session_id, storeId: request.body.store_id });
+      return opened;
     },
   );
 

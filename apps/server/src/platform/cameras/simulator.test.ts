@@ -188,4 +188,38 @@ describe("control API", () => {
       await own.close();
     }
   });
+
+  it("shows a JPEG put on a channel instead of the drawn picture, until it is taken away", async () => {
+    const own = await startCameraSimulator({ password: "Hidden-1234567", httpAuth: "basic" });
+    try {
+      const picture = `${own.controlUrl}/channels/2/picture`;
+      const basic = `Basic ${Buffer.from(`${own.user}:Hidden-1234567`).toString("base64")}`;
+      const take = async (channel: number) =>
+        Buffer.from(
+          await (
+            await fetch(`${own.httpUrl}/ISAPI/Streaming/channels/${channel}01/picture`, {
+              headers: { authorization: basic },
+            })
+          ).arrayBuffer(),
+        );
+      const drawn = await take(2);
+      const face = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(64), Buffer.from([0xff, 0xd9])]);
+      expect((await fetch(picture, { method: "PUT", body: "not a jpeg" })).status).toBe(400);
+      expect((await fetch(`${own.controlUrl}/channels/9/picture`, { method: "PUT", body: face })).status).toBe(404);
+      const put = await fetch(picture, { method: "PUT", body: face });
+      expect([put.status, await put.json()]).toEqual([200, { channel: 2, picture: "shown" }]);
+      expect((await take(2)).equals(face)).toBe(true);
+      expect((await take(1)).equals(face)).toBe(false);
+      const summary = (await (await fetch(own.controlUrl as string)).json()) as { channels: { picture: string }[] };
+      expect(summary.channels.map((c) => c.picture)).toEqual(["drawn", "shown", "drawn", "drawn"]);
+      expect((await fetch(picture, { method: "DELETE" })).status).toBe(200);
+      const again = await take(2);
+      expect(again.equals(face)).toBe(false);
+      expect(again.subarray(0, 3).equals(drawn.subarray(0, 3))).toBe(true);
+      const tooBig = Buffer.concat([face, Buffer.alloc(5 * 1024 * 1024)]);
+      expect((await fetch(picture, { method: "PUT", body: tooBig })).status).toBe(400);
+    } finally {
+      await own.close();
+    }
+  });
 });
