@@ -79,6 +79,20 @@ const GROUPS = {
     mutate: [feature("products/search-index.ts"), feature("products/products.search.ts")],
     tests: [feature("products/products.search-index.test.ts"), feature("products/products.catalogue.test.ts")],
   },
+  // Issue 25: the face check: matching, the check at the door and the exit, its sealed descriptors and their lifetime.
+  face: {
+    mutate: [
+      `${server}/platform/face/face-match.ts`,
+      feature("face/face-check.ts"),
+      feature("face/face-descriptors.ts"),
+      feature("face/face.service.ts"),
+    ],
+    tests: [
+      `${server}/platform/face/face-match.test.ts`,
+      feature("face/face.test.ts"),
+      feature("face/face.lifetime.test.ts"),
+    ],
+  },
   "shopper-auth": {
     mutate: [feature("shopper-auth/shopper-auth.service.ts")],
     tests: [

@@ -194,6 +194,16 @@ async function startPaymentSimulator(): Promise<void> {
 }
 
 /**
+ * What the demo's entrance (channel 1) and exit (channel 4) cameras show: one of the group photos that ship with
+ * the @vladmandic/face-api package (a development dependency), so the face check sees the same people at both.
+ * None when the package is not installed: the cameras then show their drawn store wall, and the exit the QR code.
+ */
+function demoFaces(): string[] {
+  const photo = path.join(root, "node_modules", "@vladmandic", "face-api", "demo", "sample1.jpg");
+  return existsSync(photo) ? ["--show", `1=${photo}`, "--show", `4=${photo}`] : [];
+}
+
+/**
  * The camera simulator: an ONVIF recorder with four cameras, RTSP and
  * snapshots. The demo store's cameras point at it (DEMO_CAMERA_SYSTEM), on
  * fixed ports so that they still answer after a restart.
@@ -201,6 +211,7 @@ async function startPaymentSimulator(): Promise<void> {
 async function startCameraSimulator(): Promise<void> {
   const run = (httpPort: string, rtspPort: string) => {
     const child = simulator("tools/camera-simulator/main.ts", [
+      ...demoFaces(),
       "--http-port",
       httpPort,
       "--rtsp-port",

@@ -2,12 +2,17 @@
  * Runs the camera simulator on its own:
  *   node tools/camera-simulator/main.ts [--host 127.0.0.1] [--http-port 0] [--rtsp-port 0] [--control-port 0]
  *     [--brand hikvision|dahua|axis|generic] [--user admin] [--password …] [--channels 4] [--http-auth digest|basic]
+ *     [--show CHANNEL=FILE.jpg]…
  * A port of 0 takes a free one. Prints the addresses and credentials a
  * camera system needs (CAMERA_SIM_HTTP, CAMERA_SIM_RTSP, CAMERA_SIM_USER,
  * CAMERA_SIM_PASSWORD) and the control API's address (CAMERA_SIM_CONTROL),
  * which answers loopback callers only, e.g.
  *   curl -X POST $CAMERA_SIM_CONTROL -d '{"fault":"slow","delay_ms":8000}'
+ *   curl -X PUT $CAMERA_SIM_CONTROL/channels/4/picture --data-binary @face.jpg
+ * `--show` puts a JPEG on a channel from the start (the demo shows a face at
+ * its entrance and exit, so the face check has someone to see).
  */
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { BRANDS, isBrand } from "./brands.ts";
 import { startCameraSimulator } from "./simulator.ts";
@@ -23,6 +28,7 @@ const { values } = parseArgs({
     password: { type: "string" },
     channels: { type: "string", default: "4" },
     "http-auth": { type: "string", default: "digest" },
+    show: { type: "string", multiple: true, default: [] },
   },
 });
 
@@ -51,6 +57,14 @@ const simulator = await startCameraSimulator({
   channels,
   httpAuth,
 });
+for (const show of values.show) {
+  const [, channel, file] = /^(\d+)=(.+)$/.exec(show) ?? fail("--show must be CHANNEL=FILE.jpg");
+  try {
+    simulator.showPicture(Number(channel), readFileSync(file as string));
+  } catch (err) {
+    fail(`--show ${show}: ${(err as Error).message}`);
+  }
+}
 process.stdout.write(
   [
     `Camera simulator: ${channels} ${values.brand} channels, ONVIF at ${simulator.httpUrl}/onvif/device_service, RTSP at ${simulator.rtspUrl}, control ${simulator.controlUrl}`,

@@ -201,7 +201,7 @@ export const sv = {
   },
   face: {
     title: "Ansiktsverifiering vid utgången",
-    text: "Med ditt samtycke känner butikens kamera igen dig vid utgången, så att du slipper visa en QR-kod. Inga bilder av ditt ansikte sparas, och du kan ta tillbaka samtycket när du vill. Utan samtycke visar du QR-koden.",
+    text: "Med ditt samtycke tar kameran vid ingången fram ett ansiktsavtryck (siffror, ingen bild) när dörren öppnas. Det sparas krypterat bara under besöket, så att kameran vid utgången känner igen dig och du slipper visa en QR-kod, och raderas när du har gått ut. Inga bilder av ditt ansikte sparas. Du kan ta tillbaka samtycket när du vill; avtrycket raderas då direkt. Utan samtycke visar du QR-koden.",
     consent: "Jag samtycker till ansiktsverifiering vid utgången",
     given: "Samtycke givet",
     withdrawn: "Samtycket är återkallat.",

@@ -52,6 +52,28 @@ describe("the timeline says why the exit gate stayed shut, and who let the shopp
   });
 });
 
+describe("the timeline says what the face check came to, never anything about the face", () => {
+  it.each([
+    [{ status: "ok", reason: "verified" }, "Face check passed at the exit"],
+    [{ status: "not_verified", reason: "no_match" }, "Face check not passed (another face at the exit)"],
+    [{ status: "not_verified", reason: "ambiguous" }, "Face check not passed (another visit's face as near)"],
+    [{ status: "not_verified", reason: "not_enrolled" }, "Face check not passed (no face learnt at the door)"],
+    [{ status: "not_verified", reason: "timeout" }, "Face check not passed (no answer in time)"],
+    [{ status: "not_verified", reason: "new_reason" }, "Face check not passed (new reason)"],
+  ])("at the exit: %o", (detail, words) => {
+    expect(describeEvent(event("face_check", detail))).toBe(words);
+  });
+
+  it.each([
+    ["kept", "Face learnt at the door for the exit"],
+    ["no_face", "Face not learnt at the door (no face at the entrance)"],
+    ["no_camera", "Face not learnt at the door (no entrance camera answered)"],
+    ["visit_gone", "Face not learnt at the door (consent withdrawn or the visit over)"],
+  ])("at the door: %s", (outcome, words) => {
+    expect(describeEvent(event("face_enrolment", { outcome }))).toBe(words);
+  });
+});
+
 describe("a line's pant", () => {
   it("reads as the quantity times the pant of one", () => {
     expect(pantLineText(3, { unit: 2, total: 6 })).toBe("Pant 3 × 2,00\u00a0kr");

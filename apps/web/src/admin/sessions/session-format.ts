@@ -98,6 +98,29 @@ export const EXIT_REFUSALS: Record<string, string> = {
   wrong_store: "exit code for another store",
 };
 
+/** Why the exit's face check did not let the shopper out (the visit's `face_check` event); the QR code then did. */
+export const FACE_CHECK_REASONS: Record<string, string> = {
+  no_consent: "no consent",
+  module_off: "face check off in this store",
+  not_enrolled: "no face learnt at the door",
+  no_camera: "no exit camera answered",
+  no_face: "no face at the exit",
+  no_match: "another face at the exit",
+  ambiguous: "another visit's face as near",
+  unreadable: "the picture could not be read",
+  busy: "too many checks at once",
+  timeout: "no answer in time",
+};
+
+/** Why no face was learnt at the door (the visit's `face_enrolment` event). */
+export const FACE_ENROLMENTS: Record<string, string> = {
+  no_camera: "no entrance camera answered",
+  no_face: "no face at the entrance",
+  unreadable: "the picture could not be read",
+  busy: "too many at once",
+  visit_gone: "consent withdrawn or the visit over",
+};
+
 /** What happened, in a line a person reads: "Added Apelsinjuice (7310000006011)". */
 export function describeEvent(event: TimelineEvent): string {
   const d = event.detail ?? {};
@@ -123,7 +146,13 @@ export function describeEvent(event: TimelineEvent): string {
       return d.left_unpaid === true ? `${who}: ${money(d.amount)} left unpaid` : `${who}, with an empty cart`;
     }
     case "face_check":
-      return d.status === "ok" ? "Face check passed" : `Face check not passed (${text(d.reason).replaceAll("_", " ")})`;
+      return d.status === "ok"
+        ? "Face check passed at the exit"
+        : `Face check not passed (${FACE_CHECK_REASONS[text(d.reason)] ?? text(d.reason).replaceAll("_", " ")})`;
+    case "face_enrolment":
+      return d.outcome === "kept"
+        ? "Face learnt at the door for the exit"
+        : `Face not learnt at the door (${FACE_ENROLMENTS[text(d.outcome)] ?? text(d.outcome).replaceAll("_", " ")})`;
     case "checkout":
       return d.empty ? "Left with an empty cart" : `Checkout started: ${money(d.amount)}`;
     case "charged":

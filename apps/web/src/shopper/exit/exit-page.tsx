@@ -118,12 +118,21 @@ export default function ExitPage() {
         // Anything else (the network): on as before, the QR view asks for a code again.
         log.warn("Could not get an exit code", error);
       }
+      // The face check has SHOPPER_TIMING.faceVerifyWaitMs; past it the QR code, whatever the server is doing.
+      const wait = new AbortController();
+      const giveUp = setTimeout(() => wait.abort(), SHOPPER_TIMING.faceVerifyWaitMs);
+      const stop = () => wait.abort();
+      controller.signal.addEventListener("abort", stop, { once: true });
       try {
-        const answer = await shopperApi.faceVerify(id, controller.signal);
+        const answer = await shopperApi.faceVerify(id, wait.signal);
         if (answer.status === "ok") void pay();
         else setView({ kind: "qr" });
       } catch (error) {
-        if (!isAbort(error)) setView({ kind: "qr" });
+        if (!controller.signal.aborted) setView({ kind: "qr" });
+        else if (!isAbort(error)) log.warn("The face check failed", error);
+      } finally {
+        clearTimeout(giveUp);
+        controller.signal.removeEventListener("abort", stop);
       }
     })();
     return () => controller.abort();
