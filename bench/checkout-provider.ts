@@ -26,7 +26,7 @@ export type Outside = {
 };
 
 /** Waits for a simulator to print its settings (`  NAME=value` lines) and answers them. */
-async function settingsOf(child: Child, last: string): Promise<Record<string, string>> {
+export async function settingsOf(child: Child, last: string): Promise<Record<string, string>> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`simulator exited with code ${child.exitCode}: ${child.output}`);

@@ -6,7 +6,8 @@
  * fan-out over WebSockets (bench/cart-fanout.ts) and one visit's token
  * opening 1,500 of them (bench/cart-sockets.ts); the bytes one scan brings
  * to the shopper's phone (bench/scan-bytes.ts); pricing a 60-line cart among
- * 200 offers in-process (bench/pricing.ts); the Analytics screen's
+ * 200 offers in-process (bench/pricing.ts); the face check's model and
+ * its verification through the server (bench/face.ts); the Analytics screen's
  * calls on a year of a busy chain (bench/analytics.ts); the shopper scanner's
  * barcode decoder in Chromium (bench/decoder.ts); then the weight of each
  * page's first render (bench/bundle.ts). Each server is its own child
@@ -27,6 +28,7 @@ import { socketsBench, socketsTimeLimit } from "./cart-sockets.ts";
 import { checkoutBench, checkoutTimeLimit } from "./checkout.ts";
 import { burstBench, burstTimeLimit } from "./checkout-burst.ts";
 import { decoderBench, decoderTimeLimit } from "./decoder.ts";
+import { faceBench, faceTimeLimit } from "./face.ts";
 import {
   autocannon,
   autocannonVersion,
@@ -114,6 +116,7 @@ async function main(): Promise<void> {
     pricing: { limit: pricingTimeLimit, run: pricingBench },
     checkout: { limit: checkoutTimeLimit, run: checkoutBench },
     burst: { limit: burstTimeLimit, run: burstBench },
+    face: { limit: faceTimeLimit, run: faceBench },
     analytics: { limit: analyticsTimeLimit, run: analyticsBench },
     decoder: { limit: decoderTimeLimit, run: decoderBench },
     bundle: { limit: 300, run: bundleBench },

@@ -14,6 +14,7 @@ export type SectionName =
   | "pricing"
   | "checkout"
   | "burst"
+  | "face"
   | "analytics"
   | "decoder"
   | "bundle";
@@ -29,6 +30,7 @@ export const SECTIONS: readonly { name: SectionName; heading: string }[] = [
   { name: "pricing", heading: "## Pricing a cart" },
   { name: "checkout", heading: "## Checkout:" },
   { name: "burst", heading: "## Checkout burst" },
+  { name: "face", heading: "## Face check" },
   { name: "analytics", heading: "## Analytics" },
   { name: "decoder", heading: "## Decoder" },
   { name: "bundle", heading: "## Page weight" },

@@ -95,7 +95,8 @@ describe("the face model", () => {
         });
       });
     try {
-      expect(await next()).toEqual({ ready: true });
+      // On Linux the thread runs at niceness 10, so the service's requests come first when the CPU is short.
+      expect(await next()).toEqual({ ready: true, nice: process.platform === "linux" ? 10 : null });
       thread.postMessage({ id: 1, width: 10, height: 10, pixels: new ArrayBuffer(7) });
       expect(await next()).toMatchObject({ id: 1, error: expect.stringContaining("not a picture") });
       thread.postMessage({ id: 2, width: -1, height: 3, pixels: new ArrayBuffer(0) });

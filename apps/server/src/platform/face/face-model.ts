@@ -22,7 +22,7 @@ export type FoundFace = {
 export type ModelPicture = { id: number; width: number; height: number; pixels: ArrayBuffer };
 export type WorkerFace = FoundFace;
 export type WorkerAnswer =
-  | { ready: true }
+  | { ready: true; nice: number | null }
   | { failed: string }
   | { id: number; faces: WorkerFace[] }
   | { id: number; error: string };
