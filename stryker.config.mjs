@@ -218,6 +218,7 @@ const GROUPS = {
       feature("orders/vat.test.ts"),
       feature("checkout/checkout.boundaries.test.ts"),
       feature("checkout/checkout.vat-dates.test.ts"),
+      feature("checkout/order-pricing.test.ts"),
       // The staff-check draw after a payment from the phone (checkout's afterPaid, from exit's payFromPhone) is tested
       // with the spot checks.
       feature("spot-checks/spot-checks.draw.test.ts"),
