@@ -34,16 +34,16 @@ describe("the face check's error rates (docs/face-check.md)", () => {
     const rates = errorRates(described, faceDistance, FACE_MATCH_THRESHOLD);
     expect(rates.impostorPairs).toBe(18_711);
     expect(rates.falseAccepts).toBe(0);
-    // Written in docs/face-check.md: the nearest two different people are at least 0.75 apart.
-    expect(rates.impostorMin).toBeGreaterThanOrEqual(0.75);
+    // Written in docs/face-check.md: the nearest two different people are at least 0.78 apart (0.81 measured).
+    expect(rates.impostorMin).toBeGreaterThanOrEqual(0.78);
     expect(rates.impostorMin - FACE_MATCH_THRESHOLD).toBeGreaterThanOrEqual(0.1);
   });
 
-  it("rejects at most 3.5 % of genuine pairs, and finds a face in all but one picture", () => {
+  it("rejects at most 3 % of genuine pairs (2.1 % measured), and finds a face in all but one picture", () => {
     const rates = errorRates(described, faceDistance, FACE_MATCH_THRESHOLD);
     expect(rates.genuinePairs).toBe(22 * 36);
     expect(rates.noFace).toBeLessThanOrEqual(1);
-    expect(rates.falseRejects / rates.genuinePairs).toBeLessThanOrEqual(0.035);
+    expect(rates.falseRejects / rates.genuinePairs).toBeLessThanOrEqual(0.03);
     // Each person is known from the ordinary picture in every other picture but at most two.
     for (let person = 0; person < 22; person++) {
       const base = described.find((d) => d.person === person && d.variant === "base")?.descriptor;
