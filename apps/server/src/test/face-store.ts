@@ -122,8 +122,8 @@ export type Shopper = TestShopper & {
   verify(): Promise<{ status: string; reason: string }>;
 };
 
-export async function shopper(consent = true): Promise<Shopper> {
-  const who = await newShopper(ctx.app, { card: "pm_card_visa", name: "Eva", birthDate: "1975-07-07" });
+export async function shopper(consent = true, card = "pm_card_visa"): Promise<Shopper> {
+  const who = await newShopper(ctx.app, { card, name: "Eva", birthDate: "1975-07-07" });
   const withFace: Shopper = {
     ...who,
     consent: async (value) =>

@@ -95,6 +95,25 @@ describe("the face check at the exit", () => {
     expect(await descriptorOf(visit)).toBeNull();
   });
 
+  it("a declined card after an ok keeps the gate shut; the phone's checkout then says why", async () => {
+    const eva = await shopper(true, "pm_card_chargeDeclined");
+    const visit = await enter(eva, people[1] as Buffer);
+    const scan = await eva.call({
+      method: "POST",
+      url: "/api/v1/cart/scan",
+      payload: { session_id: visit, barcode: juice },
+    });
+    expect(scan.statusCode, scan.body).toBe(200);
+    sim.showPicture(EXIT, people[1] as Buffer);
+    expect(await eva.verify()).toEqual({ status: "ok", reason: "verified" });
+    expect(opensFor(visit)).toBe(1);
+    const checkout = await eva.call({ method: "POST", url: "/api/v1/checkout", payload: { user_id: eva.id } });
+    expect([checkout.statusCode, checkout.json().code]).toEqual([402, "payment_declined"]);
+    expect((await eva.call({ method: "GET", url: "/api/v1/exit/status" })).json().state).toBe("declined");
+    // Still inside and unpaid: the face stays for the next try.
+    expect(await descriptorOf(visit)).not.toBeNull();
+  });
+
   it("another person at the exit is not the shopper: the exit QR code instead, and nothing is paid", async () => {
     const eva = await shopper();
     const visit = await enter(eva, people[0] as Buffer);
