@@ -107,11 +107,11 @@ export function createFaceModel(options: FaceModelOptions = {}): FaceModel {
     worker = thread;
     ready = new Promise<void>((resolve, reject) => {
       const gone = (why: string) => {
-        if (worker === thread) {
-          worker = null;
-          ready = null;
-        }
         reject(new FaceModelError("model", why));
+        // A thread closed or replaced already had its pictures answered; those waiting now are a newer thread's.
+        if (worker !== thread) return;
+        worker = null;
+        ready = null;
         failAll(why);
       };
       thread.on("message", (answer: WorkerAnswer) => {
