@@ -81,7 +81,7 @@ async function verifyOnce(opts: Parameters<typeof verifyFace>[0]): Promise<FaceV
     sessionId: visit.id,
     storeId: visit.store_id,
     kind: "face_check",
-    source: "exit_gate",
+    source: "phone",
     detail: { ...answer },
   });
   if (answer.status !== "ok") {
