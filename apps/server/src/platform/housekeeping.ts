@@ -83,6 +83,8 @@ export function schedulePeriodic(
   opts: { oncePerRound?: boolean } = {},
 ): PeriodicJob {
   let current: Promise<void> | null = null;
+  /** A claim of a round on its way to the database: closing waits for it, so no round is claimed after. */
+  let claiming: Promise<void> | null = null;
   let again = false;
   let closed = false;
   const kick = () => {
@@ -109,8 +111,8 @@ export function schedulePeriodic(
   };
   const onTimer = () => {
     if (!opts.oncePerRound) return kick();
-    if (closed) return;
-    claimRound(app.db, name, everyMs).then(
+    if (closed || claiming) return;
+    claiming = claimRound(app.db, name, everyMs).then(
       (mine) => {
         if (mine) kick();
       },
@@ -120,6 +122,9 @@ export function schedulePeriodic(
           app.log.warn({ err: safeError(err), job: name }, "periodic job not claimed");
       },
     );
+    void claiming.finally(() => {
+      claiming = null;
+    });
   };
   const timer = setInterval(onTimer, everyMs);
   timer.unref();
@@ -129,6 +134,7 @@ export function schedulePeriodic(
   app.addHook("onClose", async () => {
     closed = true;
     clearInterval(timer);
+    await claiming;
     await idle();
   });
   return { kick, idle };

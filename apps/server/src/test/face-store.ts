@@ -48,7 +48,7 @@ export const opensFor = (visit: string) => opened.filter((id) => id === visit).l
 /** Registers the store, its cameras, door and payments around the tests of the file that calls it. */
 export function useFaceStore(): void {
   beforeAll(async () => {
-    const model = createFaceModel();
+    const model = createFaceModel({ nice: 0 });
     const photos = await groupPhotos();
     together = photos[0] as Buffer;
     people = (await peopleOf(model, together)).map((p) => p.picture);

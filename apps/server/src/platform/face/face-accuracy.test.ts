@@ -14,7 +14,7 @@ let set: SampleFace[];
 let described: { person: number; variant: string; descriptor: Float32Array | null }[];
 
 beforeAll(async () => {
-  model = createFaceModel();
+  model = createFaceModel({ nice: 0 });
   set = await sampleFaces(model);
   described = [];
   for (const sample of set) {

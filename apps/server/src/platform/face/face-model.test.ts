@@ -15,7 +15,7 @@ let model: FaceModel;
 let photos: Buffer[];
 
 beforeAll(async () => {
-  model = createFaceModel();
+  model = createFaceModel({ nice: 0 });
   photos = await groupPhotos();
 }, 60_000);
 afterAll(() => model.close());
@@ -113,7 +113,7 @@ describe("the face model", () => {
   }, 60_000);
 
   it("a caller whose time runs out is answered at once; pictures past the waiting limit are refused as busy", async () => {
-    const busy = createFaceModel({ maxWaiting: 2 });
+    const busy = createFaceModel({ maxWaiting: 2, nice: 0 });
     try {
       // Started, so that what follows measures waiting and not the models loading.
       await busy.find(photos[3] as Buffer);
@@ -134,7 +134,7 @@ describe("the face model", () => {
   }, 60_000);
 
   it("a closed model answers what was waiting, and starts a new thread for the next picture", async () => {
-    const once = createFaceModel();
+    const once = createFaceModel({ nice: 0 });
     try {
       const waiting = once.find(photos[0] as Buffer);
       await new Promise((resolve) => setTimeout(resolve, 50));

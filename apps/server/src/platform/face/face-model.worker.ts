@@ -11,7 +11,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import type { ModelPicture, WorkerAnswer, WorkerFace } from "./face-model.ts";
 
 const require = createRequire(import.meta.url);
@@ -111,8 +111,8 @@ async function describe(picture: ModelPicture): Promise<WorkerFace[]> {
 const port = parentPort;
 if (!port) throw new Error("face-model.worker.ts runs as a worker thread");
 
-/** The thread's niceness: 10 of Linux's 19 below the process's 0. */
-const FACE_THREAD_NICE = 10;
+/** The thread's niceness: 10 of Linux's 19 below the process's 0, unless the model was made with another. */
+const FACE_THREAD_NICE: number = (workerData as { nice?: number } | null)?.nice ?? 10;
 
 /**
  * This thread yields the CPU to the service's requests: on Linux a thread has
