@@ -3,16 +3,14 @@ import { describe, expect, it } from "vitest";
 import {
   ctx,
   descriptorOf,
-  doorKey,
-  ENTRANCE,
   EXIT,
   enter,
   juice,
+  openDoor,
   people,
   shopper,
   sim,
   snapshotsTaken,
-  store,
   stranger,
   useFaceStore,
 } from "../../test/face-store.ts";
@@ -97,16 +95,7 @@ describe("a burst", () => {
 
   it("consent withdrawn while the door's picture is looked at keeps nothing", async () => {
     const eva = await shopper();
-    sim.showPicture(ENTRANCE, people[0] as Buffer);
-    const entry = await eva.call({ method: "POST", url: "/api/v1/sessions/entry", payload: { store_id: store } });
-    const { session_id, session_token } = entry.json();
-    const door = await ctx.app.inject({
-      method: "POST",
-      url: "/api/v1/sessions/door/scan",
-      headers: { authorization: `Device ${doorKey}` },
-      payload: { session_id, session_token, store_id: store },
-    });
-    expect(door.statusCode).toBe(200);
+    const session_id = await openDoor(eva, people[0] as Buffer);
     await eva.consent(false);
     await ctx.app.faceCheck.settled();
     expect(await descriptorOf(session_id)).toBeNull();
