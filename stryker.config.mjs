@@ -219,6 +219,10 @@ const GROUPS = {
       feature("checkout/checkout.boundaries.test.ts"),
       feature("checkout/checkout.vat-dates.test.ts"),
       feature("checkout/order-pricing.test.ts"),
+      // Added after run H for its survivors: the answer of a checkout of several visits, an outcome recorded late,
+      // the receipt mail's switch, and each of the provider's answers read by the charge.
+      feature("checkout/checkout.answers.test.ts"),
+      feature("payments/charge.test.ts"),
       // The staff-check draw after a payment from the phone (checkout's afterPaid, from exit's payFromPhone) is tested
       // with the spot checks.
       feature("spot-checks/spot-checks.draw.test.ts"),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { SOLD_WHEN_FOOD_WAS_12 } from "../../test/factories.ts";
 import { type ChargePort, idempotencyKeyOf } from "../payments/charge.ts";
 import {
   barcodes,
@@ -11,7 +12,6 @@ import {
   pay,
   refusal,
   run,
-  runTold,
   scan,
   shopper,
   visit,
@@ -31,9 +31,16 @@ describe("a charge another request has started", () => {
     await pay.control("/faults", { delay_ms: 1000, times: 1, path: "/v1/payment_intents" });
     const first = run(alva);
     await vi.waitFor(async () => expect((await orderOfVisit(s))?.state).toBe("charging"), { interval: 20 });
+    // A request on another instance: within one, a second request shares the first's run and never waits.
     const second = countingPort();
-    const waiting = runTold(alva, { payments: second.port });
-    const [a, b] = await Promise.all([first, waiting.answer]);
+    const waiting = chargeVisit({
+      db: ctx.app.db,
+      payments: second.port,
+      sessionId: s,
+      event: "checkout",
+      now: () => SOLD_WHEN_FOOD_WAS_12,
+    });
+    const [a, b] = await Promise.all([first, waiting]);
     expect(b.receipt?.id).toBe(a.receipt?.id);
     expect(second.counted.calls).toBe(0);
     expect(await pay.intentsFor(`${idempotencyKeyOf(s, 1)}-authorize`)).toHaveLength(1);
