@@ -134,6 +134,41 @@ describe("a cart's total limit", () => {
     expect(body(await put(3))[1]).toBe("cart_total_limit");
   });
 
+  it("counts a drink's pant in the total a scan and the recognition worker are held to", async () => {
+    const store = await storeWith({ max_cart_total: 100 });
+    await admin.post(`/api/v1/stores/${store}/modules/ai_product_recognition`, { enabled: true });
+    // 22 kr and 2 kr pant (a can): one more can is 24 kr.
+    const can = await product(ctx.app, cookie, 22, "food");
+    expect((await admin.put(`/api/v1/products/${can.id}`, { pant_code: "can" })).statusCode).toBe(200);
+    const bread = await product(ctx.app, cookie, 52, 25);
+    const gum = await product(ctx.app, cookie, 1, 25);
+    const who = await shopper(ctx.app);
+    const visit = await shop(ctx.app, who, store, [
+      [can.barcode, 1],
+      [bread.barcode, 1],
+      [gum.barcode, 1],
+    ]);
+    const worker = await createDeviceKey(ctx.app, store, "camera_worker");
+    const seen = () =>
+      ctx.app.inject({
+        method: "POST",
+        url: "/api/v1/cart/worker",
+        headers: { authorization: `Device ${worker.key}` },
+        payload: { session_id: visit, product_id: can.id, action: "add" },
+      });
+    // 77 kr: a second can would make 101 kr with its pant (99 kr without it), by scan or by the camera.
+    expect(body(await scan(who, visit, can.barcode))[1]).toBe("cart_total_limit");
+    expect(body(await seen())[1]).toBe("cart_total_limit");
+    const [canLine, , gumLine] = await lines(who, visit);
+    await who.call({ method: "DELETE", url: `/api/v1/cart/item/${gumLine!.id}` });
+    // 76 kr: the second can makes exactly 100 kr, pant included, by scan; and again by the camera.
+    expect((await scan(who, visit, can.barcode)).statusCode).toBe(200);
+    const back = await who.call({ method: "PUT", url: `/api/v1/cart/item/${canLine!.id}`, payload: { quantity: 1 } });
+    expect(back.statusCode, back.body).toBe(200);
+    expect((await seen()).statusCode).toBe(200);
+    expect((await who.call({ method: "GET", url: `/api/v1/cart/${visit}` })).json().total).toBe(100);
+  });
+
   it("charges the largest cart a store may allow (999,999 kr), captured in full", async () => {
     const store = await storeWith({ max_cart_total: 999_999 });
     const gold = await product(ctx.app, cookie, 333_333, 25);

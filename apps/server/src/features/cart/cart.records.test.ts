@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listenToSessions } from "../../test/harness.ts";
+import { cartTopic } from "./cart.events.ts";
 
 import {
   cartOf,
@@ -79,10 +80,19 @@ describe("what each change records and announces", () => {
     const kim = await shopperBorn("1990-05-05");
     const s = await visit(kim);
     const line = (await scan(kim, s, products.bread!.barcode)).json().item.id as string;
+    const bus = await listenToSessions(ctx.app);
+    const heard: unknown[] = [];
+    const stop = ctx.app.bus.subscribe(cartTopic(s), (event) => heard.push(event));
     const answers = await Promise.all(Array.from({ length: 10 }, () => item(kim, "DELETE", line)));
     expect(answers.every((r) => r.statusCode === 200 || r.statusCode === 404)).toBe(true);
     expect(answers.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(1);
     expect((await eventsOf(s)).filter((e) => e.kind === "item_removed")).toHaveLength(1);
     expect((await cartOf(kim, s)).items).toEqual([]);
+    // The shopper's screens hear of the removal once, and the Sessions screens too.
+    await bus.settle();
+    bus.stop();
+    stop();
+    expect(heard).toEqual([{ type: "product_removed", product_id: products.bread!.id }]);
+    expect(bus.of(s, "item_removed")).toEqual([{ store_id: store, session_id: s, kind: "item_removed" }]);
   });
 });
