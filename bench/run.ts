@@ -64,11 +64,19 @@ import {
   SECTIONS,
   type SectionName,
 } from "./sections.ts";
+import { profiledStores, type StoresProfile, storesProfileSection } from "./stores-profile.ts";
 
 const ROUTE = "/api/v1/stores/";
 const CITIES = ["Stockholm", "Göteborg", "Malmö", "Uppsala"];
 
-type Case = { result?: Result; busy?: number | null; skipped?: string; body?: string; version?: string };
+type Case = {
+  result?: Result;
+  busy?: number | null;
+  skipped?: string;
+  body?: string;
+  version?: string;
+  profile?: StoresProfile | { skipped: string };
+};
 type Row = Case & { name: string };
 
 const duration = setting("BENCH_DURATION", 10);
@@ -101,7 +109,8 @@ async function main(): Promise<void> {
   let postgresVersion: string | undefined;
   const runs: Record<SectionName, SectionRun> = {
     stores: {
-      limit: 3 * (duration + warmup + PAUSE_MS / 1000) + 240,
+      // Three measured cases and the PostgreSQL case's profiled run.
+      limit: 4 * (duration + warmup + PAUSE_MS / 1000) + 240,
       run: async () => {
         const { markdown, version } = await storesSection();
         postgresVersion ??= version;
@@ -169,7 +178,8 @@ async function storesSection(): Promise<{ markdown: string; version?: string }> 
     { name: "Glide server, PGlite (embedded)", ...pglite },
     { name: "Glide server, PostgreSQL", ...postgres },
   ];
-  const markdown = report(rows, body ? Buffer.byteLength(body) : 0);
+  const profile = "profile" in postgres ? postgres.profile : undefined;
+  const markdown = report(rows, body ? Buffer.byteLength(body) : 0) + storesProfileSection(profile);
   return "version" in postgres && postgres.version ? { markdown, version: postgres.version } : { markdown };
 }
 
@@ -213,7 +223,13 @@ function storesCase(env: Record<string, string>): Promise<Case> {
       await call(`${server.base}${ROUTE}`, { method: "POST", json, cookie: server.session });
     }
     const body = await (await call(`${server.base}${ROUTE}`, { cookie: server.session })).text();
-    return { ...(await measure(server.port, server.session)), body };
+    const measured = await measure(server.port, server.session);
+    if (!env.DATABASE_URL) return { ...measured, body };
+    await sleep(PAUSE_MS);
+    const profile = await profiledStores(server, { route: ROUTE, connections, duration }).catch((err: Error) => ({
+      skipped: err.message,
+    }));
+    return { ...measured, body, profile };
   }).catch((err: Error): Skipped => ({ skipped: err.message }));
 }
 

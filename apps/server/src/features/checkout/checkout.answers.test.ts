@@ -12,6 +12,7 @@ import {
   orderOfVisit,
   pay,
   run,
+  runTold,
   type Shopper,
   scan,
   shopper,
@@ -68,9 +69,13 @@ describe("the answer of a checkout that settles several visits", () => {
   it("is the receipt of the visit paid last when the one at the exit was empty", async () => {
     const ebba = await shopper();
     // Left unpaid one after another: the exit settles them in the order they went through the door.
-    // A visit with nothing in it yet, in the store the shopper is leaving (no new visit begins while one is unpaid).
-    await visit(ebba);
+    // A visit with nothing in it yet, in the store the shopper is leaving (no new visit begins while one is unpaid),
+    // which went through its door after the others: its empty answer comes last of all.
+    const exit = await visit(ebba);
     const owed = await leftUnpaid(ebba, barcodes.coffee, barcodes.bread, barcodes.paper);
+    await ctx.app.db.execute(
+      sql`update shopping_sessions set door_opened_at = now() + interval '1 minute' where id = ${exit}`,
+    );
     const answer = await run(ebba);
     expect(answer).toMatchObject({ status: "paid", receipt: { id: await receiptOf(owed[2]!), total: 28 } });
     for (const id of owed) expect((await orderOfVisit(id))?.state).toBe("paid");
@@ -80,6 +85,16 @@ describe("the answer of a checkout that settles several visits", () => {
     const ebba = await shopper();
     await visit(ebba);
     expect(await run(ebba)).toEqual({ status: "empty", receipt: null });
+  });
+
+  it("asked again for a paid visit, is its receipt, and tells the Sessions screens nothing new", async () => {
+    const ebba = await shopper();
+    const s = await visit(ebba);
+    await scan(ebba, s, barcodes.coffee);
+    const paid = await run(ebba);
+    const again = runTold(ebba);
+    expect(await again.answer).toEqual(paid);
+    expect(again.told).toEqual([]);
   });
 });
 

@@ -10,6 +10,7 @@ import {
   openCheckoutTests,
   orderOfVisit,
   pay,
+  paymentEvents,
   refusal,
   run,
   scan,
@@ -75,6 +76,9 @@ describe("a charge another request has started", () => {
     expect(patient.counted.calls).toBe(0);
     expect((await orderOfVisit(s))?.attempt).toBe(1);
     expect(await pay.intentsFor(`${idempotencyKeyOf(s, 1)}-authorize`)).toHaveLength(1);
+    // Resumed, not made anew: the timeline says the payment was settled after a first try got no answer.
+    const charged = (await paymentEvents(s)).filter((e) => e.kind === "charged");
+    expect(charged).toEqual([expect.objectContaining({ detail: expect.objectContaining({ settled_later: true }) })]);
   });
 
   it("is settled by the periodic job only once the lease is over", async () => {

@@ -114,7 +114,7 @@ describe("a charge on a saved card", () => {
   it("has no final answer when the provider does not answer the hold, and is made once when asked again", async () => {
     const request = await chargeOf("pm_card_visa");
     await pay.control("/faults", { mode: "error", times: 1, path: "/v1/payment_intents" });
-    expect(await port.charge(request)).toMatchObject({ kind: "unavailable" });
+    expect(await port.charge(request)).toEqual({ kind: "unavailable", reason: "provider_error" });
     expect(await port.charge(request)).toMatchObject({ kind: "paid" });
     expect((await intentOf(request)).amount_received).toBe(12_345);
   });
