@@ -81,10 +81,19 @@ describe("the answer of a checkout that settles several visits", () => {
     for (const id of owed) expect((await orderOfVisit(id))?.state).toBe("paid");
   });
 
-  it("is 'empty' when nothing anywhere was owed and the visit at the exit was empty", async () => {
+  it("is 'empty' when nothing anywhere was owed and the visit at the exit was empty, however often it is asked", async () => {
     const ebba = await shopper();
-    await visit(ebba);
+    const s = await visit(ebba);
     expect(await run(ebba)).toEqual({ status: "empty", receipt: null });
+    const again = runTold(ebba);
+    expect(await again.answer).toEqual({ status: "empty", receipt: null });
+    // The visit ended once: one checkout on its timeline, and nothing new for the Sessions screens.
+    expect(again.told).toEqual([]);
+    const [{ n } = { n: -1 }] = await queryRows<{ n: number }>(
+      ctx.app.db,
+      sql`select count(*)::int as n from session_events where session_id = ${s} and kind = 'checkout'`,
+    );
+    expect(n).toBe(1);
   });
 
   it("asked again for a paid visit, is its receipt, and tells the Sessions screens nothing new", async () => {
