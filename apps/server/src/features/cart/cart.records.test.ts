@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listenToSessions } from "../../test/harness.ts";
 import { cartTopic } from "./cart.events.ts";
 
@@ -89,6 +89,7 @@ describe("what each change records and announces", () => {
     expect((await eventsOf(s)).filter((e) => e.kind === "item_removed")).toHaveLength(1);
     expect((await cartOf(kim, s)).items).toEqual([]);
     // The shopper's screens hear of the removal once, and the Sessions screens too.
+    await vi.waitFor(() => expect(heard).toHaveLength(1));
     await bus.settle();
     bus.stop();
     stop();
