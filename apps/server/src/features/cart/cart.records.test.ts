@@ -88,12 +88,14 @@ describe("what each change records and announces", () => {
     expect(answers.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(1);
     expect((await eventsOf(s)).filter((e) => e.kind === "item_removed")).toHaveLength(1);
     expect((await cartOf(kim, s)).items).toEqual([]);
-    // The shopper's screens hear of the removal once, and the Sessions screens too.
-    await vi.waitFor(() => expect(heard).toHaveLength(1));
+    // The shopper's screens hear of the removal once, and the Sessions screens too. The scan's own event may still
+    // be on its way when the listening starts: only what the removals sent is counted.
+    const removals = () => heard.filter((event) => (event as { type: string }).type !== "product_added");
+    await vi.waitFor(() => expect(removals()).toHaveLength(1));
     await bus.settle();
     bus.stop();
     stop();
-    expect(heard).toEqual([{ type: "product_removed", product_id: products.bread!.id }]);
+    expect(removals()).toEqual([{ type: "product_removed", product_id: products.bread!.id }]);
     expect(bus.of(s, "item_removed")).toEqual([{ store_id: store, session_id: s, kind: "item_removed" }]);
   });
 });
