@@ -32,6 +32,19 @@ export async function profiledStores(
 
 const pct = (share: number) => `${(100 * share).toFixed(1)} %`;
 
+/** What the profile led to, from measurements of code that is gone (not re-measured by a run). */
+const FINDINGS = `**Where the time went, and one change (issue 26)** (2026-11-29, 14:53–15:33 UTC, one host, runs back to back).
+The first profile of this route (1,120 requests/s, 7 % of the bare route) showed the server's main thread busy 92.5 % of
+the run, so the server, not PostgreSQL, is what limits it. Its time went to socket writes (\`writeBuffer\`, \`writev\`,
+\`writeUtf8String\`: 27 %), Drizzle's mapping of each store row into objects (\`is\` 7.7 %, its mapper 8.5 %), the
+garbage collector (11 %), and the zod response serializer, which checks the 29 KB answer against its schema on every
+request (7 %). The list is now read as plain rows in the shape the mapper to the API takes, and Drizzle's share fell
+to about 3 % (the session's query). Two runs of each, the old code and this one: 1,014 and 1,120 requests/s before,
+1,127 and 1,316 after. That is a gain of a tenth to a fifth, within what runs here differ by, and far from the goal of
+25 % of the bare route (about 4,200/s). At that goal a request may cost the server about 0.24 ms beside the bare
+route's; today it costs about 0.7 to 0.8 ms. The PGlite case has the same long tail in both codes (a few requests waiting
+up to 10 s for the one embedded connection), which sometimes crosses the 10 s timeout.`;
+
 /** The profile as the section's "where the time goes". */
 export function storesProfileSection(profile: StoresProfile | { skipped: string } | undefined): string {
   if (!profile) return "";
@@ -40,6 +53,8 @@ export function storesProfileSection(profile: StoresProfile | { skipped: string 
   const places = profile.places.map(([place, share]) => `| \`${place}\` | ${pct(share)} |`);
   return `
 ### Where the server's time goes (PostgreSQL case)
+
+${FINDINGS}
 
 The PostgreSQL case's load once more (${Math.round(profile.rps)} requests/s) with V8's sampling profiler on in the server (bench/cpu-profile.ts): ${Math.round(profile.busyMs)} ms of busy samples; the server's main thread was idle ${pct(profile.idleShare)} of the run.
 
