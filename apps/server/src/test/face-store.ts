@@ -161,6 +161,16 @@ export async function openDoor(who: TestShopper, face: Buffer | null): Promise<s
   return session_id;
 }
 
+/** A juice scanned into `visit`'s cart by its shopper (19,90 kr). */
+export async function scanJuice(who: TestShopper, visit: string): Promise<void> {
+  const res = await who.call({
+    method: "POST",
+    url: "/api/v1/cart/scan",
+    payload: { session_id: visit, barcode: juice },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
 export const descriptorOf = async (visit: string) =>
   (
     await queryRows<{ sealed: string; model: string }>(

@@ -28,6 +28,25 @@ async function storeWith(limits: { max_line_quantity?: number; max_cart_total?: 
   return id as string;
 }
 
+/**
+ * A store whose carts may hold 100 kr, and a visit there of 77 kr: a can of 22 kr with 2 kr pant (one more can is
+ * 24 kr), bread of 52 kr and gum of 1 kr, in that order.
+ */
+async function cartAt77() {
+  const store = await storeWith({ max_cart_total: 100 });
+  const can = await product(ctx.app, cookie, 22, "food");
+  expect((await admin.put(`/api/v1/products/${can.id}`, { pant_code: "can" })).statusCode).toBe(200);
+  const bread = await product(ctx.app, cookie, 52, 25);
+  const gum = await product(ctx.app, cookie, 1, 25);
+  const who = await shopper(ctx.app);
+  const visit = await shop(ctx.app, who, store, [
+    [can.barcode, 1],
+    [bread.barcode, 1],
+    [gum.barcode, 1],
+  ]);
+  return { store, can, who, visit };
+}
+
 const scan = (who: TestShopper, visit: string, barcode: string) =>
   who.call({ method: "POST", url: "/api/v1/cart/scan", payload: { session_id: visit, barcode } });
 const lines = async (who: TestShopper, visit: string) =>
@@ -111,18 +130,7 @@ describe("a cart's total limit", () => {
   });
 
   it("counts a drink's pant in the total a quantity change is held to, per unit", async () => {
-    const store = await storeWith({ max_cart_total: 100 });
-    // 22 kr and 2 kr pant (a can): one more can is 24 kr.
-    const can = await product(ctx.app, cookie, 22, "food");
-    expect((await admin.put(`/api/v1/products/${can.id}`, { pant_code: "can" })).statusCode).toBe(200);
-    const bread = await product(ctx.app, cookie, 52, 25);
-    const gum = await product(ctx.app, cookie, 1, 25);
-    const who = await shopper(ctx.app);
-    const visit = await shop(ctx.app, who, store, [
-      [can.barcode, 1],
-      [bread.barcode, 1],
-      [gum.barcode, 1],
-    ]);
+    const { who, visit } = await cartAt77();
     const [canLine, , gumLine] = await lines(who, visit);
     const put = (quantity: number) =>
       who.call({ method: "PUT", url: `/api/v1/cart/item/${canLine!.id}`, payload: { quantity } });
@@ -135,19 +143,8 @@ describe("a cart's total limit", () => {
   });
 
   it("counts a drink's pant in the total a scan and the recognition worker are held to", async () => {
-    const store = await storeWith({ max_cart_total: 100 });
+    const { store, can, who, visit } = await cartAt77();
     await admin.post(`/api/v1/stores/${store}/modules/ai_product_recognition`, { enabled: true });
-    // 22 kr and 2 kr pant (a can): one more can is 24 kr.
-    const can = await product(ctx.app, cookie, 22, "food");
-    expect((await admin.put(`/api/v1/products/${can.id}`, { pant_code: "can" })).statusCode).toBe(200);
-    const bread = await product(ctx.app, cookie, 52, 25);
-    const gum = await product(ctx.app, cookie, 1, 25);
-    const who = await shopper(ctx.app);
-    const visit = await shop(ctx.app, who, store, [
-      [can.barcode, 1],
-      [bread.barcode, 1],
-      [gum.barcode, 1],
-    ]);
     const worker = await createDeviceKey(ctx.app, store, "camera_worker");
     const seen = () =>
       ctx.app.inject({

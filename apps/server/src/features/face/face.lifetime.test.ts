@@ -5,9 +5,9 @@ import {
   descriptorOf,
   EXIT,
   enter,
-  juice,
   openDoor,
   people,
+  scanJuice,
   shopper,
   sim,
   snapshotsTaken,
@@ -31,7 +31,7 @@ describe("nothing about a face outlives its visit", () => {
   it("paying from the phone, an empty visit ended, the sweep's close and passing the gate each delete it", async () => {
     const paid = await shopper();
     const paidVisit = await enter(paid, people[0] as Buffer);
-    await paid.call({ method: "POST", url: "/api/v1/cart/scan", payload: { session_id: paidVisit, barcode: juice } });
+    await scanJuice(paid, paidVisit);
     await paid.call({ method: "POST", url: "/api/v1/checkout", payload: { user_id: paid.id } });
     expect(await descriptorOf(paidVisit)).toBeNull();
 

@@ -7,9 +7,9 @@ import {
   EXIT,
   enrolments,
   enter,
-  juice,
   opensFor,
   people,
+  scanJuice,
   shopper,
   sim,
   snapshotsTaken,
@@ -75,12 +75,7 @@ describe("the face check at the exit", () => {
   it("lets the shopper out when the exit camera shows the face from the door: paid, gate open, the face forgotten", async () => {
     const eva = await shopper();
     const visit = await enter(eva, people[1] as Buffer);
-    const scan = await eva.call({
-      method: "POST",
-      url: "/api/v1/cart/scan",
-      payload: { session_id: visit, barcode: juice },
-    });
-    expect(scan.statusCode, scan.body).toBe(200);
+    await scanJuice(eva, visit);
     sim.showPicture(EXIT, people[1] as Buffer);
     expect(opensFor(visit)).toBe(1);
     expect(await eva.verify()).toEqual({ status: "ok", reason: "verified" });
@@ -98,12 +93,7 @@ describe("the face check at the exit", () => {
   it("a declined card after an ok keeps the gate shut; the phone's checkout then says why", async () => {
     const eva = await shopper(true, "pm_card_chargeDeclined");
     const visit = await enter(eva, people[1] as Buffer);
-    const scan = await eva.call({
-      method: "POST",
-      url: "/api/v1/cart/scan",
-      payload: { session_id: visit, barcode: juice },
-    });
-    expect(scan.statusCode, scan.body).toBe(200);
+    await scanJuice(eva, visit);
     sim.showPicture(EXIT, people[1] as Buffer);
     expect(await eva.verify()).toEqual({ status: "ok", reason: "verified" });
     expect(opensFor(visit)).toBe(1);
