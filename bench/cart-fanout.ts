@@ -140,7 +140,7 @@ async function fanoutCase(servers: Instance[], shop: Shop, visits: string[]) {
         rate,
         seconds,
         next,
-        onAnswer: (i, status, _body, at) => {
+        onAnswer: (i, status, at) => {
           const p = pending.get(targets[i]!);
           if (p && status === 200) p.answered = at;
         },

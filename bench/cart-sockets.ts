@@ -87,7 +87,7 @@ async function socketsCase(server: Server, url: string, shop: Shop, token: strin
           body: JSON.stringify({ session_id: visit, barcode, scan_id: randomUUID() }),
         };
       },
-      onAnswer: (i, status, _body, at) => {
+      onAnswer: (i, status, at) => {
         if (status >= 200 && status < 300) answered.push({ due: due[i]!, ms: at - due[i]! });
       },
     });

@@ -1,6 +1,6 @@
 import type { CalendarDay, CartItem } from "@glide/contracts";
 import { parseBarcode, parseVariableMeasure } from "@glide/contracts";
-import { type Db, queryPrepared, queryRows, sql, type Tx } from "../../db/client.ts";
+import { type Db, preparedOnce, queryRows, sql, type Tx } from "../../db/client.ts";
 import { AppError, conflict, isUniqueViolation, notFound } from "../../platform/errors.ts";
 import { lineValueOre, pantOreOf } from "../pant/pant.ts";
 import {
@@ -86,6 +86,25 @@ type ScanRow = {
   vouchers: VisitVoucher[] | null;
 };
 
+type ScanValues = {
+  customer: string;
+  session: string;
+  scan: string | null;
+  age_checked: boolean;
+  max_line: number;
+  max_total: number;
+  /** The moment of the scan: its store's calendar day picks the campaigns. */
+  at: string;
+  /** A price label's price, or a weighed label's grams; null for a product's own code. */
+  price_ore: number | null;
+  grams: number | null;
+  gtin: string | null;
+  label_gtin: string | null;
+  /** The line a label's scan goes to; a product's own code goes to the product's line. */
+  line_label: string | null;
+  raw: string | null;
+};
+
 /**
  * One round trip: the visit (locked against a checkout, see sessionSelect),
  * the product, the scan_id's earlier scan, and, when nothing stands in the
@@ -93,111 +112,92 @@ type ScanRow = {
  * something stood in the way is decided here in SQL only to keep the write
  * from happening; which error the shopper hears is decided by the same
  * checks in TypeScript as for every other cart call. Age-limited goods are
- * never added here unless `ageChecked`: the age rule lives in checkAgeLimit
- * alone.
+ * never added here unless `age_checked`: the age rule lives in checkAgeLimit
+ * alone. Built once and prepared: planning it cost PostgreSQL more than
+ * running it, and building it on every scan cost the server its SQL objects
+ * (bench/results.md, Cart).
  */
-async function scanStatement(
-  db: Db,
-  opts: {
-    customerId: string;
-    sessionId: string;
-    scanId: string | null;
-    ageChecked: boolean;
-    limits: CartLimits;
-    /** The moment of the scan: its store's calendar day picks the campaigns. */
-    at: Date;
-  },
-  code: NonNullable<ReturnType<typeof planCode>> | null,
-): Promise<ScanRow> {
-  const { customerId, sessionId, scanId, ageChecked, limits } = opts;
-  const grams = code?.grams ?? null;
-  const priceOre = code?.priceOre ?? null;
+const scanStatement = preparedOnce<ScanValues, ScanRow>("cart_scan", (v) => {
   const storeOfVisit = sql`(select store_id from visit)`;
-  const shelf = shelfPriceOf("p", storeOfVisit, opts.at, sql`(select member from visit)`);
-  // Prepared: planning this statement cost PostgreSQL more than running it (bench/results.md, Cart).
-  const [row] = await queryPrepared<ScanRow>(
-    db,
-    "cart_scan",
-    sql`with visit as (${sessionSelect(sessionId, true)}),
-      found as (
-        select f.*,
-          case when f.exact then least(f.price_ore, f.campaign_ore)
-               when ${priceOre}::int is not null then ${priceOre}::int
-               else round(f.price_ore * ${grams}::int / 1000.0)::int end as unit_ore,
-          case when f.exact and f.campaign_ore < f.price_ore then f.price_ore end as ordinary_unit_ore,
-          case when f.exact and f.member_campaign_ore < least(f.price_ore, f.campaign_ore)
-               then f.member_campaign_ore end as member_unit_ore
-        from (
-          select p.id, p.name, p.image_url, ${shelf.ordinary} as price_ore, p.net_content_milli, p.net_content_unit,
-            p.is_active, p.age_limit, b.gtin14 = ${code?.gtin14 ?? null} as exact,
-            ${shelf.campaign} as campaign_ore, ${shelf.memberCampaign} as member_campaign_ore,
-            case when b.gtin14 = ${code?.gtin14 ?? null} then p.id::text else ${code ? `label:${code.raw}` : null}::text end as line_key,
-            ${pantOreOf("p", storeOfVisit)} as pant_ore
-          from product_barcodes b join products p on p.id = b.product_id
-          where b.gtin14 in (${code?.gtin14 ?? null}, ${code?.labelGtin14 ?? null})
-          order by exact desc
-          limit 1
-        ) f
-      ),
-      previous as (
-        select c.session_id, i.id, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.member_unit_ore,
-          i.weight_grams, i.line_key, p.id as product_id, p.name,
-          p.image_url, ${ordinaryPriceOf("p", sql`(select store_id from visit)`)} as price_ore, p.net_content_milli,
-          p.net_content_unit
-        from cart_scans c
-        left join cart_items i on i.id = c.item_id
-        left join products p on p.id = i.product_id
-        where c.scan_id = ${scanId}::uuid
-      ),
-      cart as (
-        select coalesce(sum(${lineValueOre("i")}), 0)::bigint as ore,
-          coalesce(max(i.quantity) filter (where i.line_key = (select line_key from found)), 0) as line_quantity
-        from cart_items i where i.session_id = ${sessionId}::uuid
-      ),
-      item as (
-        insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams, pant_ore,
-          ordinary_unit_ore, member_unit_ore)
-        select v.id, f.id, f.line_key, 1, f.unit_ore, case when f.exact then null else ${grams}::int end, f.pant_ore,
-          f.ordinary_unit_ore, f.member_unit_ore
-        from visit v, found f, cart k
-        where v.customer_id = ${customerId} and v.state = 'in_store'
-          and v.store_active and f.is_active and (${ageChecked}::boolean or coalesce(f.age_limit, 0) = 0)
-          and k.line_quantity < ${limits.maxLineQuantity}::int and k.ore + f.unit_ore + f.pant_ore <= ${limits.maxTotalOre}::bigint
-          and not exists (select 1 from previous)
-        on conflict (session_id, line_key) do update set quantity = cart_items.quantity + 1, updated_at = now()
-        returning id, quantity, unit_price_ore, pant_ore, ordinary_unit_ore, member_unit_ore, weight_grams, line_key,
-          product_id
-      ),
-      scan as (
-        insert into cart_scans (scan_id, session_id, item_id)
-        select ${scanId}::uuid, ${sessionId}::uuid, id from item where ${scanId}::uuid is not null
-      ),
-      -- The visit's timeline and its last activity, in this same statement: only a scan that added something
-      -- is an event (a repeated scan_id adds nothing), and a scan costs no extra round trip.
-      event as (
-        insert into session_events (session_id, store_id, kind, source, detail)
-        select v.id, v.store_id, 'item_added', 'phone',
-          jsonb_build_object('product', f.name, 'product_id', f.id, 'quantity', 1, 'line_quantity', item.quantity,
-            'barcode', ${code?.raw ?? null}::text, 'label', not f.exact)
-        from item, visit v, found f
-      ),
-      touched as (
-        update shopping_sessions set last_activity_at = now()
-        where id = ${sessionId}::uuid and exists (select 1 from item)
-          and last_activity_at < now() - ${ACTIVITY_PRECISION}::interval
-      )
-      select (select row_to_json(visit) from visit) as session,
-        (select row_to_json(found) from found) as product,
-        (select row_to_json(previous) from previous) as previous,
-        (select row_to_json(x) from (select item.*, found.name, found.image_url, found.price_ore,
-          found.net_content_milli, found.net_content_unit from item, found) x) as item,
-        (select line_quantity from cart)::int as line_quantity, (select ore from cart) as cart_ore,
-        to_char((${opts.at.toISOString()}::timestamptz at time zone (select timezone from visit))::date, 'YYYY-MM-DD')
-          as day,
-        ${cartLinesOf(sql`${sessionId}::uuid`)} as lines, ${vouchersOf(sql`${sessionId}::uuid`)} as vouchers`,
-  );
-  return row!;
-}
+  const shelf = shelfPriceOf("p", storeOfVisit, v.at, sql`(select member from visit)`);
+  return sql`with visit as (${sessionSelect(v.session as never, true)}),
+        found as (
+          select f.*,
+            case when f.exact then least(f.price_ore, f.campaign_ore)
+                 when ${v.price_ore}::int is not null then ${v.price_ore}::int
+                 else round(f.price_ore * ${v.grams}::int / 1000.0)::int end as unit_ore,
+            case when f.exact and f.campaign_ore < f.price_ore then f.price_ore end as ordinary_unit_ore,
+            case when f.exact and f.member_campaign_ore < least(f.price_ore, f.campaign_ore)
+                 then f.member_campaign_ore end as member_unit_ore
+          from (
+            select p.id, p.name, p.image_url, ${shelf.ordinary} as price_ore, p.net_content_milli, p.net_content_unit,
+              p.is_active, p.age_limit, b.gtin14 = ${v.gtin} as exact,
+              ${shelf.campaign} as campaign_ore, ${shelf.memberCampaign} as member_campaign_ore,
+              case when b.gtin14 = ${v.gtin} then p.id::text else ${v.line_label}::text end as line_key,
+              ${pantOreOf("p", storeOfVisit)} as pant_ore
+            from product_barcodes b join products p on p.id = b.product_id
+            where b.gtin14 in (${v.gtin}, ${v.label_gtin})
+            order by exact desc
+            limit 1
+          ) f
+        ),
+        previous as (
+          select c.session_id, i.id, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.member_unit_ore,
+            i.weight_grams, i.line_key, p.id as product_id, p.name,
+            p.image_url, ${ordinaryPriceOf("p", sql`(select store_id from visit)`)} as price_ore, p.net_content_milli,
+            p.net_content_unit
+          from cart_scans c
+          left join cart_items i on i.id = c.item_id
+          left join products p on p.id = i.product_id
+          where c.scan_id = ${v.scan}::uuid
+        ),
+        cart as (
+          select coalesce(sum(${lineValueOre("i")}), 0)::bigint as ore,
+            coalesce(max(i.quantity) filter (where i.line_key = (select line_key from found)), 0) as line_quantity
+          from cart_items i where i.session_id = ${v.session}::uuid
+        ),
+        item as (
+          insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams, pant_ore,
+            ordinary_unit_ore, member_unit_ore)
+          select v.id, f.id, f.line_key, 1, f.unit_ore, case when f.exact then null else ${v.grams}::int end, f.pant_ore,
+            f.ordinary_unit_ore, f.member_unit_ore
+          from visit v, found f, cart k
+          where v.customer_id = ${v.customer} and v.state = 'in_store'
+            and v.store_active and f.is_active and (${v.age_checked}::boolean or coalesce(f.age_limit, 0) = 0)
+            and k.line_quantity < ${v.max_line}::int and k.ore + f.unit_ore + f.pant_ore <= ${v.max_total}::bigint
+            and not exists (select 1 from previous)
+          on conflict (session_id, line_key) do update set quantity = cart_items.quantity + 1, updated_at = now()
+          returning id, quantity, unit_price_ore, pant_ore, ordinary_unit_ore, member_unit_ore, weight_grams, line_key,
+            product_id
+        ),
+        scan as (
+          insert into cart_scans (scan_id, session_id, item_id)
+          select ${v.scan}::uuid, ${v.session}::uuid, id from item where ${v.scan}::uuid is not null
+        ),
+        -- The visit's timeline and its last activity, in this same statement: only a scan that added something
+        -- is an event (a repeated scan_id adds nothing), and a scan costs no extra round trip.
+        event as (
+          insert into session_events (session_id, store_id, kind, source, detail)
+          select v.id, v.store_id, 'item_added', 'phone',
+            jsonb_build_object('product', f.name, 'product_id', f.id, 'quantity', 1, 'line_quantity', item.quantity,
+              'barcode', ${v.raw}::text, 'label', not f.exact)
+          from item, visit v, found f
+        ),
+        touched as (
+          update shopping_sessions set last_activity_at = now()
+          where id = ${v.session}::uuid and exists (select 1 from item)
+            and last_activity_at < now() - ${ACTIVITY_PRECISION}::interval
+        )
+        select (select row_to_json(visit) from visit) as session,
+          (select row_to_json(found) from found) as product,
+          (select row_to_json(previous) from previous) as previous,
+          (select row_to_json(x) from (select item.*, found.name, found.image_url, found.price_ore,
+            found.net_content_milli, found.net_content_unit from item, found) x) as item,
+          (select line_quantity from cart)::int as line_quantity, (select ore from cart) as cart_ore,
+          to_char((${v.at}::timestamptz at time zone (select timezone from visit))::date, 'YYYY-MM-DD')
+            as day,
+          ${cartLinesOf(sql`${v.session}::uuid`)} as lines, ${vouchersOf(sql`${v.session}::uuid`)} as vouchers`;
+});
 
 /**
  * Adds one of the scanned product to the visit's cart: the checks in the
@@ -228,11 +228,21 @@ export async function scanIntoCart(opts: {
   for (const ageChecked of [false, true]) {
     let row: ScanRow;
     try {
-      row = await scanStatement(
-        opts.db,
-        { customerId: opts.customerId, sessionId: opts.sessionId, scanId, ageChecked, limits, at },
-        code,
-      );
+      [row] = (await scanStatement(opts.db, {
+        customer: opts.customerId,
+        session: opts.sessionId,
+        scan: scanId,
+        age_checked: ageChecked,
+        max_line: limits.maxLineQuantity,
+        max_total: limits.maxTotalOre,
+        at: at.toISOString(),
+        price_ore: code?.priceOre ?? null,
+        grams: code?.grams ?? null,
+        gtin: code?.gtin14 ?? null,
+        label_gtin: code?.labelGtin14 ?? null,
+        line_label: code ? `label:${code.raw}` : null,
+        raw: code?.raw ?? null,
+      })) as [ScanRow];
     } catch (err) {
       // The same scan id arrived twice at once: the other one counted it.
       if (!scanId || !isUniqueViolation(err)) throw err;

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Offer } from "@glide/contracts";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
@@ -69,7 +70,7 @@ describe("another instance's change", () => {
 });
 
 describe("a copy", () => {
-  it("is read again once it is OFFERS_CACHE_MS old, and not a millisecond before", async () => {
+  it("is read again once it is OFFERS_CACHE_MS old, and not a millisecond before, answering meanwhile", async () => {
     let now = 1_000_000;
     const book = createOfferBook({
       db: world.ctx.app.db,
@@ -82,11 +83,44 @@ describe("a copy", () => {
     await world.ctx.app.db.execute(sql`delete from offers`);
     now += OFFERS_CACHE_MS - 1;
     expect((await book.of(world.lund, SALE_DAY)).offers).toHaveLength(1);
-    // Another store, or another day, is a copy of its own.
-    expect((await book.of(world.malmo, SALE_DAY)).offers).toEqual([]);
+    // Every store's offers of the day come from the one read; another day is a read of its own.
+    expect((await book.of(world.malmo, SALE_DAY)).offers).toHaveLength(1);
     expect((await book.of(world.lund, "2026-11-28")).offers).toEqual([]);
     now += 1;
-    expect((await book.of(world.lund, SALE_DAY)).offers).toEqual([]);
+    // Come due, the copy answers while it is read again in the background, then the new read does.
+    expect((await book.of(world.lund, SALE_DAY)).offers).toHaveLength(1);
+    await waitFor(async () => (await book.of(world.lund, SALE_DAY)).offers.length === 0);
+    book.close();
+  });
+
+  it("is shared by the stores with no offers of their own, and kept as it is when a new read finds the same", async () => {
+    let now = 2_000_000;
+    const book = createOfferBook({
+      db: world.ctx.app.db,
+      bus: deafBus,
+      logger: pino({ level: "silent" }),
+      now: () => now,
+    });
+    await postOffer(world, { product_ids: [world.ids.soap] });
+    const own = await postOffer(world, { product_ids: [world.ids.soap], store_id: world.lund });
+    const lund = await book.of(world.lund, SALE_DAY);
+    const malmo = await book.of(world.malmo, SALE_DAY);
+    expect(lund.offers).toHaveLength(2);
+    expect(malmo.offers).toHaveLength(1);
+    expect(lund.offers).toContain(malmo.offers[0]);
+    expect(await book.of(world.lund, SALE_DAY)).toBe(lund);
+    // Read again, the same offers: the same objects, so what was made from them is not made again.
+    now += OFFERS_CACHE_MS;
+    await book.of(world.lund, SALE_DAY);
+    await sleep(200);
+    expect(await book.of(world.lund, SALE_DAY)).toBe(lund);
+    expect(await book.of(world.malmo, SALE_DAY)).toBe(malmo);
+    // A store's own offer changed in the database (by another instance): new objects after the next read.
+    await world.ctx.app.db.execute(sql`update offers set label = 'Ny' where id = ${own}`);
+    now += OFFERS_CACHE_MS;
+    await book.of(world.lund, SALE_DAY);
+    await waitFor(async () => (await book.of(world.lund, SALE_DAY)) !== lund);
+    expect((await book.of(world.lund, SALE_DAY)).offers.map((offer) => offer.label)).toContain("Ny");
     book.close();
   });
 

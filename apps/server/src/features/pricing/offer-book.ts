@@ -2,6 +2,7 @@ import type { CalendarDay, Offer } from "@glide/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import { type Db, queryPrepared, sql } from "../../db/client.ts";
 import type { EventBus } from "../../platform/event-bus.ts";
+import { keptCopies } from "../../platform/kept-copies.ts";
 import { type OfferRow, offerColumns, toOffer } from "./offer-rows.ts";
 
 declare module "fastify" {
@@ -14,13 +15,15 @@ declare module "fastify" {
 /** Told over the bus when an offer is added, changed or deleted: every instance forgets its copies. */
 export const OFFERS_TOPIC = "offers.changed";
 /**
- * How long a copy of a store's offers of a day is used. The bus tells every
- * instance of a change at once; this bounds how long one that missed the
- * message (its listening connection was being renewed) shows the old ones.
+ * How long a copy of the offers of a day is used before it is read again
+ * (kept-copies.ts). The bus tells every instance of a change at once; this
+ * bounds how long one that missed the message (its listening connection was
+ * being renewed) shows the old ones: OFFERS_CACHE_MS, and at most as long
+ * again while a read in the background fails.
  */
 export const OFFERS_CACHE_MS = 30_000;
-/** Copies kept: a store's day each, so a chain's stores today and tomorrow with room to spare. */
-const LIMIT = 2_000;
+/** Days kept: the stores' today and tomorrow (time zones differ), with room to spare. */
+const LIMIT = 8;
 
 /** A store's offers of one calendar day (its own and the chain-wide ones), members' ones too. */
 export type DayOffers = {
@@ -36,7 +39,9 @@ export type DayOffers = {
  * This instance's copy of the offers each store has on a day. Offers change
  * a few times a day and a store has a few hundred at most, while every scan
  * prices its cart with them: a scan reads them here instead of building them
- * in its statement. A checkout reads them in its own transaction (order-pricing.ts),
+ * in its statement. A day's offers of every store are read in one statement,
+ * and a store with none of its own shares the chain's: one read per day
+ * instead of one per store, which came due together for every store. A checkout reads them in its own transaction (order-pricing.ts),
  * so what is charged never depends on a copy.
  */
 export interface OfferBook {
@@ -45,8 +50,6 @@ export interface OfferBook {
   changed(): Promise<void>;
   close(): void;
 }
-
-type Copy = { at: number; value: Promise<DayOffers> };
 
 export function dayOffers(unordered: readonly Offer[]): DayOffers {
   const offers = [...unordered].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -83,15 +86,36 @@ export function offersTouching(book: DayOffers, productIds: Iterable<string>): O
   return touched;
 }
 
-async function loadDayOffers(db: Db, storeId: string, day: CalendarDay): Promise<DayOffers> {
-  const rows = await queryPrepared<OfferRow>(
+/** Every offer valid on a day, the chain's and each store's own, read in one statement. */
+type DayOfAll = {
+  /** What was read, to tell a new read that finds the same from one that does not. */
+  rows: string;
+  chain: DayOffers;
+  own: ReadonlyMap<string, readonly Offer[]>;
+  /** Each store's offers as a scan reads them, made on the store's first scan of the copy. */
+  stores: Map<string, DayOffers>;
+};
+
+async function loadDay(db: Db, day: CalendarDay): Promise<DayOfAll> {
+  const rows = await queryPrepared<OfferRow & { store_id: string | null }>(
     db,
-    "store_day_offers",
-    sql`select ${offerColumns} from offers o
-        where (o.store_id is null or o.store_id = ${storeId}::uuid) and ${day}::date between o.starts_on and o.ends_on
+    "day_offers",
+    sql`select ${offerColumns}, o.store_id from offers o
+        where ${day}::date between o.starts_on and o.ends_on
         order by o.id`,
   );
-  return dayOffers(rows.map(toOffer));
+  const chain: Offer[] = [];
+  const own = new Map<string, Offer[]>();
+  for (const row of rows) {
+    const offer = toOffer(row);
+    if (row.store_id === null) chain.push(offer);
+    else {
+      const list = own.get(row.store_id);
+      if (list) list.push(offer);
+      else own.set(row.store_id, [offer]);
+    }
+  }
+  return { rows: JSON.stringify(rows), chain: dayOffers(chain), own, stores: new Map() };
 }
 
 export function createOfferBook(opts: {
@@ -100,26 +124,32 @@ export function createOfferBook(opts: {
   logger: FastifyBaseLogger;
   now?: () => number;
 }): OfferBook {
-  const now = opts.now ?? Date.now;
-  const copies = new Map<string, Copy>();
-  const stop = opts.bus.subscribe(OFFERS_TOPIC, () => copies.clear());
+  const days = keptCopies<DayOfAll>({
+    load: (day) => loadDay(opts.db, day as CalendarDay),
+    freshMs: OFFERS_CACHE_MS,
+    staleMs: OFFERS_CACHE_MS,
+    same: (kept, read) => kept.rows === read.rows,
+    limit: LIMIT,
+    now: opts.now ?? Date.now,
+    onRefreshError: (day, err) =>
+      opts.logger.warn({ err: (err as Error).message, day }, "offers of the day not read again; the copy stays"),
+  });
+  const stop = opts.bus.subscribe(OFFERS_TOPIC, () => days.clear());
 
   return {
-    of(storeId, day) {
-      const key = `${storeId} ${day}`;
-      const copy = copies.get(key);
-      if (copy && now() - copy.at < OFFERS_CACHE_MS) return copy.value;
-      if (!copy && copies.size >= LIMIT) copies.delete(copies.keys().next().value!);
-      const fresh: Copy = { at: now(), value: loadDayOffers(opts.db, storeId, day) };
-      copies.set(key, fresh);
-      // A failed read is not kept: the next scan asks the database again.
-      fresh.value.catch(() => {
-        if (copies.get(key) === fresh) copies.delete(key);
-      });
-      return fresh.value;
+    async of(storeId, day) {
+      const all = await days.get(day);
+      const own = all.own.get(storeId);
+      if (!own) return all.chain;
+      let offers = all.stores.get(storeId);
+      if (!offers) {
+        offers = dayOffers([...all.chain.offers, ...own]);
+        all.stores.set(storeId, offers);
+      }
+      return offers;
     },
     async changed() {
-      copies.clear();
+      days.clear();
       try {
         await opts.bus.publish(OFFERS_TOPIC, {});
       } catch (err) {

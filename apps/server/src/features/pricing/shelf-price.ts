@@ -1,11 +1,12 @@
 import type { SQL } from "drizzle-orm";
-import { sql } from "../../db/client.ts";
+import { type Slot, sql } from "../../db/client.ts";
 import { fromOre } from "../../platform/money.ts";
 
 /**
  * What one unit of a product costs in a store, as a scan fixes it on the
  * cart line. `product` is the products row's alias in the statement,
- * `storeId` an expression naming the store, `at` the moment of the scan.
+ * `storeId` an expression naming the store, `at` the moment of the scan (or
+ * the slot it goes in, for a statement built once).
  *
  * - ordinary: ordinaryPriceOf: the store's own price, else its price
  *   group's, else the catalogue's.
@@ -38,13 +39,14 @@ export function ordinaryPriceOf(product: string, storeId: SQL): SQL {
 export function shelfPriceOf(
   product: string,
   storeId: SQL,
-  at: Date,
+  at: Date | Slot<string>,
   member: SQL = sql`false`,
 ): { ordinary: SQL; campaign: SQL; memberCampaign: SQL } {
   const id = sql.raw(`${product}.id`);
+  const moment = at instanceof Date ? at.toISOString() : at;
   const valid = (which: SQL) => sql`(select min(c.price_ore) from campaigns c join stores cst on cst.id = ${storeId}
       where c.product_id = ${id} and (c.store_id is null or c.store_id = cst.id) and ${which}
-        and (${at.toISOString()}::timestamptz at time zone cst.timezone)::date between c.starts_on and c.ends_on)`;
+        and (${moment}::timestamptz at time zone cst.timezone)::date between c.starts_on and c.ends_on)`;
   return {
     ordinary: ordinaryPriceOf(product, storeId),
     campaign: valid(sql`(not c.members_only or ${member})`),

@@ -39,8 +39,10 @@ describe("the per-instance copy", () => {
     await setRaw("model_name", "yolov8s");
     clock += SETTINGS_CACHE_MS - 1;
     expect((await reader.effective()).ai.model_name).toBe("yolov8n");
+    // Come due, the copy still answers while it is read again in the background; then the new value.
     clock += 1;
-    expect((await reader.effective()).ai.model_name).toBe("yolov8s");
+    expect((await reader.effective()).ai.model_name).toBe("yolov8n");
+    await waitFor(async () => (await reader.effective()).ai.model_name === "yolov8s");
 
     // A change made through this instance drops its copy at once.
     await setRaw("model_name", "yolov8m");

@@ -9,6 +9,7 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import { type Db, queryRows, sql } from "../../db/client.ts";
 import type { EventBus } from "../../platform/event-bus.ts";
+import { keptCopies } from "../../platform/kept-copies.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -20,11 +21,14 @@ declare module "fastify" {
 /** The topic on which an instance that changed a setting tells every instance to drop its copy. */
 export const SETTINGS_TOPIC = "settings.changed";
 /**
- * How long a copy may be used at most. Events are delivered at most once (an
- * instance reconnecting to the bus may miss one), so a missed drop heals by
- * itself within this time.
+ * How long a copy is used before it is read again (kept-copies.ts). Events
+ * are delivered at most once (an instance reconnecting to the bus may miss
+ * one), so a missed drop heals by itself within this time, and at most as
+ * long again while the reads in the background fail.
  */
 export const SETTINGS_CACHE_MS = 60_000;
+/** Stores whose overrides are kept; past it the copy made first is forgotten. */
+const STORE_COPIES = 10_000;
 
 export type SettingsChanged = { store_id: string | null };
 
@@ -40,7 +44,6 @@ export interface SettingsReader {
   changed(storeId: string | null): Promise<void>;
 }
 
-type Copy<T> = { at: number; value: Promise<T> };
 type Stored = Map<string, unknown>;
 const keyOf = (category: string, key: string) => `${category}/${key}`;
 
@@ -85,27 +88,13 @@ export function createSettingsReader(opts: {
   now?: () => number;
 }): SettingsReader & { close(): void } {
   const { db, bus } = opts;
-  const now = opts.now ?? Date.now;
-  let globals: Copy<Stored> | null = null;
-  const stores = new Map<string, Copy<CustomSettings | null>>();
   // The values last resolved for a store ("" for none), with the copies they were resolved from.
   const resolved = new Map<string, { globals: Stored; overrides: CustomSettings | null; values: SettingValues }>();
-
-  const fresh = <T>(copy: Copy<T> | null | undefined): copy is Copy<T> =>
-    copy != null && now() - copy.at < SETTINGS_CACHE_MS;
-
-  // A failed read is not kept: the next call tries again.
-  function remember<T>(load: () => Promise<T>, keep: (copy: Copy<T> | null) => void): Promise<T> {
-    const copy: Copy<T> = { at: now(), value: load() };
-    keep(copy);
-    copy.value.catch(() => keep(null));
-    return copy.value;
-  }
 
   const loadGlobals = async (): Promise<Stored> => {
     const rows = await queryRows<{ category: string; key: string; value: unknown }>(
       db,
-      sql`select category, key, value from settings`,
+      sql`select category, key, value from settings order by category, key`,
     );
     return new Map(rows.map((r) => [keyOf(r.category, r.key), r.value]));
   };
@@ -116,10 +105,26 @@ export function createSettingsReader(opts: {
     );
     return row?.custom_settings ?? null;
   };
+  const kept = <V>(load: (key: string) => Promise<V>, limit: number) =>
+    keptCopies<V>({
+      load,
+      freshMs: SETTINGS_CACHE_MS,
+      staleMs: SETTINGS_CACHE_MS,
+      same: (a, b) => JSON.stringify(a instanceof Map ? [...a] : a) === JSON.stringify(b instanceof Map ? [...b] : b),
+      limit,
+      now: opts.now ?? Date.now,
+      onRefreshError: (key, err) =>
+        opts.logger.warn(
+          { err: (err as Error).message, store_id: key || null },
+          "settings not read again; the copy stays",
+        ),
+    });
+  const globals = kept(loadGlobals, 1);
+  const stores = kept(loadStore, STORE_COPIES);
 
   const drop = (storeId: string | null) => {
-    if (storeId === null) globals = null;
-    else stores.delete(storeId);
+    if (storeId === null) globals.clear();
+    else stores.drop(storeId);
     resolved.delete(storeId ?? "");
   };
   const stop = bus.subscribe(SETTINGS_TOPIC, (message) => {
@@ -129,22 +134,7 @@ export function createSettingsReader(opts: {
 
   return {
     async effective(storeId) {
-      const g = fresh(globals)
-        ? globals.value
-        : remember(loadGlobals, (c) => {
-            globals = c;
-          });
-      let o: Promise<CustomSettings | null> = Promise.resolve(null);
-      if (storeId) {
-        const copy = stores.get(storeId);
-        o = fresh(copy)
-          ? copy.value
-          : remember(
-              () => loadStore(storeId),
-              (c) => (c ? stores.set(storeId, c) : stores.delete(storeId)),
-            );
-      }
-      const [gv, ov] = await Promise.all([g, o]);
+      const [gv, ov] = await Promise.all([globals.get(""), storeId ? stores.get(storeId) : null]);
       // Resolving checks every value against its schema: done once per pair of copies, not on every call.
       const key = storeId ?? "";
       const known = resolved.get(key);
