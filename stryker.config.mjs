@@ -140,6 +140,7 @@ const GROUPS = {
       feature("cart/scanning.ts"),
       feature("cart/quantities.ts"),
       feature("cart/recognition-worker.ts"),
+      feature("pricing/offer-book.ts"),
     ],
     tests: [
       feature("cart/cart.scanning.test.ts"),
@@ -162,9 +163,15 @@ const GROUPS = {
     ],
   },
   settings: {
-    mutate: [feature("settings/settings.service.ts"), feature("settings/effective-settings.ts")],
-    // The audit entries a settings change writes are checked in the audit tests.
+    mutate: [
+      feature("settings/settings.service.ts"),
+      feature("settings/effective-settings.ts"),
+      `${server}/platform/kept-copies.ts`,
+    ],
+    // The audit entries a settings change writes are checked in the audit tests; the copies settings and the
+    // offer book keep, in their own unit test.
     tests: [
+      `${server}/platform/kept-copies.test.ts`,
       feature("settings/settings.values.test.ts"),
       feature("settings/settings.overrides.test.ts"),
       feature("settings/settings.changes.test.ts"),

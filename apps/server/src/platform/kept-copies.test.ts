@@ -20,9 +20,12 @@ function world() {
   const copies = keptCopies<{ v: string }>({
     load: async (key) => {
       reads.push(key);
+      // Whether a read fails, and what it finds, is decided as it begins; a held one answers once released.
+      const fails = broken.has(key);
+      const found = rows.get(key) ?? "none";
       if (held.has(key)) await new Promise<void>((resolve) => held.set(key, resolve));
-      if (broken.has(key)) throw new Error(`cannot read ${key}`);
-      return { v: rows.get(key) ?? "none" };
+      if (fails) throw new Error(`cannot read ${key}`);
+      return { v: found };
     },
     freshMs: FRESH,
     staleMs: STALE,
@@ -142,6 +145,8 @@ describe("a kept copy", () => {
     const w = world();
     w.rows.set("a", "old");
     await w.copies.get("a");
+    // Changed by another instance whose message was missed: the read in the background finds it.
+    w.rows.set("a", "missed");
     w.tick(FRESH);
     w.held.set("a", () => {});
     expect(await w.copies.get("a")).toEqual({ v: "old" });
@@ -153,6 +158,40 @@ describe("a kept copy", () => {
     w.held.delete("a");
     expect(await w.copies.get("a")).toEqual({ v: "new" });
     expect(w.reads).toEqual(["a", "a", "a"]);
+  });
+
+  it("made by a read in the background is read again in the background in its turn", async () => {
+    const w = world();
+    w.rows.set("a", "1");
+    await w.copies.get("a");
+    w.rows.set("a", "2");
+    w.tick(FRESH);
+    await w.copies.get("a");
+    await w.settle();
+    expect(await w.copies.get("a")).toEqual({ v: "2" });
+    w.rows.set("a", "3");
+    w.tick(FRESH);
+    expect(await w.copies.get("a")).toEqual({ v: "2" });
+    await w.settle();
+    expect(await w.copies.get("a")).toEqual({ v: "3" });
+    expect(w.reads).toEqual(["a", "a", "a"]);
+  });
+
+  it("whose first read fails after it was dropped and read anew leaves the new copy alone", async () => {
+    const w = world();
+    w.held.set("a", () => {});
+    w.broken.add("a");
+    const failing = w.copies.get("a");
+    const release = w.held.get("a")!;
+    w.held.delete("a");
+    w.copies.drop("a");
+    w.broken.delete("a");
+    w.rows.set("a", "new");
+    expect(await w.copies.get("a")).toEqual({ v: "new" });
+    release();
+    await expect(failing).rejects.toThrow("cannot read a");
+    expect(await w.copies.get("a")).toEqual({ v: "new" });
+    expect(w.reads).toEqual(["a", "a"]);
   });
 
   it("is one per key, at most `limit` of them, the oldest made forgotten first; clear forgets all", async () => {

@@ -60,6 +60,29 @@ describe("schedulePeriodic", () => {
     await app.close();
   });
 
+  it("a run failed by the database going away is not logged again here; any other failure is, with the job's name", async () => {
+    const lines: string[] = [];
+    const app = Fastify({ logger: { level: "warn", stream: { write: (line: string) => lines.push(line) } } });
+    let failure: Error = Object.assign(new Error("terminating connection due to administrator command"), {
+      code: "57P01",
+    });
+    const job = schedulePeriodic(app, "mail-outbox", 60_000, async () => {
+      throw failure;
+    });
+    job.kick();
+    await job.idle();
+    await tick();
+    expect(lines).toEqual([]);
+    failure = new Error("no such template");
+    job.kick();
+    await job.idle();
+    await tick();
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ job: "mail-outbox", msg: "periodic job failed" });
+    expect(lines[0]).toContain("no such template");
+    await app.close();
+  });
+
   it("closing waits for the run under way; after it, kicks do nothing", async () => {
     const app = Fastify();
     const { state, run } = gatedJob();
