@@ -1,6 +1,7 @@
 import type { CalendarDay, CartItem } from "@glide/contracts";
 import { parseBarcode, parseVariableMeasure } from "@glide/contracts";
-import { type Db, preparedOnce, queryRows, sql, type Tx } from "../../db/client.ts";
+import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
+import { preparedOnce } from "../../db/prepared.ts";
 import { AppError, conflict, isUniqueViolation, notFound } from "../../platform/errors.ts";
 import { lineValueOre, pantOreOf } from "../pant/pant.ts";
 import {

@@ -1,5 +1,6 @@
 import type { SQL } from "drizzle-orm";
-import { type Slot, sql } from "../../db/client.ts";
+import { sql } from "../../db/client.ts";
+import type { Slot } from "../../db/prepared.ts";
 import { fromOre } from "../../platform/money.ts";
 
 /**

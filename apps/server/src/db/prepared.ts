@@ -1,0 +1,33 @@
+import type { Placeholder, SQL } from "drizzle-orm";
+import type { PgDialect } from "drizzle-orm/pg-core";
+import { type Db, sql, type Tx } from "./client.ts";
+
+/** Where a value of type T goes in a statement built once: filled in by name on each call (preparedOnce). */
+export type Slot<T> = Placeholder<string, T>;
+
+/**
+ * A raw statement built once, with `slots` (named placeholders) where each
+ * call's values go, and sent as the named prepared statement `name` (as
+ * queryPrepared sends one). A large statement built from its parts on every
+ * call costs a hot path its SQL objects and its text each time, and they
+ * are garbage the collector must then find (bench/results.md, Cart); here
+ * each call only fills in its values. `build` is given a slot per value;
+ * a helper that takes a value takes a slot in its place (`slot as never`).
+ */
+export function preparedOnce<V extends Record<string, unknown>, T>(
+  name: string,
+  build: (slots: { [K in keyof V]: Slot<V[K]> }) => SQL,
+): (db: Db | Tx, values: V) => Promise<T[]> {
+  let query: ReturnType<PgDialect["sqlToQuery"]> | undefined;
+  return async (db, values) => {
+    const { dialect } = db as unknown as { dialect: PgDialect };
+    if (!query) {
+      // Each slot is the placeholder of its own name, made as build asks for it.
+      const slots = new Proxy({}, { get: (_, key) => sql.placeholder(String(key)) });
+      query = dialect.sqlToQuery(build(slots as { [K in keyof V]: Slot<V[K]> }));
+    }
+    const prepared = db._.session.prepareQuery(query, undefined, name, false);
+    const result = (await prepared.execute(values)) as { rows: T[] };
+    return result.rows;
+  };
+}
