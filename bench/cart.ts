@@ -41,7 +41,7 @@ import {
   withPostgres,
   withServer,
 } from "./lib.ts";
-import { quantile, steadyLoad } from "./steady.ts";
+import { isolatedSteadyLoad, quantile } from "./steady.ts";
 
 const duration = setting("BENCH_DURATION", 10);
 const warmup = Math.min(3, duration);
@@ -220,8 +220,13 @@ async function steadyCase(base: string, url: string, auth: string, pick: Pick, o
     headers: { authorization: auth },
     body: JSON.stringify({ ...pick(), scan_id: randomUUID() }),
   });
-  const onAnswer = (_i: number, status: number) => onStatus(status);
-  await steadyLoad({ base, rate, seconds: warmup, next, onAnswer });
+  // Made beforehand: the load is sent from a worker of its own (isolatedSteadyLoad).
+  const load = async (seconds: number) => {
+    const r = await isolatedSteadyLoad({ base, rate, seconds, requests: Array.from({ length: rate * seconds }, next) });
+    for (const status of r.statuses) if (status !== undefined) onStatus(status);
+    return r;
+  };
+  await load(warmup);
   const runs = [];
   for (let i = 0; i < STEADY_RUNS; i++) {
     await sleep(PAUSE_MS);
@@ -229,7 +234,7 @@ async function steadyCase(base: string, url: string, auth: string, pick: Pick, o
     const busy = await quietCpu();
     const cpu = cpuMeter();
     const before = await checkpoints(url);
-    const r = await steadyLoad({ base, rate, seconds: duration, next, onAnswer });
+    const r = await load(duration);
     const cores = cpu.cores();
     runs.push({
       busy,

@@ -6,6 +6,7 @@
  */
 import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 
 /** `base` sends this one request elsewhere than the load's base (another instance). */
 export type SteadyRequest = { path: string; body: string; headers: Record<string, string>; base?: string };
@@ -107,6 +108,53 @@ export async function steadyLoad(opts: {
   latencies.sort((a, b) => a - b);
   const span = (lastAnswer - start) / 1000;
   return { latencies, ...result, achieved: span > 0 ? result.ok / span : 0 };
+}
+
+/**
+ * steadyLoad sent from a worker thread of its own, with requests made
+ * beforehand (`rate × seconds` of them): the worker's heap holds only the
+ * load, so neither the bench's collector (its heap holds what earlier
+ * sections left) nor the load's own pauses it for long, and the latencies
+ * are the server's. Answers' statuses come back in the order of the requests.
+ */
+export async function isolatedSteadyLoad(opts: {
+  base: string;
+  rate: number;
+  seconds: number;
+  requests: SteadyRequest[];
+}): Promise<SteadyResult & { statuses: number[] }> {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { kind: STEADY_WORKER, ...opts } });
+  try {
+    return await new Promise((resolve, reject) => {
+      worker.once("message", resolve);
+      worker.once("error", reject);
+      worker.once("exit", (code) => reject(new Error(`the load's worker ended (${code}) before its answer`)));
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
+
+const STEADY_WORKER = "steady-load";
+
+if (!isMainThread && workerData?.kind === STEADY_WORKER) {
+  const { base, rate, seconds, requests } = workerData as {
+    base: string;
+    rate: number;
+    seconds: number;
+    requests: SteadyRequest[];
+  };
+  const statuses: number[] = [];
+  const result = await steadyLoad({
+    base,
+    rate,
+    seconds,
+    next: (i) => requests[i]!,
+    onAnswer: (i, status) => {
+      statuses[i] = status;
+    },
+  });
+  parentPort!.postMessage({ ...result, statuses });
 }
 
 /** The q-quantile of sorted values (nearest rank). */
