@@ -209,10 +209,10 @@ async function maxCase(base: string, auth: string, pick: Pick, onStatus?: (statu
 }
 
 /**
- * `rate` scans per second, sent on time whatever the answers (bench/steady.ts):
- * a warm-up at that rate, then STEADY_RUNS measured runs, each on an idle
- * server and quiet CPUs. Several, because on a shared machine one stall of
- * the CPUs or the disk (another database's checkpoint, say) decides a p99.
+ * `rate` scans per second from a worker of its own (isolatedSteadyLoad), sent on
+ * time whatever the answers: a warm-up, then STEADY_RUNS measured runs, each on
+ * an idle server and quiet CPUs. Several, because on a shared machine one stall
+ * of the CPUs or the disk (another database's checkpoint, say) decides a p99.
  */
 async function steadyCase(base: string, url: string, auth: string, pick: Pick, onStatus: (status: number) => void) {
   const next = () => ({
@@ -220,7 +220,6 @@ async function steadyCase(base: string, url: string, auth: string, pick: Pick, o
     headers: { authorization: auth },
     body: JSON.stringify({ ...pick(), scan_id: randomUUID() }),
   });
-  // Made beforehand: the load is sent from a worker of its own (isolatedSteadyLoad).
   const load = async (seconds: number) => {
     const r = await isolatedSteadyLoad({ base, rate, seconds, requests: Array.from({ length: rate * seconds }, next) });
     for (const status of r.statuses) if (status !== undefined) onStatus(status);

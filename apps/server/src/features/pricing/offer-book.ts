@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { CalendarDay, Offer } from "@glide/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import { type Db, queryPrepared, sql } from "../../db/client.ts";
@@ -88,7 +89,7 @@ export function offersTouching(book: DayOffers, productIds: Iterable<string>): O
 
 /** Every offer valid on a day, the chain's and each store's own, read in one statement. */
 type DayOfAll = {
-  /** What was read, to tell a new read that finds the same from one that does not. */
+  /** A digest of what was read, to tell a new read that finds the same from one that does not. */
   rows: string;
   chain: DayOffers;
   own: ReadonlyMap<string, readonly Offer[]>;
@@ -115,7 +116,8 @@ async function loadDay(db: Db, day: CalendarDay): Promise<DayOfAll> {
       else own.set(row.store_id, [offer]);
     }
   }
-  return { rows: JSON.stringify(rows), chain: dayOffers(chain), own, stores: new Map() };
+  const digest = createHash("sha256").update(JSON.stringify(rows)).digest("base64");
+  return { rows: digest, chain: dayOffers(chain), own, stores: new Map() };
 }
 
 export function createOfferBook(opts: {
