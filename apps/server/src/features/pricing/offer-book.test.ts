@@ -21,6 +21,15 @@ import { createOfferBook, dayOffers, OFFERS_CACHE_MS, OFFERS_TOPIC, offersTouchi
  */
 const world = offerWorldOfFile(clearOffers);
 
+/** A book of its own on the file's database, with a clock the test moves and the warnings it logs. */
+function ownBook(bus: EventBus = deafBus) {
+  const clock = { now: 1_000_000 };
+  const warnings: string[] = [];
+  const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(line) });
+  const book = createOfferBook({ db: world.ctx.app.db, bus, logger, now: () => clock.now });
+  return { book, clock, warnings: () => warnings.join("") };
+}
+
 describe("a change through the console", () => {
   it("counts on the next scan: an offer edited, then deleted", async () => {
     const offer = await postOffer(world, { label: "3 för 2 Bregott", product_ids: [world.ids.butter] });
@@ -71,22 +80,16 @@ describe("another instance's change", () => {
 
 describe("a copy", () => {
   it("is read again once it is OFFERS_CACHE_MS old, and not a millisecond before, answering meanwhile", async () => {
-    let now = 1_000_000;
-    const book = createOfferBook({
-      db: world.ctx.app.db,
-      bus: deafBus,
-      logger: pino({ level: "silent" }),
-      now: () => now,
-    });
+    const { book, clock } = ownBook();
     await postOffer(world, { product_ids: [world.ids.soap] });
     expect((await book.of(world.lund, SALE_DAY)).offers).toHaveLength(1);
     await world.ctx.app.db.execute(sql`delete from offers`);
-    now += OFFERS_CACHE_MS - 1;
+    clock.now += OFFERS_CACHE_MS - 1;
     expect((await book.of(world.lund, SALE_DAY)).offers).toHaveLength(1);
     // Every store's offers of the day come from the one read; another day is a read of its own.
     expect((await book.of(world.malmo, SALE_DAY)).offers).toHaveLength(1);
     expect((await book.of(world.lund, "2026-11-28")).offers).toEqual([]);
-    now += 1;
+    clock.now += 1;
     // Come due, the copy answers while it is read again in the background, then the new read does.
     expect((await book.of(world.lund, SALE_DAY)).offers).toHaveLength(1);
     await waitFor(async () => (await book.of(world.lund, SALE_DAY)).offers.length === 0);
@@ -94,13 +97,7 @@ describe("a copy", () => {
   });
 
   it("is shared by the stores with no offers of their own, and kept as it is when a new read finds the same", async () => {
-    let now = 2_000_000;
-    const book = createOfferBook({
-      db: world.ctx.app.db,
-      bus: deafBus,
-      logger: pino({ level: "silent" }),
-      now: () => now,
-    });
+    const { book, clock } = ownBook();
     await postOffer(world, { product_ids: [world.ids.soap] });
     const own = await postOffer(world, { product_ids: [world.ids.soap], store_id: world.lund });
     const lund = await book.of(world.lund, SALE_DAY);
@@ -110,14 +107,14 @@ describe("a copy", () => {
     expect(lund.offers).toContain(malmo.offers[0]);
     expect(await book.of(world.lund, SALE_DAY)).toBe(lund);
     // Read again, the same offers: the same objects, so what was made from them is not made again.
-    now += OFFERS_CACHE_MS;
+    clock.now += OFFERS_CACHE_MS;
     await book.of(world.lund, SALE_DAY);
     await sleep(200);
     expect(await book.of(world.lund, SALE_DAY)).toBe(lund);
     expect(await book.of(world.malmo, SALE_DAY)).toBe(malmo);
     // A store's own offer changed in the database (by another instance): new objects after the next read.
     await world.ctx.app.db.execute(sql`update offers set label = 'Ny' where id = ${own}`);
-    now += OFFERS_CACHE_MS;
+    clock.now += OFFERS_CACHE_MS;
     await book.of(world.lund, SALE_DAY);
     await waitFor(async () => (await book.of(world.lund, SALE_DAY)) !== lund);
     expect((await book.of(world.lund, SALE_DAY)).offers.map((offer) => offer.label)).toContain("Ny");
@@ -125,7 +122,7 @@ describe("a copy", () => {
   });
 
   it("holds the store's own offers and the chain-wide ones valid on the day, by product", async () => {
-    const book = createOfferBook({ db: world.ctx.app.db, bus: deafBus, logger: pino({ level: "silent" }) });
+    const { book } = ownBook();
     const chain = await postOffer(world, { product_ids: [world.ids.butter, world.ids.juice] });
     const lund = await postOffer(world, { product_ids: [world.ids.juice], store_id: world.lund });
     const lundToo = await postOffer(world, { product_ids: [world.ids.soda], store_id: world.lund });
@@ -146,34 +143,29 @@ describe("a copy", () => {
   });
 
   it("is forgotten on this instance when a change cannot be told to the others, and the failure is logged", async () => {
-    const warnings: string[] = [];
     const failing: EventBus = { ...deafBus, publish: async () => Promise.reject(new Error("bus down")) };
-    const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(line) });
-    const book = createOfferBook({ db: world.ctx.app.db, bus: failing, logger });
+    const { book, warnings } = ownBook(failing);
     await postOffer(world, { product_ids: [world.ids.soap] });
     expect((await book.of(world.lund, SALE_DAY)).offers).toHaveLength(1);
     await world.ctx.app.db.execute(sql`delete from offers`);
     await book.changed();
     expect((await book.of(world.lund, SALE_DAY)).offers).toEqual([]);
-    expect(warnings.join("")).toContain("could not tell other instances that an offer changed");
-    expect(warnings.join("")).toContain("bus down");
+    expect(warnings()).toContain("could not tell other instances that an offer changed");
+    expect(warnings()).toContain("bus down");
     book.close();
   });
 
   it("that cannot be read again in the background answers on, and the failure is logged", async () => {
-    let now = 3_000_000;
-    const warnings: string[] = [];
-    const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(line) });
-    const book = createOfferBook({ db: world.ctx.app.db, bus: deafBus, logger, now: () => now });
+    const { book, clock, warnings } = ownBook();
     await postOffer(world, { product_ids: [world.ids.soap] });
     expect((await book.of(world.lund, SALE_DAY)).offers).toHaveLength(1);
     // The table is out of reach for the background read: renamed for the moment.
     await world.ctx.app.db.execute(sql`alter table offers rename to offers_away`);
     try {
-      now += OFFERS_CACHE_MS;
+      clock.now += OFFERS_CACHE_MS;
       expect((await book.of(world.lund, SALE_DAY)).offers).toHaveLength(1);
-      await waitFor(async () => warnings.join("").includes("offers of the day not read again; the copy stays"));
-      expect(warnings.join("")).toContain(SALE_DAY);
+      await waitFor(async () => warnings().includes("offers of the day not read again; the copy stays"));
+      expect(warnings()).toContain(SALE_DAY);
       expect((await book.of(world.lund, SALE_DAY)).offers).toHaveLength(1);
     } finally {
       await world.ctx.app.db.execute(sql`alter table offers_away rename to offers`);
@@ -182,7 +174,7 @@ describe("a copy", () => {
   });
 
   it("that could not be read is not kept: the next call reads again", async () => {
-    const book = createOfferBook({ db: world.ctx.app.db, bus: deafBus, logger: pino({ level: "silent" }) });
+    const { book } = ownBook();
     // Not a day the database takes: the read fails, and so does the next, each asking anew.
     await expect(book.of(world.lund, "2026-02-30")).rejects.toThrow();
     await postOffer(world, { product_ids: [world.ids.soap] });
