@@ -28,6 +28,9 @@ export type CartRun = {
   cores?: { server: number; postgres: number; bench: number; others: number } | null;
   /** Checkpoints the PostgreSQL server made during the measured run (any database's). */
   checkpoints?: number | undefined;
+  /** The server's full garbage collections during the measured run, and its pauses for them (ms). */
+  collections?: number | undefined;
+  collectionMs?: number | undefined;
 };
 
 export type CartFigures = {
@@ -96,6 +99,13 @@ At a steady 500 scans/s the median answer takes 3–4 ms and p95 7–20 ms, but 
 3. **The collectors.** The other bursts came with the server's full collections (mark-compact every 7–8 s, 9–34 ms, with event-loop delays of 15–30 ms around them): its old generation grew by about 20 MB/s at 500 scans/s. A sampling heap profile that also counts the objects full collections free showed a third of that was Drizzle building the scan's statement from its parts on every scan (16 KB a scan). The statement is now built once with placeholders, and each scan only fills in its values (\`preparedOnce\` in \`db/client.ts\`): what the profile counted fell from 366 to 154 MB over 15 s, the rest mostly pg's parsed rows. The load generator's own collector paused 13–27 ms every 3–4 s as well, and those pauses counted against the server; it now reads and drops the answers' bodies instead of keeping each as a string, and sends from a worker thread with a heap of its own, the requests made beforehand (the tables above are the first run so: steady p99 30.9, 34.4 and 44.1 ms, p50 3.8 ms, against 49.9, 43.1 and 49.4 ms from the bench's own thread an hour before).
 
 Result, the same host back to back (the bare route 33,798/s and 33,333/s): spread at 100 connections 1,050 → **1,185 scans/s**; the server's CPU per scan 0.63 → **0.47 ms** (PostgreSQL's 0.88 → 0.94 ms); scans 20 % → 22 % of \`pgbench -N\`; the steady p99 37.0, 65.9 and 188.1 ms → 49.9, 43.1 and 49.4 ms (median run 65.9 → **49.4 ms**), p50 4.6 → 3.2 ms, the server's CPU per steady scan 1.02–1.07 → 0.78–0.87 ms. The 25 ms budget is still not met on this host. What remains: the server's old generation still grows by about 10 MB/s, mostly pg's parsed rows and Node's response headers, whose allocation sites V8 moved to the old generation (pretenuring) while requests lived long in the runs at 100 connections. With V8's allocation-site pretenuring off (\`--no-allocation-site-pretenuring\`, an experiment, not shipped) the old generation stopped growing after about 17 s and one run of this section gave 44.5, 29.6 and 12.4 ms: better, still not 3 of 3, and a V8 flag that changes where every object is made is not one to ship on one bench's word.
+
+**The full collections were the rest of the tail; pretenuring is now off (issues 24 and 26)** (2026-11-29, 19:57–20:50 UTC, one host, back to back; the bare route 45,888–48,595/s, a faster host than the paragraph above had). The code as it was gave a steady p99 of 27.2, 21.7 and 25.2 ms in one run of this section and 39.6, 26.0, 34.0, 30.1, 24.2 and 62.6 ms in a run of six. To see why one run differs from the next, a throwaway script timed every steady scan against the server's collections (a \`PerformanceObserver\` and its heap spaces every 0.5 s, loaded into the server with \`--import\`) and PostgreSQL's wait events (every 20 ms), over four more runs (p99 23.6, 40.2, 21.2 and 36.2 ms):
+- The server's old generation grew by about 20 MB/s, from 38 MB to 160–190 MB, and a full (mark-compact) collection came every 5–7 s: one or two in each 10 s run. Each began with an incremental marking step of 2–6 ms, then about 40 ms of marking on a second thread, which on two cores takes the core PostgreSQL needs, then a pause of 5–12 ms.
+- Six of the seven bursts of 20 or more scans over 25 ms came with one of these collections: 24–54 scans held up over 50–125 ms, the slowest 44–94 ms. At 500 scans/s a p99 is the 50th slowest of 5,000, so one such burst in a run puts p99 near 25 ms and two put it near 40 ms: how many collections fell in a run decided its p99.
+- What filled the old generation was garbage born old: in the runs at 100 connections, requests wait tens of milliseconds for the database, their objects survive young collections, and V8 moves the allocation sites that made them (pg's parsed rows, Node's response headers) into the old generation for good. In a shop the same follows any peak.
+
+Tried, one section each: a young generation of 64 MB (\`--max-semi-space-size=64\`) left the growth and the collections as they were (p99 26.3 ms in the median of six runs, 12.5–45.4 ms); plans made once per connection for every statement (\`plan_cache_mode = force_generic_plan\`) took PostgreSQL's CPU per spread scan from 0.77 to 0.68 ms but not the tail (25.2, 36.1 and 29.4 ms), and would change the plans of every query in the service, so neither was kept. With pretenuring off (\`--no-allocation-site-pretenuring\`) the old generation stayed at 38–40 MB over four runs with no full collection at all; the young collections' pauses fell from 140–200 ms to 35–60 ms per run, the server's CPU per steady scan from 0.73–0.82 to 0.66–0.69 ms, and the steady p99 was 10.1, 12.7, 11.8 and 9.1 ms. The server now turns pretenuring off itself as it starts (\`platform/heap.ts\`, the first import of \`main.ts\`), and the column of full collections in the table above counts them during each measured run.
 `;
 
 const ms = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? "–" : v.toFixed(1));
@@ -129,7 +139,7 @@ export function cartReport(measured: CartFigures | Skipped, s: Settings): string
 
   const rows = runs.map((r) => {
     const load = r.kind === "steady" ? `${s.rate}/s steady` : `${s.connections} connections`;
-    if (r.rps === undefined) return `| ${r.name} | ${load} | skipped: ${r.skipped?.split("\n")[0]} |${" |".repeat(12)}`;
+    if (r.rps === undefined) return `| ${r.name} | ${load} | skipped: ${r.skipped?.split("\n")[0]} |${" |".repeat(13)}`;
     const of = r.kind === "max" && bare ? `${Math.round((100 * r.rps) / bare)} %` : "–";
     const cells = [r.name, load, n(r.rps), of, ms(r.p50), ms(r.p95), ms(r.p99), ms(r.max)];
     const c = r.cores;
@@ -137,7 +147,9 @@ export function cartReport(measured: CartFigures | Skipped, s: Settings): string
     const perRequest = c
       ? `${((1000 * c.server) / r.rps).toFixed(2)} / ${((1000 * c.postgres) / r.rps).toFixed(2)}`
       : "–";
-    const rest = [n(r.requests ?? 0), r.non2xx, r.errors, cores, perRequest, r.checkpoints ?? "–", r.busy ?? "–"];
+    const collected = r.collections === undefined ? "–" : `${r.collections} (${ms(r.collectionMs)} ms)`;
+    const rest = [n(r.requests ?? 0), r.non2xx, r.errors, cores, perRequest, r.checkpoints ?? "–", collected];
+    rest.push(r.busy ?? "–");
     return `| ${[...cells, ...rest].join(" | ")} |`;
   });
   const details = runs
@@ -156,13 +168,13 @@ ${budgets}
 
 - Most served at ${s.connections} connections, scans spread over ${s.visitCount} visits and ${s.productCount} products: **${verdict(maxMet)}**; ${line(spread)}.
 - The same with every scan on one visit (its row hot; a product at random, as a line holds at most 999 units): ${line(hot)}.
-- Steady ${s.rate} scans/s: **${verdict(steadyMet)}**; ${steady?.rps === undefined ? `skipped (${steady?.skipped?.split("\n")[0]})` : `p99 ${ms(steady.p99)} ms in the median of ${steadyRuns.length} runs (each: ${steadyRuns.map((r) => `${ms(r.p99)} ms`).join(", ")}), p50 ${ms(steady.p50)} ms, ${n(steady.rps)} scans/s answered, ${steadyRuns.reduce((t, r) => t + (r.non2xx ?? 0), 0)} non-2xx and ${steadyRuns.reduce((t, r) => t + (r.errors ?? 0), 0)} errors in all`}.
+- Steady ${s.rate} scans/s: **${verdict(steadyMet)}**; ${steady?.rps === undefined ? `skipped (${steady?.skipped?.split("\n")[0]})` : `p99 ${ms(steady.p99)} ms in the median of ${steadyRuns.length} runs (each: ${steadyRuns.map((r) => `${ms(r.p99)} ms`).join(", ")}), p50 ${ms(steady.p50)} ms, ${n(steady.rps)} scans/s answered, ${steadyRuns.reduce((t, r) => t + (r.non2xx ?? 0), 0)} non-2xx and ${steadyRuns.reduce((t, r) => t + (r.errors ?? 0), 0)} errors in all; the server made ${steadyRuns.reduce((t, r) => t + (r.collections ?? 0), 0)} full garbage collections over the ${steadyRuns.length} runs`}.
 ${anchorLines({ rps: spread?.rps, serverCpuMs: spread?.cores && spread.rps ? (1000 * spread.cores.server) / spread.rps : undefined }, measured.anchor, s.connections)}
 - Round trips to PostgreSQL per scan: **${trace.statements.length}** statements, one round trip each (traced below); PostgreSQL counted ${counted.perScan.toFixed(2)} transactions per scan over ${counted.scans} scans sent one at a time to the measured server, whose answer took ${ms(counted.p50)} ms at the median.
 - No scan lost or counted twice: ${n(check.answered)} scans answered 2xx in this section, ${n(check.recorded)} scan_ids in the database at its end${checkOk ? "" : " (**more answered than recorded, or more recorded than were in flight**)"}; a load run that stops leaves up to one scan per connection unanswered but served, so the database may hold up to ${n(check.inFlight)} more than were answered.
 
-| case | load | requests/s | of bare | p50 ms | p95 ms | p99 ms | max ms | requests | non-2xx | errors | CPU cores: server / PostgreSQL / load generator / other processes | CPU ms per request: server / PostgreSQL | checkpoints during the run | CPU busy before % |
-|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|
+| case | load | requests/s | of bare | p50 ms | p95 ms | p99 ms | max ms | requests | non-2xx | errors | CPU cores: server / PostgreSQL / load generator / other processes | CPU ms per request: server / PostgreSQL | checkpoints during the run | the server's full collections during the run (their pauses) | CPU busy before % |
+|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|
 ${rows.join("\n")}
 ${details}
 ### Where a scan's time goes
@@ -185,6 +197,7 @@ ${FINDINGS ? `\n${FINDINGS}\n` : ""}
 - Every scan carries the shopper's access token and a new \`scan_id\` (a random UUID, made per request by autocannon's \`setupRequest\`), as the phone sends it; no two scans share one. "Spread": visit after visit in turn, each scan a product drawn at random, so lines are made and raised across ${s.visitCount} carts. "Hot row": every scan raises the same line of the same visit.
 - Most served: autocannon ${autocannonVersion} from the bench process, ${s.connections} connections (\`BENCH_CONNECTIONS\`), no pipelining; a ${s.warmup} s warm-up run (not counted), a ${PAUSE_MS / 1000} s pause, then ${s.duration} s measured (\`BENCH_DURATION\`). Latencies are each answer's, from autocannon's response events.
 - Steady: one scan every ${(1000 / s.rate).toFixed(1)} ms (\`BENCH_CART_RATE\`) sent on time whether or not earlier ones were answered (bench/steady.ts; autocannon's rate limit sends each second's share in a burst at its start), over keep-alive connections, from a worker thread of the bench with a heap of its own (the requests made beforehand), so that no collector of the bench's pauses the sending or the timing of answers, ${s.warmup} s warm-up, pause, ${s.duration} s measured. Latency runs from the moment a scan was due to its answer's last byte, so a late sender counts against the server, not for it${steady?.sendLag === undefined ? "" : ` (the sender was at most ${ms(Math.max(...steadyRuns.map((r) => r.sendLag ?? 0)))} ms late)`}. "requests/s" for these rows is the answers per second achieved. ${steadyRuns.length} measured runs, each after a pause on an idle server and quiet CPUs; the budget is judged on the run with the median p99, because on a shared machine a single stall of the CPUs or the disk decides a run's p99. "checkpoints during the run" counts the PostgreSQL server's checkpoints (\`pg_stat_bgwriter\`, any database's: other databases on the same server, dropped test databases among them, make them too); a checkpoint during a run flushes to disk and can hold up commits.
+- Full collections: the server runs with \`METRICS_TOKEN\` set, and its \`/metrics\` is read before and after each measured run (the process's GC histogram, \`kind="major"\`): how many mark-compact collections it made and how long they paused it. The concurrent marking before each, which takes a core from PostgreSQL and the server for tens of milliseconds, is not in the pause.
 - Bare route: bench/cart.ts run as a child process (\`--bare-scan\`), Fastify with no logger, hooks, schemas or database, parsing the same JSON bodies and answering the scan answer the server gave, measured like the server.
 - Transactions per scan: \`xact_commit + xact_rollback\` of the database in \`pg_stat_database\`, read 11 s after activity (a backend reports within 10 s of going idle), before and after ${s.countedScans} scans sent one at a time; the reading client's own two statements are taken off.
 - CPU: user and system time from \`/proc\` over the measured run, in cores (2 is the whole machine): the server's process (or the bare route's), every PostgreSQL process (so other databases' work too, if any ran), the bench process that generates the load, and the rest of the machine's busy time (other processes: above a few hundredths, something else was competing with the run); "per request" divides by the requests answered per second.

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import os from "node:os";
+import pg from "pg";
 import { catalogueCsv, product } from "./catalogue.ts";
 import { call, cpuBusy, type Server } from "./lib.ts";
 
@@ -177,3 +178,38 @@ export function machineCpu(): () => number | null {
     return share * os.availableParallelism();
   };
 }
+
+/** The bearer token the cart bench's server is started with, so that the bench can read its /metrics. */
+export const METRICS_TOKEN = "bench-metrics-token-0123456789";
+
+/**
+ * What the database server and the measured server have done so far:
+ * PostgreSQL's checkpoints (pg_stat_bgwriter, any database's) and the
+ * server's full (mark-compact) garbage collections with the milliseconds
+ * its main thread was paused for them (its /metrics, the process's GC
+ * histogram). `since` gives what happened between two readings.
+ */
+export async function counters(base: string, url: string): Promise<Counters> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const made = await client
+    .query<{ n: number }>("select (checkpoints_timed + checkpoints_req)::int as n from pg_stat_bgwriter")
+    .finally(() => client.end());
+  const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  if (!res.ok) throw new Error(`GET /metrics answered ${res.status}`);
+  const text = await res.text();
+  const major = (name: string) => Number(new RegExp(`^${name}\\{kind="major"\\} (\\S+)$`, "m").exec(text)?.[1] ?? 0);
+  return {
+    checkpoints: made.rows[0]!.n,
+    collections: major("glide_nodejs_gc_duration_seconds_count"),
+    collectionMs: 1000 * major("glide_nodejs_gc_duration_seconds_sum"),
+  };
+}
+
+export type Counters = { checkpoints: number; collections: number; collectionMs: number };
+
+export const since = (before: Counters, after: Counters): Counters => ({
+  checkpoints: after.checkpoints - before.checkpoints,
+  collections: after.collections - before.collections,
+  collectionMs: after.collectionMs - before.collectionMs,
+});

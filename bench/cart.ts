@@ -15,6 +15,8 @@ import { pgbenchRuns, profiledScans } from "./cart-anchor.ts";
 import { type CartFigures, type CartRun, cartReport } from "./cart-report.ts";
 import {
   addOffers,
+  counters,
+  METRICS_TOKEN,
   machineCpu,
   openVisits,
   post,
@@ -22,6 +24,7 @@ import {
   quietCpu,
   SCAN_PATH,
   shopperToken,
+  since,
 } from "./cart-setup.ts";
 import {
   autocannon,
@@ -76,7 +79,7 @@ export async function cartBench(): Promise<string> {
     countedScans: COUNTED_SCANS,
   };
   const measured = await withPostgres((url, version) =>
-    withServer({ DATABASE_URL: url, DEV_TOOLS: "true" }, (server) => cartCases(server, url, version)),
+    withServer({ DATABASE_URL: url, DEV_TOOLS: "true", METRICS_TOKEN }, (server) => cartCases(server, url, version)),
   ).catch((err: Error): Skipped => ({ skipped: err.message }));
   return cartReport(measured, settings);
 }
@@ -184,13 +187,13 @@ async function maxCase(base: string, auth: string, pick: Pick, onStatus?: (statu
   const busy = await quietCpu();
   const latencies: number[] = [];
   const cpu = cpuMeter();
-  const before = url ? await checkpoints(url) : null;
+  const before = url ? await counters(base, url) : null;
   const result = await autocannon({ ...opts, duration }).on("response", (_c, status, _b, ms) => {
     onStatus?.(status);
     if (status >= 200 && status < 300) latencies.push(ms);
   });
   const cores = cpu.cores();
-  const checkpointed = url && before !== null ? (await checkpoints(url)) - before : undefined;
+  const counted = url && before ? since(before, await counters(base, url)) : {};
   if (idle) await waitIdle(base);
   latencies.sort((a, b) => a - b);
   return {
@@ -204,7 +207,7 @@ async function maxCase(base: string, auth: string, pick: Pick, onStatus?: (statu
     non2xx: result.non2xx,
     errors: result.errors,
     cores,
-    checkpoints: checkpointed,
+    ...counted,
   };
 }
 
@@ -232,7 +235,7 @@ async function steadyCase(base: string, url: string, auth: string, pick: Pick, o
     await waitIdle(base);
     const busy = await quietCpu();
     const cpu = cpuMeter();
-    const before = await checkpoints(url);
+    const before = await counters(base, url);
     const r = await load(duration);
     const cores = cpu.cores();
     runs.push({
@@ -247,24 +250,10 @@ async function steadyCase(base: string, url: string, auth: string, pick: Pick, o
       errors: r.errors,
       sendLag: r.maxSendLag,
       cores,
-      checkpoints: (await checkpoints(url)) - before,
+      ...since(before, await counters(base, url)),
     });
   }
   return runs;
-}
-
-/** Checkpoints PostgreSQL has made so far, in every database of the server (pg_stat_bgwriter). */
-async function checkpoints(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ n: number }>(
-      "select (checkpoints_timed + checkpoints_req)::int as n from pg_stat_bgwriter",
-    );
-    return rows[0]!.n;
-  } finally {
-    await client.end();
-  }
 }
 
 /** CPU ticks of a process from /proc (user + system), 0 if it is gone or there is no /proc. */

@@ -1,3 +1,5 @@
+// First: how the heap is collected, before any request code runs (platform/heap.ts).
+import "./platform/heap.ts";
 import closeWithGrace from "close-with-grace";
 import { buildApp } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
