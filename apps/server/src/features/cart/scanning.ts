@@ -5,8 +5,8 @@ import { preparedOnce } from "../../db/prepared.ts";
 import { AppError, conflict, isUniqueViolation, notFound } from "../../platform/errors.ts";
 import { lineValueOre, pantOreOf } from "../pant/pant.ts";
 import {
-  cartLinesOf,
   type LineTuple,
+  lineTuples,
   type OfferLine,
   tupleLine,
   type VisitFacts,
@@ -152,9 +152,11 @@ const scanStatement = preparedOnce<ScanValues, ScanRow>("cart_scan", (v) => {
           left join products p on p.id = i.product_id
           where c.scan_id = ${v.scan}::uuid
         ),
+        -- The cart before this scan, in one pass over its lines: their sum, the code's line, and the lines for pricing.
         cart as (
           select coalesce(sum(${lineValueOre("i")}), 0)::bigint as ore,
-            coalesce(max(i.quantity) filter (where i.line_key = (select line_key from found)), 0) as line_quantity
+            coalesce(max(i.quantity) filter (where i.line_key = (select line_key from found)), 0) as line_quantity,
+            ${lineTuples} as lines
           from cart_items i where i.session_id = ${v.session}::uuid
         ),
         item as (
@@ -197,7 +199,7 @@ const scanStatement = preparedOnce<ScanValues, ScanRow>("cart_scan", (v) => {
           (select line_quantity from cart)::int as line_quantity, (select ore from cart) as cart_ore,
           to_char((${v.at}::timestamptz at time zone (select timezone from visit))::date, 'YYYY-MM-DD')
             as day,
-          ${cartLinesOf(sql`${v.session}::uuid`)} as lines, ${vouchersOf(sql`${v.session}::uuid`)} as vouchers`;
+          (select lines from cart) as lines, ${vouchersOf(sql`${v.session}::uuid`)} as vouchers`;
 });
 
 /**

@@ -72,10 +72,13 @@ const offersOf = sql`(select json_agg(x order by x.id) from (
 export const vouchersOf = (session: SQL) => sql`(select json_agg(json_build_object('code', pv.code,
     'amount_ore', pv.amount_ore) order by pv.scanned_at, pv.code) from pant_vouchers pv where pv.session_id = ${session})`;
 
+/** An aggregate over `cart_items i`: its lines as LineTuples, in the order they were added (null for none). */
+export const lineTuples = sql`json_agg(json_build_array(i.id, i.product_id, i.quantity, i.unit_price_ore, i.pant_ore,
+  i.member_unit_ore, i.line_key like 'label:%') order by i.created_at, i.id)`;
+
 /** Every line of the visit `session` (an SQL expression) as a LineTuple, in the order they were added. */
-export const cartLinesOf = (session: SQL) => sql`(select json_agg(json_build_array(i.id, i.product_id, i.quantity,
-    i.unit_price_ore, i.pant_ore, i.member_unit_ore, i.line_key like 'label:%') order by i.created_at, i.id)
-  from cart_items i where i.session_id = ${session})`;
+export const cartLinesOf = (session: SQL) =>
+  sql`(select ${lineTuples} from cart_items i where i.session_id = ${session})`;
 
 type VisitRow = {
   day: CalendarDay | null;
