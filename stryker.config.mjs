@@ -72,6 +72,7 @@ const GROUPS = {
       `${server}/platform/housekeeping.test.ts`,
       `${server}/platform/job-rounds.test.ts`,
       `${server}/platform/event-bus.test.ts`,
+      `${server}/platform/event-transports.test.ts`,
     ],
   },
   // Issue 26: the console's product search answered from each instance's index, and the database's answer beside it.
