@@ -198,6 +198,8 @@ export async function counters(base: string, url: string): Promise<Counters> {
   const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
   if (!res.ok) throw new Error(`GET /metrics answered ${res.status}`);
   const text = await res.text();
+  // The histogram has a line per kind of collection made so far; a young one comes within the first requests.
+  if (!text.includes("glide_nodejs_gc_duration_seconds_count{")) throw new Error("/metrics has no GC histogram");
   const major = (name: string) => Number(new RegExp(`^${name}\\{kind="major"\\} (\\S+)$`, "m").exec(text)?.[1] ?? 0);
   return {
     checkpoints: made.rows[0]!.n,
