@@ -101,9 +101,8 @@ export function postgresTransport(url: string, notify: Notify, logger: FastifyBa
   function schedule(onPayload: (payload: string) => void): void {
     if (closed) return;
     timer = setTimeout(() => {
+      // Only a connection already lost is tried again: its outage has been logged.
       connect(onPayload).catch(() => {
-        if (!lost) logger.warn("event bus: cannot reach PostgreSQL; retrying");
-        lost = true;
         delay = Math.min(delay * 2, RECONNECT_MAX_MS);
         schedule(onPayload);
       });
