@@ -2,14 +2,12 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
+import { NOTIFY_MANY, redisAvailable, TEST_REDIS_URL } from "../test/buses.ts";
 import { TEST_DATABASE_URL } from "../test/harness.ts";
 import { createEventBus, EVENT_CHANNEL, type EventBus, MAX_EVENT_BYTES } from "./event-bus.ts";
 import { pgliteTransport, postgresTransport, redisTransport } from "./event-transports.ts";
 
 const logger = pino({ level: "silent" });
-/** What app.ts sends: the payloads of one batch, in order, in one statement. */
-const NOTIFY_MANY = "select pg_notify($1, p) from unnest($2::text[]) with ordinality as t(p, n) order by n";
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /** Resolves with the first `count` messages `bus` delivers on `topic`, or rejects after `ms`. */
 function collect(bus: EventBus, topic: string, count: number, ms = 3_000): Promise<unknown[]> {
@@ -199,24 +197,9 @@ describe.skipIf(!TEST_DATABASE_URL)("event bus on PostgreSQL, two instances", ()
   });
 });
 
-async function redisAvailable(): Promise<boolean> {
-  const { Redis } = await import("ioredis");
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on("error", () => {});
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-
 describe.skipIf(!(await redisAvailable()))("event bus on Redis, two instances", () => {
-  const a = createEventBus("redis", redisTransport(REDIS_URL, logger), logger);
-  const b = createEventBus("redis", redisTransport(REDIS_URL, logger), logger);
+  const a = createEventBus("redis", redisTransport(TEST_REDIS_URL, logger), logger);
+  const b = createEventBus("redis", redisTransport(TEST_REDIS_URL, logger), logger);
   afterAll(async () => {
     await Promise.all([a.close(), b.close()]);
   });

@@ -2,6 +2,7 @@ import net from "node:net";
 import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NOTIFY_MANY, redisAvailable, TEST_REDIS_URL } from "../test/buses.ts";
 import { TEST_DATABASE_URL } from "../test/harness.ts";
 import { createEventBus, type EventBus } from "./event-bus.ts";
 import { postgresTransport, redisTransport } from "./event-transports.ts";
@@ -12,8 +13,6 @@ import { postgresTransport, redisTransport } from "./event-transports.ts";
  * this test that can refuse new connections and cut the open ones, while
  * the database or Redis behind it stays up.
  */
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-const NOTIFY_MANY = "select pg_notify($1, p) from unnest($2::text[]) with ordinality as t(p, n) order by n";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A TCP relay to `target` on a port of its own: `close` refuses new connections and cuts the open ones. */
@@ -165,24 +164,9 @@ describe.skipIf(!TEST_DATABASE_URL)("event bus on PostgreSQL, its listening conn
   });
 });
 
-async function redisAvailable(): Promise<boolean> {
-  const { Redis } = await import("ioredis");
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on("error", () => {});
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-
 describe.skipIf(!(await redisAvailable()))("event bus on Redis, its connections lost and found", () => {
   it("refuses to publish while Redis is away, says so once each way, and delivers again when it is back", async () => {
-    const relay = await gate(new URL(REDIS_URL));
+    const relay = await gate(new URL(TEST_REDIS_URL));
     const { logger, lines } = listeningLogger();
     const a = createEventBus("redis", redisTransport(relay.url(), logger), logger);
     const silent = pino({ level: "silent" });
