@@ -30,7 +30,7 @@ import { createCameraDevices } from "./features/cameras/devices.ts";
 import { zonePicture } from "./features/cameras/zone-picture.ts";
 import { campaignRoutes } from "./features/campaigns/campaigns.routes.ts";
 import { cartRoutes } from "./features/cart/cart.routes.ts";
-import { registerCartSocket, WS_CLOSE } from "./features/cart/cart.socket.ts";
+import { CLOSE_HANDSHAKE_MS, registerCartSocket, WS_CLOSE } from "./features/cart/cart.socket.ts";
 import { checkoutRoutes } from "./features/checkout/checkout.routes.ts";
 import { dashboardRoutes } from "./features/dashboard/dashboard.routes.ts";
 import { deviceRoutes } from "./features/devices/devices.routes.ts";
@@ -85,7 +85,7 @@ import { createSmtpMailer } from "./platform/mail.ts";
 import { registerMetrics } from "./platform/metrics.ts";
 import { createStripeProvider } from "./platform/payments/stripe-provider.ts";
 import { rateLimitExpiry } from "./platform/rate-limit.ts";
-import { closeConnectionsWhileDraining } from "./platform/shutdown.ts";
+import { closeConnectionsWhileDraining, onCloseStep } from "./platform/shutdown.ts";
 
 export type BuildOptions = {
   /** Use this database instead of opening the configured one (tests share one per file). */
@@ -187,7 +187,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorateRequest("admin", null);
   app.decorateRequest("shopperId", null);
-  if (ownsDatabase) app.addHook("onClose", () => database.close());
+  if (ownsDatabase) onCloseStep(app, "database", () => database.close());
   const bus = openEventBus({
     redisUrl: config.redisUrl,
     client: (database.db as unknown as { $client: unknown }).$client,
@@ -199,7 +199,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: app.log,
   });
   app.decorate("bus", bus);
-  app.addHook("onClose", () => bus.close());
+  onCloseStep(app, "event bus", () => bus.close());
   const signIns = watchSignIns({
     db: database.db,
     bus,
@@ -208,16 +208,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustMs: options.signInTrustMs,
   });
   app.decorate("signIns", signIns);
-  app.addHook("onClose", async () => signIns.close());
+  onCloseStep(app, "sign-in watch", () => signIns.close());
   const settingsReader = createSettingsReader({ db: database.db, bus, logger: app.log });
   app.decorate("settings", settingsReader);
-  app.addHook("onClose", async () => settingsReader.close());
+  onCloseStep(app, "settings", () => settingsReader.close());
   const offerBook = createOfferBook({ db: database.db, bus, logger: app.log });
   app.decorate("offerBook", offerBook);
-  app.addHook("onClose", async () => offerBook.close());
+  onCloseStep(app, "offer book", () => offerBook.close());
   const productSearch = createProductSearch({ db: database.db, bus, logger: app.log });
   app.decorate("productSearch", productSearch);
-  app.addHook("onClose", async () => productSearch.close());
+  onCloseStep(app, "product search", () => productSearch.close());
   const faceCheck = createFaceCheck({
     db: database.db,
     model: options.faceModel ?? createFaceModel(),
@@ -227,7 +227,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     announce: sessionAnnouncer(bus, app.log),
   });
   app.decorate("faceCheck", faceCheck);
-  app.addHook("onClose", () => faceCheck.close());
+  onCloseStep(app, "face check", () => faceCheck.close());
   app.decorate("cameraHealth", startCameraHealth(app));
   scheduleHousekeeping(app, EXPIRY_JOBS);
   startReceiptMails(app, config.smtpUrl ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom }) : null);
@@ -303,7 +303,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(unpaidVisitRoutes);
   await app.register(visitRoutes);
   await app.register(fastifyWebsocket, {
-    options: { maxPayload: 4096 },
+    options: { maxPayload: 4096, closeTimeout: CLOSE_HANDSHAKE_MS },
     // Closing (a restart): each socket is told so, and the phone connects again at once, to another instance.
     preClose(done) {
       for (const client of this.websocketServer.clients) client.close(WS_CLOSE.restart, "server restarting");

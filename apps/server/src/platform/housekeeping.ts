@@ -2,6 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { type Db, queryRows } from "../db/client.ts";
 import { isDatabaseUnavailable, safeError } from "./errors.ts";
+import { onCloseStep } from "./shutdown.ts";
 
 /** How often each instance clears out what has expired; running it on several instances at once is harmless. */
 export const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
@@ -131,7 +132,7 @@ export function schedulePeriodic(
   const idle = async () => {
     while (current) await current;
   };
-  app.addHook("onClose", async () => {
+  onCloseStep(app, `${name} round`, async () => {
     closed = true;
     clearInterval(timer);
     await claiming;

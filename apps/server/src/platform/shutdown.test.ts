@@ -1,10 +1,11 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WS_CLOSE } from "../features/cart/cart.socket.ts";
+import net, { type AddressInfo } from "node:net";
+import Fastify from "fastify";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { CLOSE_HANDSHAKE_MS, WS_CLOSE } from "../features/cart/cart.socket.ts";
 import { createTestContext, type TestContext } from "../test/harness.ts";
 import { connect, enteredVisit, liveShop, shopperTokens, socketUrl } from "../test/live-cart-harness.ts";
-import { drainAndClose } from "./shutdown.ts";
+import { drainAndClose, onCloseStep } from "./shutdown.ts";
 
 /**
  * An instance's way out in a rolling restart: readiness fails at once while
@@ -37,12 +38,12 @@ function request(path: string): Promise<{ status: number; body: string }> {
 }
 
 /** A login whose body is still arriving: its first half now, the rest when `finish` is called. */
-function slowLogin() {
+function slowLogin(path = "/api/v1/admin/login") {
   const body = JSON.stringify({ email: "nobody@example.se", password: "not the password at all" });
   const req = http.request({
     host: "127.0.0.1",
     port,
-    path: "/api/v1/admin/login",
+    path,
     method: "POST",
     agent: false,
     headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
@@ -122,6 +123,113 @@ describe("shutting down (SIGTERM)", () => {
     // The login looks the address up in the database: a 401, not a 500 or a reset.
     expect(await inFlight.answered).toBe(401);
     await closed;
+    await other.close();
+  });
+
+  it("says what a slow close is waiting for (the requests in flight, without their query), again until it ends", async () => {
+    const other = await createTestContext();
+    await other.app.listen({ port: 0, host: "127.0.0.1" });
+    port = (other.app.server.address() as AddressInfo).port;
+    const warned: { fields: Record<string, unknown>; message: string }[] = [];
+    vi.spyOn(other.app.log, "warn").mockImplementation((fields: unknown, message?: unknown) => {
+      warned.push({ fields: fields as Record<string, unknown>, message: String(message) });
+    });
+    const accepted = new Promise((resolve) => other.app.server.once("connection", resolve));
+    const inFlight = slowLogin("/api/v1/admin/login?token=not-for-the-log");
+    await accepted;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closed = drainAndClose(other.app, 0, 100);
+    await vi.waitFor(() => expect(warned.length).toBeGreaterThanOrEqual(2), { timeout: 2_000, interval: 20 });
+    expect(warned[0]).toMatchObject({
+      message: "the close is still waiting",
+      fields: {
+        connections: 1,
+        live_sockets: 0,
+        requests_in_flight: 1,
+        requests: ["POST /api/v1/admin/login"],
+        steps: [],
+      },
+    });
+    expect(warned[1]!.fields.waited_ms).toBeGreaterThan(warned[0]!.fields.waited_ms as number);
+    inFlight.finish();
+    expect(await inFlight.answered).toBe(401);
+    await closed;
+    const after = warned.length;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(warned.length).toBe(after);
+    await other.close();
+  });
+
+  it("names the close step still running, and only while it runs", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const bare = Fastify({
+      logger: { level: "warn", stream: { write: (line: string) => lines.push(JSON.parse(line)) } },
+    });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    onCloseStep(bare, "mail round", () => held);
+    onCloseStep(bare, "quick step", () => undefined);
+    await bare.ready();
+    const closed = drainAndClose(bare, 0, 50);
+    await vi.waitFor(() => expect(lines.length).toBeGreaterThan(0), { timeout: 2_000, interval: 10 });
+    expect(lines[0]).toMatchObject({ msg: "the close is still waiting", steps: ["mail round"], requests_in_flight: 0 });
+    release();
+    await closed;
+    expect(bare.closing.steps.size).toBe(0);
+  });
+
+  it("drops a live cart socket whose phone never answers the close frame after CLOSE_HANDSHAKE_MS, not ws's 30 s", async () => {
+    const other = await createTestContext();
+    await other.app.listen({ port: 0, host: "127.0.0.1" });
+    port = (other.app.server.address() as AddressInfo).port;
+    // A phone gone out of coverage: it opens the socket, then reads what comes and never answers.
+    const silent = net.connect(port, "127.0.0.1");
+    let received = Buffer.alloc(0);
+    silent.on("data", (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+    });
+    const dropped = new Promise<number>((resolve) => silent.on("close", () => resolve(Date.now())));
+    silent.write(
+      [
+        `GET /ws/cart?session_id=${crypto.randomUUID()} HTTP/1.1`,
+        `Host: 127.0.0.1:${port}`,
+        "Upgrade: websocket",
+        "Connection: Upgrade",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version: 13",
+        "",
+        "",
+      ].join("\r\n"),
+    );
+    await vi.waitFor(() => expect(received.toString("latin1")).toContain("101 Switching Protocols"), {
+      timeout: 2_000,
+    });
+    const started = Date.now();
+    await drainAndClose(other.app, 0);
+    const closedAt = await dropped;
+    // The close frame came (0x88, then the code 1012 after the 2-byte length header), and the close waited it out.
+    const frame = received.subarray(received.indexOf("\r\n\r\n", 0, "latin1") + 4);
+    expect(frame[0]).toBe(0x88);
+    expect(frame.readUInt16BE(2)).toBe(WS_CLOSE.restart);
+    expect(closedAt - started).toBeGreaterThanOrEqual(CLOSE_HANDSHAKE_MS - 50);
+    expect(closedAt - started).toBeLessThan(CLOSE_HANDSHAKE_MS + 3_000);
+    silent.destroy();
+    await other.close();
+  });
+
+  it("counts a live cart socket among the requests in flight while it is open, and forgets it once it closes", async () => {
+    const other = await createTestContext();
+    await other.app.listen({ port: 0, host: "127.0.0.1" });
+    const { newStore } = await liveShop(other.app);
+    const token = (await shopperTokens(other.app)).access_token;
+    const visit = await enteredVisit(other.app, await newStore(), token);
+    const live = await connect(`${socketUrl(other.app)}?session_id=${visit}`, { type: "auth", access_token: token });
+    expect((await live.until(1))[0]).toMatchObject({ type: "ready" });
+    expect([...other.app.closing.requests].map((request) => request.url?.split("?")[0])).toEqual(["/ws/cart"]);
+    live.socket.close();
+    await vi.waitFor(() => expect(other.app.closing.requests.size).toBe(0), { timeout: 2_000, interval: 20 });
     await other.close();
   });
 });

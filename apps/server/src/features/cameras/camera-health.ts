@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { queryRows, sql } from "../../db/client.ts";
 import { isDatabaseUnavailable, safeError } from "../../platform/errors.ts";
 import { claimRound, roundSlackMs, schedulePeriodic } from "../../platform/housekeeping.ts";
+import { onCloseStep } from "../../platform/shutdown.ts";
 import { networksOf } from "./addresses.ts";
 import { type Sealer, targetOf } from "./camera-credentials.ts";
 import { everything, type ProbeScope, recordStatus, rowsToProbe } from "./camera-status.ts";
@@ -137,7 +138,7 @@ export function startCameraHealth(app: FastifyInstance) {
   });
   const probes = new Set<Promise<void>>();
   let closed = false;
-  app.addHook("onClose", async () => {
+  onCloseStep(app, "camera probes", async () => {
     closed = true;
     await Promise.all(probes);
   });

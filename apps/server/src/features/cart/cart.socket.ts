@@ -1,5 +1,6 @@
 import type { WebSocket } from "@fastify/websocket";
 import type { FastifyInstance } from "fastify";
+import { onCloseStep } from "../../platform/shutdown.ts";
 import type { SignInEnd, WatchedSignIn } from "../shopper-auth/sign-in-watch.ts";
 import { type CartPeer, createCartFanout, type Refusal } from "./cart.fanout.ts";
 import { getCart } from "./cart.service.ts";
@@ -21,6 +22,12 @@ export const WS_CLOSE = {
 } as const;
 /** The first message must arrive this soon after connecting. */
 export const AUTH_TIMEOUT_MS = 10_000;
+/**
+ * How long a socket closed by the server waits for the peer's answer to its
+ * close frame before it is dropped (ws waits 30 s by default): a phone that
+ * went out of coverage must not hold an instance's close past its bound.
+ */
+export const CLOSE_HANDSHAKE_MS = 2_000;
 /** A ping this often; a peer that has not answered the previous one by the next is dropped (within 60 s). */
 export const HEARTBEAT_MS = 25_000;
 
@@ -66,7 +73,7 @@ export function registerCartSocket(app: FastifyInstance, heartbeatMs = HEARTBEAT
     }
   }, heartbeatMs);
   heartbeat.unref();
-  app.addHook("onClose", async () => {
+  onCloseStep(app, "live cart", () => {
     clearInterval(heartbeat);
     fanout.close();
     for (const socket of sockets) socket.close(WS_CLOSE.restart, "server restarting");

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { type Db, queryRows, sql } from "../../db/client.ts";
 import { type PeriodicJob, schedulePeriodic } from "../../platform/housekeeping.ts";
 import type { Mailer } from "../../platform/mail.ts";
+import { onCloseStep } from "../../platform/shutdown.ts";
 import { readReceipt } from "./receipt.ts";
 import { receiptMail } from "./receipt-mail.ts";
 import { refundMail } from "./refund-mail.ts";
@@ -137,7 +138,7 @@ export function startReceiptMails(app: FastifyInstance, mailer: Mailer | null): 
     { oncePerRound: true },
   );
   app.decorate("receiptMails", { ...job, sends: mailer !== null });
-  app.addHook("onClose", async () => {
+  onCloseStep(app, "receipt mail", async () => {
     await job.idle();
     mailer?.close();
   });
