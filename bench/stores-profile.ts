@@ -43,7 +43,22 @@ to about 3 % (the session's query). Two runs of each, the old code and this one:
 1,127 and 1,316 after. That is a gain of a tenth to a fifth, within what runs here differ by, and far from the goal of
 25 % of the bare route (about 4,200/s). At that goal a request may cost the server about 0.24 ms beside the bare
 route's; today it costs about 0.7 to 0.8 ms. The PGlite case has the same long tail in both codes (a few requests waiting
-up to 10 s for the one embedded connection), which sometimes crosses the 10 s timeout.`;
+up to 10 s for the one embedded connection), which sometimes crosses the 10 s timeout.
+
+**The list kept per instance (issue 26)** (2026-11-29, 22:51–23:31 UTC, another host than the runs above: its bare
+route did 6,228–7,509 requests/s where the first host's did 15,936). Three changes: the answer is kept per instance
+as its JSON bytes, under a version that every write to a store or its modules raises at its commit
+(\`store_list_changes\`, migration 0030; docs/architecture.md), so a request reads one small sum instead of the list;
+the session's query is built once (a prepared statement; Drizzle built it on every request: \`is\` 8.1 % and its
+query builder 10 % of the thread); and helmet's headers are worked out once (\`platform/security-headers.ts\`; 4 % of
+the thread went to building them on every request). Runs on this host: the code before (df0de60) 586 requests/s, 9 %
+of the bare route in its run; the list kept as text, alone, 1,502 (20 %); kept as bytes, with the session's query
+built once, 3,081 (44 %); the version read as the sum of a change log rather than one row that writers would take
+in turn, 3,188 (50 %); with the headers worked out once, 2,828 (40 %), 3,270 (53 %) and
+2,949 (39 %, the table above). Runs of one
+code differ here by a tenth or more. The server's thread is now busy mostly
+in socket writes (\`writev\` 44 %: the kernel's loopback for the 29 KB answer and the two statements); what is left per
+request is the session's statement and the version's.`;
 
 /** The profile as the section's "where the time goes". */
 export function storesProfileSection(profile: StoresProfile | { skipped: string } | undefined): string {

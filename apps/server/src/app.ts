@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import fastifyCookie from "@fastify/cookie";
-import fastifyHelmet from "@fastify/helmet";
 import fastifyStatic from "@fastify/static";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
@@ -62,6 +61,7 @@ import { shopperAuthRoutes } from "./features/shopper-auth/shopper-auth.routes.t
 import { watchSignIns } from "./features/shopper-auth/sign-in-watch.ts";
 import { spotCheckRoutes } from "./features/spot-checks/spot-checks.routes.ts";
 import { storePriceRoutes } from "./features/store-prices/store-prices.routes.ts";
+import { storeListChangesFold } from "./features/stores/store-list.ts";
 import { storeRoutes } from "./features/stores/stores.routes.ts";
 import { unpaidVisitRoutes } from "./features/unpaid-visits/unpaid-visits.routes.ts";
 import { vatRateRoutes } from "./features/vat-rates/vat-rates.routes.ts";
@@ -85,6 +85,7 @@ import { createSmtpMailer } from "./platform/mail.ts";
 import { registerMetrics } from "./platform/metrics.ts";
 import { createStripeProvider } from "./platform/payments/stripe-provider.ts";
 import { rateLimitExpiry } from "./platform/rate-limit.ts";
+import { securityHeaders } from "./platform/security-headers.ts";
 import { closeConnectionsWhileDraining, onCloseStep } from "./platform/shutdown.ts";
 
 export type BuildOptions = {
@@ -124,6 +125,7 @@ export const EXPIRY_JOBS: readonly ExpiryJob[] = [
   ...shopperAuthExpiry,
   receiptMailExpiry,
   faceDescriptorExpiry,
+  storeListChangesFold,
 ];
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -239,7 +241,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook("preValidation", refuseControlCharacters);
 
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
+  securityHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {

@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { priceGroups } from "./price-groups.ts";
 
 export const stores = pgTable(
@@ -65,3 +76,15 @@ export const storeModules = pgTable(
   },
   (t) => [primaryKey({ columns: [t.storeId, t.moduleId] })],
 );
+
+/**
+ * A row per statement that writes `stores` or `store_modules`, added in the
+ * writing transaction by a trigger (migration 0030): the sum of `weight` is
+ * the store list's version, which rises at every such commit and at no other
+ * time. Writers only insert, so they never wait for one another; housekeeping
+ * folds the rows into one of the same total weight. The console's store list
+ * is kept per instance under the version it was read with (store-list.ts).
+ */
+export const storeListChanges = pgTable("store_list_changes", {
+  weight: bigint("weight", { mode: "number" }).notNull().default(1),
+});

@@ -3,6 +3,7 @@ import type { AdminMe, AdminRole } from "@glide/contracts";
 import { ADMIN_PASSWORD_MIN_LENGTH } from "@glide/contracts";
 import { and, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { preparedOnce } from "../../db/prepared.ts";
 import { adminSessions, adminUserStores, adminUsers, stores } from "../../db/schema/index.ts";
 import { conflict, notFound, tooManyRequests, unauthorized, unprocessable } from "../../platform/errors.ts";
 import type { ExpiryJob } from "../../platform/housekeeping.ts";
@@ -114,38 +115,46 @@ export async function login(opts: {
  * The admin behind a session cookie, or null when it is unknown or expired. One query on the hot path.
  * `touch: false` checks without counting as activity (a live feed's heartbeat).
  */
+type SessionRow = {
+  created_at: Date | string;
+  last_seen_at: Date | string;
+  id: string;
+  email: string;
+  role: AdminRole;
+  store_ids: string[];
+};
+
+/** The session a token's hash names and its admin: read on every console request, so built once (db/prepared.ts). */
+const sessionByHash = preparedOnce<{ hash: string }, SessionRow>(
+  "admin_session",
+  (v) => sql`select s.created_at, s.last_seen_at, u.id, u.email, u.role,
+      coalesce((select array_agg(us.store_id::text) from ${adminUserStores} us where us.admin_user_id = u.id), '{}')
+        as store_ids
+    from ${adminSessions} s join ${adminUsers} u on u.id = s.admin_user_id
+    where s.token_hash = ${v.hash}`,
+);
+
 export async function resolveSession(
   db: Db,
   token: string,
   opts: { touch?: boolean } = {},
 ): Promise<AdminActor | null> {
   const hash = sha256(token);
-  const [row] = await db
-    .select({
-      createdAt: adminSessions.createdAt,
-      lastSeenAt: adminSessions.lastSeenAt,
-      id: adminUsers.id,
-      email: adminUsers.email,
-      role: adminUsers.role,
-      storeIds: sql<string[]>`coalesce((select array_agg(${adminUserStores.storeId}::text) from ${adminUserStores}
-        where ${adminUserStores.adminUserId} = ${adminUsers.id}), '{}')`,
-    })
-    .from(adminSessions)
-    .innerJoin(adminUsers, eq(adminUsers.id, adminSessions.adminUserId))
-    .where(eq(adminSessions.tokenHash, hash));
+  const [row] = await sessionByHash(db, { hash });
   if (!row) return null;
   const now = Date.now();
-  if (now - row.lastSeenAt.getTime() > SESSION_IDLE_MS || now - row.createdAt.getTime() > SESSION_ABSOLUTE_MS) {
+  const lastSeen = new Date(row.last_seen_at).getTime();
+  if (now - lastSeen > SESSION_IDLE_MS || now - new Date(row.created_at).getTime() > SESSION_ABSOLUTE_MS) {
     await db.delete(adminSessions).where(eq(adminSessions.tokenHash, hash));
     return null;
   }
-  if (opts.touch !== false && now - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+  if (opts.touch !== false && now - lastSeen > TOUCH_EVERY_MS) {
     await db
       .update(adminSessions)
       .set({ lastSeenAt: new Date(now) })
       .where(eq(adminSessions.tokenHash, hash));
   }
-  return { id: row.id, email: row.email, role: row.role, storeIds: row.storeIds };
+  return { id: row.id, email: row.email, role: row.role, storeIds: row.store_ids };
 }
 
 export async function logout(db: Db, token: string): Promise<void> {

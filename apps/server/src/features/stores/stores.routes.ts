@@ -12,20 +12,15 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { errorResponses } from "../../platform/route-errors.ts";
 import { actorOf, requireAdmin } from "../admin-auth/admin-auth.hooks.ts";
-import {
-  createStore,
-  deleteStore,
-  listStoreModules,
-  listStores,
-  setStoreModule,
-  updateStore,
-} from "./stores.service.ts";
+import { keptStoreLists } from "./store-list.ts";
+import { createStore, deleteStore, listStoreModules, setStoreModule, updateStore } from "./stores.service.ts";
 
 const errors = errorResponses(400, 401, 403, 404, 422);
 
 export const storeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook("preHandler", requireAdmin);
   const tags = ["stores"];
+  const lists = keptStoreLists();
 
   app.get(
     "/api/v1/stores/",
@@ -39,9 +34,10 @@ export const storeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listStores({ db: app.db, actor: actorOf(request), ...request.query });
-      reply.header("x-total-count", String(total));
-      return items;
+      const { body, total } = await lists.list(app.db, actorOf(request), request.query);
+      reply.header("x-total-count", String(total)).type("application/json; charset=utf-8");
+      // JSON already checked against the schema when it was read (store-list.ts): sent as it is.
+      return reply.send(body as never);
     },
   );
 
