@@ -75,6 +75,19 @@ const GROUPS = {
       `${server}/platform/event-transports.test.ts`,
     ],
   },
+  // Issue 26: the console's store list kept under its version, and what a slow close says it waits for.
+  "kept-store-list": {
+    mutate: [
+      feature("stores/store-list.ts"),
+      `${server}/platform/shutdown.ts`,
+      `${server}/platform/security-headers.ts`,
+    ],
+    tests: [
+      feature("stores/stores.kept-list.test.ts"),
+      `${server}/platform/shutdown.test.ts`,
+      `${server}/platform/http.answers.test.ts`,
+    ],
+  },
   // Issue 26: the console's product search answered from each instance's index, and the database's answer beside it.
   "product-search": {
     mutate: [feature("products/search-index.ts"), feature("products/products.search.ts")],

@@ -1,8 +1,10 @@
+import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BODY_LIMIT_BYTES } from "../app.ts";
 import { ADMIN_COOKIE } from "../features/admin-auth/admin-auth.hooks.ts";
 import { as, createTestContext, signIn, type TestContext } from "../test/harness.ts";
 import { errorBodyForEmptyReplies } from "./http-errors.ts";
+import { securityHeaders } from "./security-headers.ts";
 
 let ctx: TestContext;
 let cookie: string;
@@ -178,6 +180,53 @@ describe("headers", () => {
     expect(res.headers["x-request-id"]).toBe("trace-123");
     const other = await ctx.app.inject({ method: "GET", url: "/api/health" });
     expect(other.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("sends helmet's headers, each once and nothing else, on every answer (an error's too)", async () => {
+    const security = [
+      "content-security-policy",
+      "cross-origin-opener-policy",
+      "cross-origin-resource-policy",
+      "origin-agent-cluster",
+      "referrer-policy",
+      "x-content-type-options",
+      "x-dns-prefetch-control",
+      "x-download-options",
+      "x-frame-options",
+      "x-permitted-cross-domain-policies",
+      "x-xss-protection",
+    ];
+    for (const url of ["/api/health", "/api/v1/no-such-route", "/api/v1/stores/"]) {
+      const res = await ctx.app.inject({ method: "GET", url });
+      const sent = Object.keys(res.headers).filter(
+        (name) => !["content-type", "content-length", "date", "connection", "x-request-id"].includes(name),
+      );
+      expect(sent.sort(), url).toEqual(security);
+      expect(res.headers["x-frame-options"]).toBe("SAMEORIGIN");
+      expect(res.headers["referrer-policy"]).toBe("no-referrer");
+    }
+  });
+
+  it("refuses to start with no security header at all (helmet's middleware changed under it)", () => {
+    const off = Object.fromEntries(
+      [
+        "contentSecurityPolicy",
+        "crossOriginEmbedderPolicy",
+        "crossOriginOpenerPolicy",
+        "crossOriginResourcePolicy",
+        "originAgentCluster",
+        "referrerPolicy",
+        "strictTransportSecurity",
+        "xContentTypeOptions",
+        "xDnsPrefetchControl",
+        "xDownloadOptions",
+        "xFrameOptions",
+        "xPermittedCrossDomainPolicies",
+        "xPoweredBy",
+        "xXssProtection",
+      ].map((name) => [name, false]),
+    );
+    expect(() => securityHeaders(Fastify(), off)).toThrow("helmet set no header");
   });
 });
 

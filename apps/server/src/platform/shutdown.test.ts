@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CLOSE_HANDSHAKE_MS, WS_CLOSE } from "../features/cart/cart.socket.ts";
 import { createTestContext, type TestContext } from "../test/harness.ts";
 import { connect, enteredVisit, liveShop, shopperTokens, socketUrl } from "../test/live-cart-harness.ts";
-import { drainAndClose, onCloseStep } from "./shutdown.ts";
+import { closeProgress, drainAndClose, onCloseStep } from "./shutdown.ts";
 
 /**
  * An instance's way out in a rolling restart: readiness fails at once while
@@ -150,6 +150,8 @@ describe("shutting down (SIGTERM)", () => {
         steps: [],
       },
     });
+    expect(warned[0]!.fields.waited_ms).toBeGreaterThanOrEqual(90);
+    expect(warned[0]!.fields.waited_ms).toBeLessThan(1_000);
     expect(warned[1]!.fields.waited_ms).toBeGreaterThan(warned[0]!.fields.waited_ms as number);
     inFlight.finish();
     expect(await inFlight.answered).toBe(401);
@@ -228,8 +230,29 @@ describe("shutting down (SIGTERM)", () => {
     const live = await connect(`${socketUrl(other.app)}?session_id=${visit}`, { type: "auth", access_token: token });
     expect((await live.until(1))[0]).toMatchObject({ type: "ready" });
     expect([...other.app.closing.requests].map((request) => request.url?.split("?")[0])).toEqual(["/ws/cart"]);
+    expect(await closeProgress(other.app)).toMatchObject({
+      live_sockets: 1,
+      requests_in_flight: 1,
+      requests: ["GET /ws/cart"],
+    });
     live.socket.close();
     await vi.waitFor(() => expect(other.app.closing.requests.size).toBe(0), { timeout: 2_000, interval: 20 });
+    await other.close();
+  });
+
+  it("names at most 10 of the requests in flight, and counts them all", async () => {
+    const other = await createTestContext();
+    await other.app.listen({ port: 0, host: "127.0.0.1" });
+    port = (other.app.server.address() as AddressInfo).port;
+    const slow = Array.from({ length: 11 }, () => slowLogin());
+    await vi.waitFor(() => expect(other.app.closing.requests.size).toBe(11), { timeout: 2_000, interval: 20 });
+    const progress = await closeProgress(other.app);
+    expect(progress).toMatchObject({ connections: 11, requests_in_flight: 11 });
+    expect(progress.requests).toEqual(Array(10).fill("POST /api/v1/admin/login"));
+    for (const request of slow) request.finish();
+    // Each answered (a wrong password, or the address's login limit past its fifth), none reset.
+    for (const status of await Promise.all(slow.map((request) => request.answered)))
+      expect([401, 429]).toContain(status);
     await other.close();
   });
 });

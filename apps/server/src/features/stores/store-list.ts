@@ -27,7 +27,8 @@ async function storeListVersion(db: Db): Promise<number> {
     "store_list_version",
     sql`select coalesce(sum(weight), 0)::bigint as version from store_list_changes`,
   );
-  return Number(row?.version ?? 0);
+  // A sum always makes its one row.
+  return Number(row!.version);
 }
 
 /**
@@ -53,9 +54,9 @@ export function keptStoreLists(budgetBytes = KEPT_STORE_LISTS_BYTES) {
     bytes -= old.body.length;
   };
 
+  // Two reads of one list at once may leave the one under the older version kept; it is never answered (the
+  // version only rises), and the next request reads the list again.
   const keep = (key: string, entry: Kept) => {
-    // Two reads of one list at once: the one under the newer version stays.
-    if ((kept.get(key)?.version ?? -1) > entry.version) return;
     forget(key);
     if (entry.body.length > budgetBytes / 4) return;
     while (bytes + entry.body.length > budgetBytes) forget(kept.keys().next().value!);

@@ -154,15 +154,34 @@ describe("what one instance keeps", () => {
   const platformAdmin = { id: "x", email: "x@example.se", role: "platform_admin" as const, storeIds: [] };
 
   it("stays within its budget, forgetting the oldest first, and keeps no list larger than a quarter of it", async () => {
+    // A search that finds nothing answers "[]": 2 bytes each, so the budget's edges are exact.
+    const empty = (lists: ReturnType<typeof keptStoreLists>, n: number) =>
+      lists.list(ctx.app.db, platformAdmin, { search: `ingenting-${n}` });
+    const lists = keptStoreLists(8);
+    for (const n of [1, 2, 3, 4]) expect((await empty(lists, n)).body.toString()).toBe("[]");
+    expect([lists.size, lists.bytes]).toEqual([4, 8]);
+    await empty(lists, 5);
+    expect([lists.size, lists.bytes]).toEqual([4, 8]);
+    // A quarter of 8 is 2: a 2-byte list is kept; under a budget of 7 it is not.
+    const tight = keptStoreLists(7);
+    await empty(tight, 1);
+    expect([tight.size, tight.bytes]).toEqual([0, 0]);
     const one = (await keptStoreLists().list(ctx.app.db, platformAdmin, { limit: 1 })).body.length;
-    const lists = keptStoreLists(one * 4 + 10);
-    for (const offset of [0, 1, 2, 3, 4, 5]) await lists.list(ctx.app.db, platformAdmin, { limit: 1, offset });
-    expect(lists.size).toBe(4);
-    expect(lists.bytes).toBeLessThanOrEqual(one * 4 + 10);
-    const small = keptStoreLists(one * 4 - 1);
-    await small.list(ctx.app.db, platformAdmin, { limit: 1 });
-    expect(small.size).toBe(0);
-    expect(small.bytes).toBe(0);
+    const pages = keptStoreLists(one * 4 + 10);
+    for (const offset of [0, 1, 2, 3, 4, 5]) await pages.list(ctx.app.db, platformAdmin, { limit: 1, offset });
+    expect(pages.bytes).toBeLessThanOrEqual(one * 4 + 10);
+    expect(pages.size).toBeGreaterThanOrEqual(3);
+  });
+
+  it("keeps each search apart, the same search trimmed or not as one", async () => {
+    const lists = keptStoreLists();
+    await lists.list(ctx.app.db, platformAdmin, { search: "kvarn" });
+    await lists.list(ctx.app.db, platformAdmin, { search: " kvarn " });
+    expect(lists.size).toBe(1);
+    const other = await lists.list(ctx.app.db, platformAdmin, { search: "ingen sådan butik" });
+    expect(other.body.toString()).toBe("[]");
+    expect(lists.size).toBe(2);
+    expect((await lists.list(ctx.app.db, platformAdmin, { search: "kvarn" })).body.toString()).not.toBe("[]");
   });
 
   it("answers a kept list as the same bytes until the version moves", async () => {
@@ -170,7 +189,10 @@ describe("what one instance keeps", () => {
     const first = await lists.list(ctx.app.db, platformAdmin, {});
     expect((await lists.list(ctx.app.db, platformAdmin, {})).body).toBe(first.body);
     await ctx.app.db.execute(sql`update stores set description = 'ny' where id = (select id from stores limit 1)`);
-    expect((await lists.list(ctx.app.db, platformAdmin, {})).body).not.toBe(first.body);
+    const second = await lists.list(ctx.app.db, platformAdmin, {});
+    expect(second.body).not.toBe(first.body);
+    // The new answer replaced the old one: one kept, its bytes counted once.
     expect(lists.size).toBe(1);
+    expect(lists.bytes).toBe(second.body.length);
   });
 });
