@@ -111,10 +111,6 @@ export async function login(opts: {
   return { token, actor: actor! };
 }
 
-/**
- * The admin behind a session cookie, or null when it is unknown or expired. One query on the hot path.
- * `touch: false` checks without counting as activity (a live feed's heartbeat).
- */
 type SessionRow = {
   created_at: Date | string;
   last_seen_at: Date | string;
@@ -134,6 +130,10 @@ const sessionByHash = preparedOnce<{ hash: string }, SessionRow>(
     where s.token_hash = ${v.hash}`,
 );
 
+/**
+ * The admin behind a session cookie, or null when it is unknown or expired. One query on the hot path.
+ * `touch: false` checks without counting as activity (a live feed's heartbeat).
+ */
 export async function resolveSession(
   db: Db,
   token: string,
