@@ -27,12 +27,27 @@ export type LinedDiscount = Omit<Discount, "per_line"> & { per_line: { line: num
 
 /** The discounts the cart gets, in the offers' own order (by id). */
 export function bestOfferRun(units: readonly OfferUnit[], offers: readonly Offer[]): LinedDiscount[] {
-  // Dearest first; equal prices keep the cart's order, so the answer never depends on a sort's whims.
-  const order = units.map((_, i) => i).sort((a, b) => units[b]!.price_ore - units[a]!.price_ore || a - b);
   const inCart = new Set(units.map((unit) => unit.product_id));
   const useful = offers
     .filter((offer) => offer.product_ids.some((id) => inCart.has(id)))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // How many offers may take each product's units.
+  const wanted = new Map<string, number>();
+  for (const offer of useful) for (const id of new Set(offer.product_ids)) wanted.set(id, (wanted.get(id) ?? 0) + 1);
+  // Dearest first. Among equal prices, the units fewer offers may take go first, so an offer leaves the others
+  // what only they can use; then by product, so the cart's order never changes what is paid (units of one product
+  // at one price are alike); then the cart's order, so the answer never depends on a sort's whims.
+  const order = units
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const [x, y] = [units[a]!, units[b]!];
+      return (
+        y.price_ore - x.price_ore ||
+        (wanted.get(x.product_id) ?? 0) - (wanted.get(y.product_id) ?? 0) ||
+        (x.product_id < y.product_id ? -1 : x.product_id > y.product_id ? 1 : 0) ||
+        a - b
+      );
+    });
   // Each offer's units, dearest first, found once: every order tried below only skips the ones taken. A
   // product's units are listed once in that order; an offer's are its products' lists merged by rank.
   const rank = new Array<number>(units.length);

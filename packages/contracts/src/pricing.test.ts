@@ -144,6 +144,28 @@ describe("multi-buy offers", () => {
     }
   });
 
+  it("among units of one price, an offer takes first those no other offer may take, in whatever order the cart is", () => {
+    // Four at 49,90 for 0 kr more (p2, p9) and 3 för 2 (p2, p3). Five units at 49,90: if the four took both p2s
+    // (the first by product), the 3 för 2 would have one p2 at 0,01 and the p3 left: no group. Taking the three p9s
+    // first, which only the four may take, leaves it a p2.
+    const four = offer({ id: "a-four", product_ids: ["p2", "p9"], buy: 4, deal: { kind: "amount", amount_ore: 0 } });
+    const three = threeForTwo(["p3", "p2"], { id: "b-3for2" });
+    const lines = [line("p2", 4990, 2), line("p2", 1, 1, { id: "line-p2-cheap" }), line("p3", 1), line("p9", 4990, 3)];
+    for (const cart of [lines, [...lines].reverse()]) {
+      for (const offers of [
+        [four, three],
+        [three, four],
+      ]) {
+        const priced = priceCart(cart, { campaigns: [], offers }, context);
+        expect(priced.discounts.map((d) => [d.offer_id, d.amount_ore])).toEqual([
+          ["a-four", 4990],
+          ["b-3for2", 1],
+        ]);
+        expect(priced.total_ore).toBe(4 * 4990 + 2 - 1);
+      }
+    }
+  });
+
   it("an offer outside its days, or for members only, is not given", () => {
     const cart = [line("bregott", 4990, 3)];
     expect(
