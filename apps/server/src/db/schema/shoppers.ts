@@ -1,6 +1,18 @@
 import { VISIT_STATES } from "@glide/contracts";
 import { sql } from "drizzle-orm";
-import { boolean, check, date, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { stores } from "./stores.ts";
 
 /**
@@ -107,6 +119,13 @@ export const shoppingSessions = pgTable(
     checkedOutAt: timestamp("checked_out_at", { withTimezone: true }),
     /** The last thing the shopper (or the store) did in this visit; the abandoned-visit sweep reads it. */
     lastActivityAt: timestamp("last_activity_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Raised once by every transaction that changes the visit's cart lines (a trigger on cart_items, or the scan's
+     * own statement): the same number always means the same committed lines, so an instance may keep them under it.
+     */
+    cartVersion: bigint("cart_version", { mode: "number" }).notNull().default(0),
+    /** The transaction (txid_current) that last raised cart_version: it raises it once however many lines it writes. */
+    cartChangedBy: bigint("cart_changed_by", { mode: "number" }),
     /** Closed by the sweep after no activity for store/abandon_after_minutes: empty, or left unpaid with its cart kept. */
     abandonedAt: timestamp("abandoned_at", { withTimezone: true }),
     /** The visit's one draw for a staff check was made (at its first exit: the gate, or paying from the phone). */

@@ -14,6 +14,7 @@ import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts
 import { announce, collectSessionChanges } from "./cart.events.ts";
 import { getCart } from "./cart.service.ts";
 import { limitsFrom } from "./cart-limits.ts";
+import { keptCarts } from "./kept-carts.ts";
 import { removeItem, setQuantity } from "./quantities.ts";
 import { cameraWorkerStore, workerChange } from "./recognition-worker.ts";
 import { scanIntoCart } from "./scanning.ts";
@@ -24,6 +25,8 @@ const tags = ["cart"];
 export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   // A store's cart limits, from its settings (a copy per instance, read before any statement).
   const limitsOf = async (storeId: string) => limitsFrom(await app.settings.effective(storeId));
+  // The carts' lines as this instance last saw them, each under its version: a scan reads them only when behind.
+  const kept = keptCarts();
   // The Sessions screen's feed: one more small message per change, after the cart's own.
   app.post(
     "/api/v1/cart/scan",
@@ -49,6 +52,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         limitsOf,
         at,
         announce: visit.announce,
+        kept,
       });
       await announce(app.bus, request.log, session_id, events, visit.changes);
       // The cart's offers are evaluated anew after each change: the phone shows the server's discounts and total.

@@ -20,6 +20,7 @@ import { addedEvent, type CartEvent } from "./cart.events.ts";
 import { type ItemRow, readItem, toItem } from "./cart.service.ts";
 import { type CartLimits, checkLimits, visitStore } from "./cart-limits.ts";
 import { type CartActor, checkSession, type SessionRow, sessionSelect } from "./cart-visit.ts";
+import { type KeptCart, type KeptCarts, linesOre } from "./kept-carts.ts";
 
 /** The line a scan id (or a recognition worker's event id) went to, or undefined if the id is new. */
 export async function scannedItem(db: Db | Tx, scanId: string, sessionId: string): Promise<CartItem | undefined> {
@@ -83,8 +84,12 @@ type ScanRow = {
   cart_ore: number;
   /** The store's calendar day of the scan, and the cart's lines and vouchers before it, for its offers. */
   day: CalendarDay | null;
+  /** The lines before the scan; not read (null) when the instance's kept copy is of the version `seen`. */
   lines: LineTuple[] | null;
   vouchers: VisitVoucher[] | null;
+  /** The visit's cart_version as this statement saw it, and after its own change (null when it changed nothing). */
+  seen: string | null;
+  after: string | null;
 };
 
 type ScanValues = {
@@ -96,6 +101,9 @@ type ScanValues = {
   max_total: number;
   /** The moment of the scan: its store's calendar day picks the campaigns. */
   at: string;
+  /** The cart_version of the instance's kept copy of the lines, and their öre; null without one. */
+  known: string | null;
+  known_ore: number | null;
   /** A price label's price, or a weighed label's grams; null for a product's own code. */
   price_ore: number | null;
   grams: number | null;
@@ -152,12 +160,22 @@ const scanStatement = preparedOnce<ScanValues, ScanRow>("cart_scan", (v) => {
           left join products p on p.id = i.product_id
           where c.scan_id = ${v.scan}::uuid
         ),
-        -- The cart before this scan, in one pass over its lines: their sum, the code's line, and the lines for pricing.
+        -- The cart's version in this statement's snapshot, the one its lines are read in (the locked visit above may
+        -- be a newer row than the snapshot's).
+        seen as (select cart_version from shopping_sessions where id = ${v.session}::uuid),
+        -- The cart before this scan, in one pass over its lines (their sum and the lines for pricing), unless the
+        -- instance keeps the lines of this version: then the scan reads only the code's own line.
+        whole as (
+          select coalesce(sum(${lineValueOre("i")}), 0)::bigint as ore, ${lineTuples} as lines
+          from cart_items i
+          where i.session_id = ${v.session}::uuid and (select cart_version from seen) is distinct from ${v.known}::bigint
+        ),
         cart as (
-          select coalesce(sum(${lineValueOre("i")}), 0)::bigint as ore,
-            coalesce(max(i.quantity) filter (where i.line_key = (select line_key from found)), 0) as line_quantity,
-            ${lineTuples} as lines
-          from cart_items i where i.session_id = ${v.session}::uuid
+          select case when (select cart_version from seen) = ${v.known}::bigint then ${v.known_ore}::bigint
+                 else (select ore from whole) end as ore,
+            coalesce((select i.quantity from cart_items i
+              where i.session_id = ${v.session}::uuid and i.line_key = (select line_key from found)), 0) as line_quantity,
+            (select lines from whole) as lines
         ),
         item as (
           insert into cart_items (session_id, product_id, line_key, quantity, unit_price_ore, weight_grams, pant_ore,
@@ -177,8 +195,8 @@ const scanStatement = preparedOnce<ScanValues, ScanRow>("cart_scan", (v) => {
           insert into cart_scans (scan_id, session_id, item_id)
           select ${v.scan}::uuid, ${v.session}::uuid, id from item where ${v.scan}::uuid is not null
         ),
-        -- The visit's timeline and its last activity, in this same statement: only a scan that added something
-        -- is an event (a repeated scan_id adds nothing), and a scan costs no extra round trip.
+        -- The visit's timeline, its cart's version and its last activity, in this same statement: only a scan
+        -- that added something is an event (a repeated scan_id adds nothing), and a scan costs no extra round trip.
         event as (
           insert into session_events (session_id, store_id, kind, source, detail)
           select v.id, v.store_id, 'item_added', 'phone',
@@ -187,9 +205,11 @@ const scanStatement = preparedOnce<ScanValues, ScanRow>("cart_scan", (v) => {
           from item, visit v, found f
         ),
         touched as (
-          update shopping_sessions set last_activity_at = now()
+          update shopping_sessions set cart_version = cart_version + 1, cart_changed_by = txid_current(),
+            last_activity_at = case when last_activity_at < now() - ${ACTIVITY_PRECISION}::interval then now()
+                                    else last_activity_at end
           where id = ${v.session}::uuid and exists (select 1 from item)
-            and last_activity_at < now() - ${ACTIVITY_PRECISION}::interval
+          returning cart_version
         )
         select (select row_to_json(visit) from visit) as session,
           (select row_to_json(found) from found) as product,
@@ -199,7 +219,8 @@ const scanStatement = preparedOnce<ScanValues, ScanRow>("cart_scan", (v) => {
           (select line_quantity from cart)::int as line_quantity, (select ore from cart) as cart_ore,
           to_char((${v.at}::timestamptz at time zone (select timezone from visit))::date, 'YYYY-MM-DD')
             as day,
-          (select lines from cart) as lines, ${vouchersOf(sql`${v.session}::uuid`)} as vouchers`;
+          (select lines from cart) as lines, ${vouchersOf(sql`${v.session}::uuid`)} as vouchers,
+          (select cart_version from seen)::text as seen, (select cart_version from touched)::text as after`;
 });
 
 /**
@@ -220,6 +241,8 @@ export async function scanIntoCart(opts: {
   /** The moment of the scan (app.saleClock): its store's day picks the campaigns. */
   at?: Date;
   announce?: AnnounceSession;
+  /** The instance's copies of carts' lines: a scan reads the lines only when its copy is not of the newest version. */
+  kept?: KeptCarts;
 }): Promise<Scanned> {
   const code = planCode(opts.barcode);
   const storeId = await visitStore(opts.db, opts.sessionId);
@@ -229,6 +252,7 @@ export async function scanIntoCart(opts: {
   const at = opts.at ?? new Date();
   const actor: CartActor = { kind: "shopper", customerId: opts.customerId };
   for (const ageChecked of [false, true]) {
+    const kept = opts.kept?.get(opts.sessionId);
     let row: ScanRow;
     try {
       [row] = (await scanStatement(opts.db, {
@@ -236,6 +260,8 @@ export async function scanIntoCart(opts: {
         session: opts.sessionId,
         scan: scanId,
         age_checked: ageChecked,
+        known: kept?.version ?? null,
+        known_ore: kept ? linesOre(kept.lines) : null,
         max_line: limits.maxLineQuantity,
         max_total: limits.maxTotalOre,
         at: at.toISOString(),
@@ -253,6 +279,8 @@ export async function scanIntoCart(opts: {
       if (counted === undefined) throw err;
       return scanned(counted);
     }
+    const before = linesBefore(row, kept);
+    if (opts.kept) keepLines(opts.kept, opts.sessionId, row, before);
     const session = checkSession(actor, row.session ?? undefined);
     if (!code) throw new AppError(422, "invalid_barcode", "Streckkoden gick inte att läsa. Försök igen.");
     const product = row.product;
@@ -266,9 +294,11 @@ export async function scanIntoCart(opts: {
         session_id: session.id,
         kind: "item_added",
       });
-      return { ...scanned(item), cart: cartAfter(row, session) };
+      return { ...scanned(item), cart: cartAfter(row, session, before) };
     }
-    if (row.previous) return { ...scanned(previousItem(row.previous, opts.sessionId)), cart: cartAfter(row, session) };
+    if (row.previous) {
+      return { ...scanned(previousItem(row.previous, opts.sessionId)), cart: cartAfter(row, session, before) };
+    }
     checkLimits(limits, product, {
       quantity: row.line_quantity + 1,
       totalOre: Number(row.cart_ore) + product.unit_ore + product.pant_ore,
@@ -292,32 +322,53 @@ type Scanned = {
 };
 const scanned = (item: CartItem) => ({ product: item.product, item, events: [addedEvent(item)], cart: null });
 
+/** The lines before the scan: those the statement read, or the kept copy it found to be of their version. */
+function linesBefore(row: ScanRow, kept: KeptCart | undefined): readonly OfferLine[] | null {
+  if (row.seen === null) return null;
+  if (kept && row.seen === kept.version) return kept.lines;
+  return (row.lines ?? []).map(tupleLine);
+}
+
 /**
- * The cart after the scan, from the lines the statement read before it (its
- * own changes are not visible to it) and the line it wrote: one more on that
- * line, or the line new at the end.
+ * Keeps the lines as they are after the scan, under their version: the
+ * lines before it and the line it wrote, when no other change came between
+ * (the version rose by one, this scan's); the lines it read, when it wrote
+ * nothing. A cart another transaction changed meanwhile is read anew next time.
  */
-function cartAfter(row: ScanRow, session: SessionRow): Scanned["cart"] {
+function keepLines(kept: KeptCarts, sessionId: string, row: ScanRow, before: readonly OfferLine[] | null): void {
+  if (before === null || row.seen === null) return;
+  if (!row.item) kept.set(sessionId, { version: row.seen, lines: before });
+  else if (row.after !== null && BigInt(row.after) === BigInt(row.seen) + 1n) {
+    kept.set(sessionId, { version: row.after, lines: withLine(before, row.item) });
+  } else kept.drop(sessionId);
+}
+
+/**
+ * The cart after the scan, from the lines before it (the statement does not
+ * see its own changes) and the line it wrote: one more on that line, or the
+ * line new at the end.
+ */
+function cartAfter(row: ScanRow, session: SessionRow, before: readonly OfferLine[] | null): Scanned["cart"] {
   if (!row.day) return null;
-  const lines = (row.lines ?? []).map(tupleLine);
-  const item = row.item;
-  if (item) {
-    const line: OfferLine = {
-      id: item.id,
-      product_id: item.product_id,
-      quantity: item.quantity,
-      unit_price_ore: item.unit_price_ore,
-      pant_ore: item.pant_ore,
-      member_unit_ore: item.member_unit_ore,
-      labelled: item.line_key.startsWith("label:"),
-      vat_category: "standard",
-    };
-    const at = lines.findIndex((other) => other.id === item.id);
-    if (at >= 0) lines[at] = line;
-    else lines.push(line);
-  }
+  const lines = row.item ? withLine(before ?? [], row.item) : [...(before ?? [])];
   const facts = { store_id: session.store_id, day: row.day, member: session.member, vouchers: row.vouchers };
   return { facts, lines };
+}
+
+/** `lines` with the line a scan wrote in place of its earlier self, or at the end; a new array. */
+function withLine(lines: readonly OfferLine[], item: ItemRow): OfferLine[] {
+  const line: OfferLine = {
+    id: item.id,
+    product_id: item.product_id,
+    quantity: item.quantity,
+    unit_price_ore: item.unit_price_ore,
+    pant_ore: item.pant_ore,
+    member_unit_ore: item.member_unit_ore,
+    labelled: item.line_key.startsWith("label:"),
+    vat_category: "standard",
+  };
+  const at = lines.findIndex((other) => other.id === item.id);
+  return at >= 0 ? lines.with(at, line) : [...lines, line];
 }
 
 /** The line an earlier scan with the same id went to. */

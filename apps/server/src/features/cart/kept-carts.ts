@@ -1,0 +1,56 @@
+import type { OfferLine } from "../pricing/cart-offers.ts";
+
+/**
+ * A visit's cart lines as this instance last read or wrote them, under the
+ * visit's cart_version at that moment. Every transaction that changes a
+ * visit's lines raises its cart_version (migration 0031), so one number
+ * always names one committed set of lines: a scan whose statement finds the
+ * version it was told need not read the lines again, and a copy that is
+ * behind is never used, only read anew. Lines are shared, never changed.
+ */
+export type KeptCart = { version: string; lines: readonly OfferLine[] };
+
+/** Lines kept per instance at most (a line is a few numbers): about 15 MB, 3,000 carts of 30 lines. */
+export const KEPT_CART_LINES = 100_000;
+
+/** The öre a cart's lines come to, as the database sums them (pant/lineValueOre). */
+export const linesOre = (lines: readonly OfferLine[]) =>
+  lines.reduce((sum, line) => sum + line.quantity * (line.unit_price_ore + line.pant_ore), 0);
+
+export type KeptCarts = ReturnType<typeof keptCarts>;
+
+/** The carts kept, the least recently used forgotten first past `maxLines` lines in all. */
+export function keptCarts(maxLines = KEPT_CART_LINES) {
+  const entries = new Map<string, KeptCart>();
+  let lines = 0;
+  const drop = (sessionId: string) => {
+    const gone = entries.get(sessionId);
+    if (!gone) return;
+    entries.delete(sessionId);
+    lines -= gone.lines.length;
+  };
+  return {
+    get(sessionId: string): KeptCart | undefined {
+      const cart = entries.get(sessionId);
+      if (cart) {
+        entries.delete(sessionId);
+        entries.set(sessionId, cart);
+      }
+      return cart;
+    },
+    set(sessionId: string, cart: KeptCart): void {
+      drop(sessionId);
+      if (cart.lines.length > maxLines) return;
+      while (lines + cart.lines.length > maxLines) drop(entries.keys().next().value!);
+      entries.set(sessionId, cart);
+      lines += cart.lines.length;
+    },
+    drop,
+    get size() {
+      return entries.size;
+    },
+    get lines() {
+      return lines;
+    },
+  };
+}
