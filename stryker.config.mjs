@@ -88,6 +88,19 @@ const GROUPS = {
       `${server}/platform/http.answers.test.ts`,
     ],
   },
+  // Issue 26: a visit's cart lines kept per instance under its cart_version, and the scan that reads or skips them.
+  "kept-carts": {
+    mutate: [feature("cart/kept-carts.ts"), feature("cart/scanning.ts")],
+    tests: [
+      feature("cart/kept-carts.test.ts"),
+      feature("cart/cart.kept.test.ts"),
+      feature("cart/cart.scanning.test.ts"),
+      feature("cart/cart.repeats.test.ts"),
+      feature("cart/cart.boundaries.test.ts"),
+      feature("cart/cart-limits.test.ts"),
+      feature("pricing/cart-offers.test.ts"),
+    ],
+  },
   // Issue 26: the console's product search answered from each instance's index, and the database's answer beside it.
   "product-search": {
     mutate: [feature("products/search-index.ts"), feature("products/products.search.ts")],

@@ -280,7 +280,9 @@ export async function scanIntoCart(opts: {
       return scanned(counted);
     }
     const before = linesBefore(row, kept);
-    if (opts.kept) keepLines(opts.kept, opts.sessionId, row, before);
+    // The cart after the scan: the lines before it (the statement does not see its own changes) and the line it wrote.
+    const lines = before && row.item ? withLine(before, row.item) : before;
+    if (opts.kept) keepLines(opts.kept, opts.sessionId, row, lines);
     const session = checkSession(actor, row.session ?? undefined);
     if (!code) throw new AppError(422, "invalid_barcode", "Streckkoden gick inte att läsa. Försök igen.");
     const product = row.product;
@@ -294,10 +296,10 @@ export async function scanIntoCart(opts: {
         session_id: session.id,
         kind: "item_added",
       });
-      return { ...scanned(item), cart: cartAfter(row, session, before) };
+      return { ...scanned(item), cart: cartAfter(row, session, lines) };
     }
     if (row.previous) {
-      return { ...scanned(previousItem(row.previous, opts.sessionId)), cart: cartAfter(row, session, before) };
+      return { ...scanned(previousItem(row.previous, opts.sessionId)), cart: cartAfter(row, session, lines) };
     }
     checkLimits(limits, product, {
       quantity: row.line_quantity + 1,
@@ -318,7 +320,7 @@ type Scanned = {
   product: CartItem["product"];
   item: CartItem;
   events: CartEvent[];
-  cart: { facts: VisitFacts; lines: OfferLine[] } | null;
+  cart: { facts: VisitFacts; lines: readonly OfferLine[] } | null;
 };
 const scanned = (item: CartItem) => ({ product: item.product, item, events: [addedEvent(item)], cart: null });
 
@@ -330,29 +332,24 @@ function linesBefore(row: ScanRow, kept: KeptCart | undefined): readonly OfferLi
 }
 
 /**
- * Keeps the lines as they are after the scan, under their version: the
- * lines before it and the line it wrote, when no other change came between
- * (the version rose by one, this scan's); the lines it read, when it wrote
- * nothing. A cart another transaction changed meanwhile is read anew next time.
+ * Keeps the lines as they are after the scan, under their version: with the
+ * line it wrote when no other change came between (the version rose by one,
+ * this scan's); as it read them when it wrote nothing. A cart another
+ * transaction changed meanwhile is read anew next time.
  */
-function keepLines(kept: KeptCarts, sessionId: string, row: ScanRow, before: readonly OfferLine[] | null): void {
-  if (before === null || row.seen === null) return;
-  if (!row.item) kept.set(sessionId, { version: row.seen, lines: before });
+function keepLines(kept: KeptCarts, sessionId: string, row: ScanRow, lines: readonly OfferLine[] | null): void {
+  if (lines === null || row.seen === null) return;
+  if (!row.item) kept.set(sessionId, { version: row.seen, lines });
   else if (row.after !== null && BigInt(row.after) === BigInt(row.seen) + 1n) {
-    kept.set(sessionId, { version: row.after, lines: withLine(before, row.item) });
+    kept.set(sessionId, { version: row.after, lines });
   } else kept.drop(sessionId);
 }
 
-/**
- * The cart after the scan, from the lines before it (the statement does not
- * see its own changes) and the line it wrote: one more on that line, or the
- * line new at the end.
- */
-function cartAfter(row: ScanRow, session: SessionRow, before: readonly OfferLine[] | null): Scanned["cart"] {
+/** The cart after the scan, for its offers; the lines may be the kept copy's, so they are never changed. */
+function cartAfter(row: ScanRow, session: SessionRow, lines: readonly OfferLine[] | null): Scanned["cart"] {
   if (!row.day) return null;
-  const lines = row.item ? withLine(before ?? [], row.item) : [...(before ?? [])];
   const facts = { store_id: session.store_id, day: row.day, member: session.member, vouchers: row.vouchers };
-  return { facts, lines };
+  return { facts, lines: lines ?? [] };
 }
 
 /** `lines` with the line a scan wrote in place of its earlier self, or at the end; a new array. */
