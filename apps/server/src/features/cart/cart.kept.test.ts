@@ -125,6 +125,32 @@ describe("a scan on the instance's copy", () => {
     const third = await call();
     expect(third.cart?.lines.map((l) => l.id)).not.toContain("only-in-the-copy");
     expect(third.item.quantity).toBe(3);
+    // A scan that adds nothing (its scan_id counted already) keeps the lines it read, under the version it saw.
+    const id = randomUUID();
+    await scanIntoCart({
+      db: ctx.app.db,
+      customerId: kim.customerId,
+      sessionId: s,
+      barcode: products.milk!.barcode,
+      scanId: id,
+      limitsOf,
+      kept,
+    });
+    kept.set(s, { version: "0", lines: [marker] });
+    await scanIntoCart({
+      db: ctx.app.db,
+      customerId: kim.customerId,
+      sessionId: s,
+      barcode: products.milk!.barcode,
+      scanId: id,
+      limitsOf,
+      kept,
+    });
+    expect(kept.get(s)?.version).toBe(String(await version(s)));
+    expect(kept.get(s)?.lines.map((l) => [l.product_id, l.quantity])).toEqual([
+      [products.milk!.id, 2],
+      [products.bread!.id, 3],
+    ]);
   });
 
   it("holds the cart's total limit to the copy's sum, to the öre", async () => {

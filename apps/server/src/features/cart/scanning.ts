@@ -242,7 +242,7 @@ export async function scanIntoCart(opts: {
   at?: Date;
   announce?: AnnounceSession;
   /** The instance's copies of carts' lines: a scan reads the lines only when its copy is not of the newest version. */
-  kept?: KeptCarts;
+  kept: KeptCarts;
 }): Promise<Scanned> {
   const code = planCode(opts.barcode);
   const storeId = await visitStore(opts.db, opts.sessionId);
@@ -252,7 +252,7 @@ export async function scanIntoCart(opts: {
   const at = opts.at ?? new Date();
   const actor: CartActor = { kind: "shopper", customerId: opts.customerId };
   for (const ageChecked of [false, true]) {
-    const kept = opts.kept?.get(opts.sessionId);
+    const kept = opts.kept.get(opts.sessionId);
     let row: ScanRow;
     try {
       [row] = (await scanStatement(opts.db, {
@@ -281,8 +281,8 @@ export async function scanIntoCart(opts: {
     }
     const before = linesBefore(row, kept);
     // The cart after the scan: the lines before it (the statement does not see its own changes) and the line it wrote.
-    const lines = before && row.item ? withLine(before, row.item) : before;
-    if (opts.kept) keepLines(opts.kept, opts.sessionId, row, lines);
+    const lines = row.item ? withLine(before, row.item) : before;
+    keepLines(opts.kept, opts.sessionId, row, lines);
     const session = checkSession(actor, row.session ?? undefined);
     if (!code) throw new AppError(422, "invalid_barcode", "Streckkoden gick inte att läsa. Försök igen.");
     const product = row.product;
@@ -325,8 +325,7 @@ type Scanned = {
 const scanned = (item: CartItem) => ({ product: item.product, item, events: [addedEvent(item)], cart: null });
 
 /** The lines before the scan: those the statement read, or the kept copy it found to be of their version. */
-function linesBefore(row: ScanRow, kept: KeptCart | undefined): readonly OfferLine[] | null {
-  if (row.seen === null) return null;
+function linesBefore(row: ScanRow, kept: KeptCart | undefined): readonly OfferLine[] {
   if (kept && row.seen === kept.version) return kept.lines;
   return (row.lines ?? []).map(tupleLine);
 }
@@ -337,8 +336,9 @@ function linesBefore(row: ScanRow, kept: KeptCart | undefined): readonly OfferLi
  * this scan's); as it read them when it wrote nothing. A cart another
  * transaction changed meanwhile is read anew next time.
  */
-function keepLines(kept: KeptCarts, sessionId: string, row: ScanRow, lines: readonly OfferLine[] | null): void {
-  if (lines === null || row.seen === null) return;
+function keepLines(kept: KeptCarts, sessionId: string, row: ScanRow, lines: readonly OfferLine[]): void {
+  // No visit, nothing to keep.
+  if (row.seen === null) return;
   if (!row.item) kept.set(sessionId, { version: row.seen, lines });
   else if (row.after !== null && BigInt(row.after) === BigInt(row.seen) + 1n) {
     kept.set(sessionId, { version: row.after, lines });
@@ -346,10 +346,10 @@ function keepLines(kept: KeptCarts, sessionId: string, row: ScanRow, lines: read
 }
 
 /** The cart after the scan, for its offers; the lines may be the kept copy's, so they are never changed. */
-function cartAfter(row: ScanRow, session: SessionRow, lines: readonly OfferLine[] | null): Scanned["cart"] {
+function cartAfter(row: ScanRow, session: SessionRow, lines: readonly OfferLine[]): Scanned["cart"] {
   if (!row.day) return null;
   const facts = { store_id: session.store_id, day: row.day, member: session.member, vouchers: row.vouchers };
-  return { facts, lines: lines ?? [] };
+  return { facts, lines };
 }
 
 /** `lines` with the line a scan wrote in place of its earlier self, or at the end; a new array. */
