@@ -2,7 +2,14 @@ import { eq, sql } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { shopperRefreshTokens } from "../../db/schema/index.ts";
-import { createTestContext, signInShopper, type TestContext } from "../../test/harness.ts";
+import pg from "pg";
+import {
+  createTestContext,
+  signInShopper,
+  TEST_DATABASE_URL,
+  type TestContext,
+  waitingForLocks,
+} from "../../test/harness.ts";
 import { SIGN_IN_ENDED_TOPIC } from "./sign-in-events.ts";
 import { type SignInWatch, watchSignIns } from "./sign-in-watch.ts";
 
@@ -125,5 +132,60 @@ describe("a request's check of the sign-in", () => {
     expect(await w.customerOf("not-a-token")).toBeNull();
     await revokeUnannounced(s.accessToken);
     expect(await w.customerOf(s.accessToken)).toBeNull();
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)("an end heard while the database is being asked (PostgreSQL)", () => {
+  /** Runs `during` while the sign-ins' table is locked, so every question about a sign-in waits until it returns. */
+  async function withSignInsHeld(during: () => Promise<void>) {
+    const other = new pg.Client({ connectionString: ctx.databaseUrl });
+    await other.connect();
+    try {
+      await other.query("begin");
+      await other.query("lock table shopper_refresh_tokens in access exclusive mode");
+      await during();
+      await other.query("commit");
+    } finally {
+      await other.end();
+    }
+  }
+  const familyOf = (token: string) => decodeJwt(token).sid as string;
+
+  it("wins over the database's answer, for a request and for a held connection", async () => {
+    const w = open();
+    const s = await signInShopper(ctx.app);
+    const onEnd = vi.fn();
+    let request: Promise<string | null> | undefined;
+    let connection: Promise<unknown> | undefined;
+    await withSignInsHeld(async () => {
+      request = w.customerOf(s.accessToken);
+      connection = w.admit(s.accessToken, onEnd);
+      // Both wait on one question: the same sign-in is asked once however many ask at once.
+      await waitingForLocks(ctx.app.db, 1, "shopper_refresh_tokens");
+      w.ended(familyOf(s.accessToken));
+    });
+    // The database, asked before the end, still called the sign-in live.
+    expect(await request).toBeNull();
+    expect(await connection).toBeNull();
+    expect(onEnd).not.toHaveBeenCalled();
+    // The end is remembered: the token is refused without asking again.
+    expect(await w.customerOf(s.accessToken)).toBeNull();
+  });
+
+  it("asks once for many connections opened at once with one token, and admits them all", async () => {
+    const w = open();
+    const s = await signInShopper(ctx.app);
+    const other = await signInShopper(ctx.app);
+    let admitted: Promise<unknown>[] = [];
+    await withSignInsHeld(async () => {
+      admitted = [
+        ...Array.from({ length: 5 }, () => w.admit(s.accessToken, () => {})),
+        w.admit(other.accessToken, () => {}),
+      ];
+      // One question per sign-in, not one per connection.
+      await waitingForLocks(ctx.app.db, 2, "shopper_refresh_tokens");
+    });
+    const answers = (await Promise.all(admitted)) as ({ customerId: string } | null)[];
+    expect(answers.map((a) => a?.customerId)).toEqual([...Array(5).fill(s.customerId), other.customerId]);
   });
 });
