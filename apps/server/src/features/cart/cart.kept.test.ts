@@ -98,15 +98,8 @@ describe("a scan on the instance's copy", () => {
     await added(kim, s, products.milk!.barcode);
     const kept = keptCarts();
     const limitsOf = async () => ({ maxLineQuantity: 999, maxTotalOre: 10_000_000 });
-    const call = () =>
-      scanIntoCart({
-        db: ctx.app.db,
-        customerId: kim.customerId,
-        sessionId: s,
-        barcode: products.bread!.barcode,
-        limitsOf,
-        kept,
-      });
+    const call = (barcode = products.bread!.barcode, scanId?: string) =>
+      scanIntoCart({ db: ctx.app.db, customerId: kim.customerId, sessionId: s, barcode, scanId, limitsOf, kept });
     // Without a copy the statement reads the milk line, and the copy then holds it and the bread.
     const first = await call();
     expect(first.cart?.lines.map((l) => [l.product_id, l.quantity])).toEqual([
@@ -127,25 +120,9 @@ describe("a scan on the instance's copy", () => {
     expect(third.item.quantity).toBe(3);
     // A scan that adds nothing (its scan_id counted already) keeps the lines it read, under the version it saw.
     const id = randomUUID();
-    await scanIntoCart({
-      db: ctx.app.db,
-      customerId: kim.customerId,
-      sessionId: s,
-      barcode: products.milk!.barcode,
-      scanId: id,
-      limitsOf,
-      kept,
-    });
+    await call(products.milk!.barcode, id);
     kept.set(s, { version: "0", lines: [marker] });
-    await scanIntoCart({
-      db: ctx.app.db,
-      customerId: kim.customerId,
-      sessionId: s,
-      barcode: products.milk!.barcode,
-      scanId: id,
-      limitsOf,
-      kept,
-    });
+    await call(products.milk!.barcode, id);
     expect(kept.get(s)?.version).toBe(String(await version(s)));
     expect(kept.get(s)?.lines.map((l) => [l.product_id, l.quantity])).toEqual([
       [products.milk!.id, 2],
