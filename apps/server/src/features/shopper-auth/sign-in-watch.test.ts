@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { decodeJwt } from "jose";
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { shopperRefreshTokens } from "../../db/schema/index.ts";
-import pg from "pg";
 import {
   createTestContext,
   signInShopper,
