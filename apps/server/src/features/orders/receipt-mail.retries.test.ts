@@ -115,6 +115,54 @@ describe("the receipt e-mail", () => {
     expect(sink.messages.length).toBe(before);
   });
 
+  it("a run stops before its next mail when the instance is closing, and hands back what it took, due at once", async () => {
+    // Three mails waiting with one refusal each, made due now.
+    sink.refuseWith(451);
+    const receipts: Receipt[] = [];
+    try {
+      for (const who of ["first", "second", "third"]) {
+        receipts.push(await buy(await shopper(ctx.app, { email: `closing-${who}@example.se` })));
+        await ctx.app.receiptMails.idle();
+      }
+    } finally {
+      sink.refuseWith(null);
+    }
+    for (const receipt of receipts) await dueNow(receipt.id);
+    const mine = async () => (await Promise.all(receipts.map((r) => outbox(r.id)))).flat();
+    const mailer = createSmtpMailer({ url: sink.url, from: FROM });
+    try {
+      // Closing before the run takes any: nothing is taken.
+      expect(await sendDueReceiptMails({ db: ctx.app.db, mailer, stopping: () => true })).toEqual({
+        sent: 0,
+        retrying: 0,
+        failed: 0,
+      });
+      expect((await mine()).map((row) => [row.state, row.attempts])).toEqual(receipts.map(() => ["pending", 1]));
+      // Closing while the first mail is with the server: that one is finished, the others are handed back.
+      const before = sink.messages.length;
+      let closing = false;
+      const held = sink.hold();
+      const run = sendDueReceiptMails({ db: ctx.app.db, mailer, stopping: () => closing });
+      await held.holding;
+      closing = true;
+      held.release();
+      expect(await run).toEqual({ sent: 1, retrying: 0, failed: 0 });
+      expect(sink.messages.length).toBe(before + 1);
+    } finally {
+      mailer.close();
+    }
+    const rows = await mine();
+    const waiting = rows.filter((row) => row.state === "pending");
+    expect(rows.length - waiting.length).toBeLessThanOrEqual(1);
+    for (const row of waiting) {
+      expect(row.attempts).toBe(1);
+      expect(row.due_in_ms).toBeLessThanOrEqual(0);
+    }
+    // Any instance's next run sends them.
+    await runSender();
+    expect((await mine()).map((row) => row.state)).toEqual(["sent", "sent", "sent"]);
+  });
+
   it("is given up after days without a server that takes it, and not before", async () => {
     const before = sink.messages.length;
     const sam = await shopper(ctx.app, { email: "old@example.se" });

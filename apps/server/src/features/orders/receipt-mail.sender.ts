@@ -48,6 +48,11 @@ export async function sendDueReceiptMails(opts: {
   log?: FastifyBaseLogger;
   /** Another clock (tests); by default the database's, the one that stamped the rows. */
   now?: () => Date;
+  /**
+   * True once the instance is closing: the run stops before its next mail and
+   * hands back the rows it took and did not try, due at once for any instance.
+   */
+  stopping?: () => boolean;
 }): Promise<{ sent: number; retrying: number; failed: number }> {
   const now: Clock = () => (opts.now ? sql`${opts.now()}::timestamptz` : sql`now()`);
   const counts = { sent: 0, retrying: 0, failed: 0 };
@@ -60,7 +65,7 @@ export async function sendDueReceiptMails(opts: {
   );
   counts.failed += givenUp.length;
 
-  for (let batch = 0; batch < MAX_BATCHES; batch++) {
+  for (let batch = 0; batch < MAX_BATCHES && !opts.stopping?.(); batch++) {
     const due = await queryRows<Due>(
       opts.db,
       sql`update receipt_mails set attempts = attempts + 1, next_attempt_at = ${now()} + ${ms(RECEIPT_MAIL_LEASE_MS)}
@@ -70,13 +75,29 @@ export async function sendDueReceiptMails(opts: {
                        for update skip locked)
           returning id, order_id, to_address, attempts, refund_id`,
     );
-    for (const row of due) counts[await sendOne(opts.db, opts.mailer, row, now, opts.log)]++;
+    for (const [i, row] of due.entries()) {
+      if (opts.stopping?.()) {
+        await handBack(opts.db, due.slice(i), now);
+        return counts;
+      }
+      counts[await sendOne(opts.db, opts.mailer, row, now, opts.log)]++;
+    }
     if (due.length < BATCH) break;
   }
   return counts;
 }
 
 type Clock = () => SQL;
+
+/** Rows taken and not tried: their lease and the attempt it counted are undone. */
+async function handBack(db: Db, rows: Due[], now: Clock): Promise<void> {
+  // An array literal of the ids (uuids the database made), as one parameter.
+  const ids = `{${rows.map((row) => row.id).join(",")}}`;
+  await db.execute(
+    sql`update receipt_mails set attempts = attempts - 1, next_attempt_at = ${now()}
+        where id in (select unnest(${ids}::uuid[])) and state = 'pending'`,
+  );
+}
 const ms = (value: number) => sql`${value}::float8 * interval '1 millisecond'`;
 
 async function sendOne(
@@ -128,17 +149,20 @@ async function sendOne(
 export function startReceiptMails(app: FastifyInstance, mailer: Mailer | null): void {
   if (!mailer) app.log.info("SMTP_URL is not set: receipt e-mails are not sent");
   // A checkout kicks it on its own instance; the timer's round runs on one instance of all.
+  // A run under way when the app closes stops after the mail it is sending (a round may hold 200 of them).
+  let closing = false;
   const job = schedulePeriodic(
     app,
     "receipt mail",
     RECEIPT_MAIL_INTERVAL_MS,
     async () => {
-      if (mailer) await sendDueReceiptMails({ db: app.db, mailer, log: app.log });
+      if (mailer) await sendDueReceiptMails({ db: app.db, mailer, log: app.log, stopping: () => closing });
     },
     { oncePerRound: true },
   );
   app.decorate("receiptMails", { ...job, sends: mailer !== null });
   onCloseStep(app, "receipt mail", async () => {
+    closing = true;
     await job.idle();
     mailer?.close();
   });
