@@ -88,6 +88,7 @@ export async function sendDueReceiptMails(opts: {
 }
 
 type Clock = () => SQL;
+const ms = (value: number) => sql`${value}::float8 * interval '1 millisecond'`;
 
 /** Rows taken and not tried: their lease and the attempt it counted are undone. */
 async function handBack(db: Db, rows: Due[], now: Clock): Promise<void> {
@@ -98,7 +99,6 @@ async function handBack(db: Db, rows: Due[], now: Clock): Promise<void> {
         where id in (select unnest(${ids}::uuid[])) and state = 'pending'`,
   );
 }
-const ms = (value: number) => sql`${value}::float8 * interval '1 millisecond'`;
 
 async function sendOne(
   db: Db,
