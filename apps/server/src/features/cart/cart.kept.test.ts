@@ -224,6 +224,33 @@ describe.skipIf(!TEST_DATABASE_URL)("a change that commits while a scan is under
   });
 });
 
+describe.skipIf(!TEST_DATABASE_URL)("a burst of one visit's scans while its row is held (PostgreSQL)", () => {
+  it("waits one scan at a time, so another visit's scan is answered meanwhile", async () => {
+    const kim = await shopperBorn("1990-05-05");
+    const ann = await shopperBorn("1985-01-01");
+    const [held, free] = [await visit(kim), await visit(ann)];
+    const other = new pg.Client({ connectionString: ctx.databaseUrl });
+    await other.connect();
+    let burst: Promise<{ statusCode: number }[]> | undefined;
+    try {
+      // As a checkout holds the visit while the card is charged.
+      await other.query("begin");
+      await other.query("select 1 from shopping_sessions where id = $1 for update", [held]);
+      // More scans than the test pool's five connections.
+      burst = Promise.all(Array.from({ length: 8 }, () => scan(kim, held, products.milk!.barcode).then((a) => a)));
+      await waitingForLocks(ctx.app.db, 1, "with visit as (select s.id, s.customer_id");
+      expect((await added(ann, free, products.bread!.barcode)).total).toBe(32.5);
+      // Still one waiting in the database: the rest wait on this instance, holding no connection.
+      await waitingForLocks(ctx.app.db, 1, "with visit as (select s.id, s.customer_id");
+      await other.query("commit");
+    } finally {
+      await other.end();
+    }
+    expect((await burst!).map((a) => a.statusCode)).toEqual(Array(8).fill(200));
+    expect((await cartOf(kim, held)).total).toBe(143.2);
+  });
+});
+
 describe("a truncate of every cart", () => {
   // Last in the file: it empties every visit's cart.
   it("raises every visit's version, so no copy of a line that is gone is used", async () => {

@@ -8,6 +8,7 @@ import {
   cartWorkerSchema,
 } from "@glide/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { oneAtATime } from "../../platform/one-at-a-time.ts";
 import { errorResponses } from "../../platform/route-errors.ts";
 import { cartTotalsFromBook, priceFromBook } from "../pricing/cart-offers.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
@@ -27,6 +28,9 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   const limitsOf = async (storeId: string) => limitsFrom(await app.settings.effective(storeId));
   // The carts' lines as this instance last saw them, each under its version: a scan reads them only when behind.
   const kept = keptCarts();
+  // A visit's scans on this instance, one at a time: each scan writes the visit's row, so a burst of one shopper's
+  // scans waits here rather than in the database, where each would hold one of the pool's connections meanwhile.
+  const visitScans = oneAtATime();
   // The Sessions screen's feed: one more small message per change, after the cart's own.
   app.post(
     "/api/v1/cart/scan",
@@ -43,17 +47,19 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       const visit = collectSessionChanges();
       const { session_id, barcode, scan_id } = request.body;
       const at = app.saleClock();
-      const { events, cart, ...answer } = await scanIntoCart({
-        db: app.db,
-        customerId: shopperOf(request),
-        sessionId: session_id,
-        barcode,
-        scanId: scan_id,
-        limitsOf,
-        at,
-        announce: visit.announce,
-        kept,
-      });
+      const { events, cart, ...answer } = await visitScans(session_id, () =>
+        scanIntoCart({
+          db: app.db,
+          customerId: shopperOf(request),
+          sessionId: session_id,
+          barcode,
+          scanId: scan_id,
+          limitsOf,
+          at,
+          announce: visit.announce,
+          kept,
+        }),
+      );
       await announce(app.bus, request.log, session_id, events, visit.changes);
       // The cart's offers are evaluated anew after each change: the phone shows the server's discounts and total.
       const totals = cart
