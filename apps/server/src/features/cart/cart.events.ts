@@ -27,11 +27,20 @@ export type CartEvent =
 export const cartTopic = (sessionId: string) => `cart:${sessionId}`;
 
 /**
+ * A cart event as the bus carries it: with, when the change knows it, the
+ * visit's cart_version after the change. A socket whose cart was read at
+ * that version or later already shows the change and is not told it again
+ * (cart.fanout.ts). The field never reaches the phone.
+ */
+export type CartNews = CartEvent & { cart_version?: string };
+
+/**
  * Tells every instance that a cart changed, and with it (in the same message:
  * one NOTIFY) whatever the console's Sessions screen is to hear of it. The
  * change is already committed; a lost event only delays a screen until its
  * next message or reconnect, so a failure to publish is logged, never
- * answered as an error.
+ * answered as an error. `version`: the visit's cart_version once the change
+ * committed, when the change knows it (a scan that added); null when not.
  */
 export async function announce(
   bus: EventBus,
@@ -39,10 +48,12 @@ export async function announce(
   sessionId: string,
   events: CartEvent[],
   sessionChanges: SessionChange[] = [],
+  version: string | null = null,
 ): Promise<void> {
+  const stamp = version === null ? {} : { cart_version: version };
   try {
     await bus.publishMany([
-      ...events.map((message) => ({ topic: cartTopic(sessionId), message })),
+      ...events.map((event) => ({ topic: cartTopic(sessionId), message: { ...event, ...stamp } satisfies CartNews })),
       ...sessionChanges.map((message) => ({ topic: SESSIONS_TOPIC, message })),
     ]);
   } catch (err) {

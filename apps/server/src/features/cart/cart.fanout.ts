@@ -1,7 +1,7 @@
 import type { Cart } from "@glide/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { EventBus } from "../../platform/event-bus.ts";
-import { cartTopic } from "./cart.events.ts";
+import { type CartNews, cartTopic } from "./cart.events.ts";
 
 /**
  * Sockets one visit may hold on an instance. A shopper has one phone; a
@@ -29,9 +29,21 @@ type Visit = {
   /** Signed in, waiting for their first cart. */
   joining: CartPeer[];
   /** Heard, not yet sent. */
-  events: unknown[];
+  events: Heard[];
   draining: boolean;
   unsubscribe: () => void;
+};
+
+/** An event as the phone gets it, and the cart_version its change committed at (null: not known). */
+type Heard = { text: string; version: bigint | null };
+
+/** A cart as read, and the visit's cart_version read just before it: every change up to it is in the cart. */
+export type ReadCart = { cart: Cart; version: string | null };
+
+const heard = (message: unknown): Heard => {
+  const { cart_version, ...event } = (message ?? {}) as CartNews;
+  const version = typeof cart_version === "string" && /^\d{1,19}$/.test(cart_version) ? BigInt(cart_version) : null;
+  return { text: JSON.stringify(event), version };
 };
 
 export interface CartFanout {
@@ -51,16 +63,31 @@ export interface CartFanout {
  * Changes heard while a read is under way are sent together, followed by
  * one cart_updated; a newcomer's `ready` comes from the same read, after
  * the events it already shows, so an older cart never overwrites a newer.
+ * A change whose event is heard only after a socket's cart was read with it
+ * in (the bus delivers a NOTIFY a moment after its commit) is not told to
+ * that socket again: the read's cart_version says what its cart holds.
  */
 export function createCartFanout(opts: {
   bus: EventBus;
-  read: (customerId: string, sessionId: string) => Promise<Cart>;
+  read: (customerId: string, sessionId: string) => Promise<ReadCart>;
   logger: FastifyBaseLogger;
 }): CartFanout {
   const visits = new Map<string, Visit>();
   // A newcomer that left while its cart was read is not admitted.
   const left = new WeakSet<CartPeer>();
   const stillJoining = (peer: CartPeer) => !left.has(peer);
+  // The cart_version of the newest cart each socket was sent: changes up to it are on its screen.
+  const shown = new WeakMap<CartPeer, bigint>();
+  const sawUpTo = (peer: CartPeer, version: string | null) => {
+    if (version === null) return;
+    const now = BigInt(version);
+    if (now > (shown.get(peer) ?? -1n)) shown.set(peer, now);
+  };
+  /** The events a socket has not seen in a cart it was sent. */
+  const newTo = (peer: CartPeer, events: Heard[]) => {
+    const upTo = shown.get(peer) ?? -1n;
+    return events.filter((event) => event.version === null || event.version > upTo);
+  };
 
   const dropIfEmpty = (sessionId: string, visit: Visit) => {
     if (visit.draining || visit.members.length || visit.joining.length) return;
@@ -69,13 +96,16 @@ export function createCartFanout(opts: {
   };
 
   /** Newcomers whose cart was read: the newest MAX_SOCKETS_PER_VISIT of everyone stay, the oldest go first. */
-  const admit = (visit: Visit, newcomers: CartPeer[], cart: Cart) => {
+  const admit = (visit: Visit, newcomers: CartPeer[], read: ReadCart) => {
     const everyone = [...visit.members, ...newcomers];
     const over = Math.max(0, everyone.length - MAX_SOCKETS_PER_VISIT);
     for (const peer of everyone.slice(0, over)) peer.refuse("replaced");
     visit.members = everyone.slice(over);
-    const ready = JSON.stringify({ type: "ready", cart });
-    for (const peer of newcomers.slice(Math.max(0, newcomers.length - visit.members.length))) peer.send(ready);
+    const ready = JSON.stringify({ type: "ready", cart: read.cart });
+    for (const peer of newcomers.slice(Math.max(0, newcomers.length - visit.members.length))) {
+      sawUpTo(peer, read.version);
+      peer.send(ready);
+    }
   };
 
   async function drain(sessionId: string, visit: Visit): Promise<void> {
@@ -83,16 +113,20 @@ export function createCartFanout(opts: {
     visit.draining = true;
     try {
       while (visit.events.length || visit.joining.length) {
-        const events = visit.events.splice(0).map((event) => JSON.stringify(event));
+        const events = visit.events.splice(0);
         const joining = visit.joining.splice(0);
-        const told = events.length ? visit.members.slice() : [];
-        for (const peer of told) for (const text of events) peer.send(text);
+        const told: CartPeer[] = [];
+        for (const peer of visit.members) {
+          const news = newTo(peer, events);
+          for (const event of news) peer.send(event.text);
+          if (news.length) told.push(peer);
+        }
         // One read per customer, nearly always one: a socket of someone else's token is refused by its own.
         for (const customerId of new Set([...told, ...joining].map((peer) => peer.customerId))) {
           const mine = (peers: CartPeer[]) => peers.filter((peer) => peer.customerId === customerId);
-          let cart: Cart;
+          let read: ReadCart;
           try {
-            cart = await opts.read(customerId, sessionId);
+            read = await opts.read(customerId, sessionId);
           } catch (err) {
             const status = (err as { status?: number }).status;
             const why = status === 403 || status === 404 ? "forbidden" : "unavailable";
@@ -101,9 +135,13 @@ export function createCartFanout(opts: {
             continue;
           }
           // Sockets that closed while the cart was read have left the visit; only those still in it hear.
-          const updated = JSON.stringify({ type: "cart_updated", cart });
-          for (const peer of mine(told)) if (visit.members.includes(peer)) peer.send(updated);
-          admit(visit, mine(joining).filter(stillJoining), cart);
+          const updated = JSON.stringify({ type: "cart_updated", cart: read.cart });
+          for (const peer of mine(told)) {
+            if (!visit.members.includes(peer)) continue;
+            sawUpTo(peer, read.version);
+            peer.send(updated);
+          }
+          admit(visit, mine(joining).filter(stillJoining), read);
         }
       }
     } finally {
@@ -120,7 +158,7 @@ export function createCartFanout(opts: {
         // Subscribed before the first read, so no change falls between the read and the subscription.
         created.unsubscribe = opts.bus.subscribe(cartTopic(sessionId), (event) => {
           // Kept even before anyone is ready: a newcomer's cart may have been read just before this change.
-          created.events.push(event);
+          created.events.push(heard(event));
           void drain(sessionId, created);
         });
         visits.set(sessionId, created);

@@ -47,7 +47,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       const visit = collectSessionChanges();
       const { session_id, barcode, scan_id } = request.body;
       const at = app.saleClock();
-      const { events, cart, ...answer } = await visitScans(session_id, () =>
+      const { events, cart, version, ...answer } = await visitScans(session_id, () =>
         scanIntoCart({
           db: app.db,
           customerId: shopperOf(request),
@@ -60,7 +60,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
           kept,
         }),
       );
-      await announce(app.bus, request.log, session_id, events, visit.changes);
+      await announce(app.bus, request.log, session_id, events, visit.changes, version);
       // The cart's offers are evaluated anew after each change: the phone shows the server's discounts and total.
       const totals = cart
         ? priceFromBook(cart.lines, cart.facts, await app.offerBook.of(cart.facts.store_id, cart.facts.day))

@@ -112,6 +112,18 @@ export const offerLine = (row: CartRow) => ({
   vat_category: row.vat_category,
 });
 
+/**
+ * The visit's cart_version now (null: no such visit). Read before the cart,
+ * every change up to it is in the cart read after it.
+ */
+export async function cartVersion(db: Db, sessionId: string): Promise<string | null> {
+  const [row] = await queryRows<{ v: string }>(
+    db,
+    sql`select cart_version::text as v from shopping_sessions where id = ${sessionId}`,
+  );
+  return row?.v ?? null;
+}
+
 /** The cart of one of the shopper's own visits, whatever state the visit is in. */
 export async function getCart(opts: {
   db: Db;

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { onCloseStep } from "../../platform/shutdown.ts";
 import type { SignInEnd, WatchedSignIn } from "../shopper-auth/sign-in-watch.ts";
 import { type CartPeer, createCartFanout, type Refusal } from "./cart.fanout.ts";
-import { getCart } from "./cart.service.ts";
+import { cartVersion, getCart } from "./cart.service.ts";
 
 export { MAX_SOCKETS_PER_VISIT } from "./cart.fanout.ts";
 
@@ -58,8 +58,12 @@ export function registerCartSocket(app: FastifyInstance, heartbeatMs = HEARTBEAT
   const sockets = new Set<CartSocket>();
   const fanout = createCartFanout({
     bus: app.bus,
-    read: (customerId, sessionId) =>
-      getCart({ db: app.db, customerId, sessionId, at: app.saleClock(), book: app.offerBook }),
+    // The version first: the cart read after it holds every change up to it, maybe more.
+    read: async (customerId, sessionId) => {
+      const version = await cartVersion(app.db, sessionId);
+      const cart = await getCart({ db: app.db, customerId, sessionId, at: app.saleClock(), book: app.offerBook });
+      return { cart, version };
+    },
     logger: app.log,
   });
   const heartbeat = setInterval(() => {

@@ -296,7 +296,7 @@ export async function scanIntoCart(opts: {
         session_id: session.id,
         kind: "item_added",
       });
-      return { ...scanned(item), cart: cartAfter(row, session, lines) };
+      return { ...scanned(item), cart: cartAfter(row, session, lines), version: row.after };
     }
     if (row.previous) {
       return { ...scanned(previousItem(row.previous, opts.sessionId)), cart: cartAfter(row, session, lines) };
@@ -314,15 +314,23 @@ export async function scanIntoCart(opts: {
 /**
  * A scan's answer, and what the shopper's screens hear: the product was
  * added (once, however often it is sent); with, when the statement read it,
- * the cart as it is after the scan, for its offers (null: read it apart).
+ * the cart as it is after the scan, for its offers (null: read it apart),
+ * and the visit's cart_version after the line this scan wrote (null: it wrote none).
  */
 type Scanned = {
   product: CartItem["product"];
   item: CartItem;
   events: CartEvent[];
   cart: { facts: VisitFacts; lines: readonly OfferLine[] } | null;
+  version: string | null;
 };
-const scanned = (item: CartItem) => ({ product: item.product, item, events: [addedEvent(item)], cart: null });
+const scanned = (item: CartItem): Scanned => ({
+  product: item.product,
+  item,
+  events: [addedEvent(item)],
+  cart: null,
+  version: null,
+});
 
 /** The lines before the scan: those the statement read, or the kept copy it found to be of their version. */
 function linesBefore(row: ScanRow, kept: KeptCart | undefined): readonly OfferLine[] {
