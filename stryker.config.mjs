@@ -101,6 +101,18 @@ const GROUPS = {
       feature("pricing/cart-offers.test.ts"),
     ],
   },
+  // Issue 26: the live cart told each change once (the cart_version of the cart a socket was sent), and the
+  // weighted copy the kept carts and store lists share.
+  "live-cart-versions": {
+    mutate: [feature("cart/cart.fanout.ts"), feature("cart/cart.events.ts"), `${server}/platform/weighted-lru.ts`],
+    tests: [
+      feature("cart/cart.socket.test.ts"),
+      feature("cart/cart.socket.sign-in.test.ts"),
+      `${server}/platform/weighted-lru.test.ts`,
+      feature("cart/kept-carts.test.ts"),
+      feature("stores/stores.kept-list.test.ts"),
+    ],
+  },
   // Issue 26: the console's product search answered from each instance's index, and the database's answer beside it.
   "product-search": {
     mutate: [feature("products/search-index.ts"), feature("products/products.search.ts")],

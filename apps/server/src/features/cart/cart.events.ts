@@ -50,10 +50,12 @@ export async function announce(
   sessionChanges: SessionChange[] = [],
   version: string | null = null,
 ): Promise<void> {
-  const stamp = version === null ? {} : { cart_version: version };
   try {
     await bus.publishMany([
-      ...events.map((event) => ({ topic: cartTopic(sessionId), message: { ...event, ...stamp } satisfies CartNews })),
+      ...events.map((event) => ({
+        topic: cartTopic(sessionId),
+        message: (version === null ? event : { ...event, cart_version: version }) satisfies CartNews,
+      })),
       ...sessionChanges.map((message) => ({ topic: SESSIONS_TOPIC, message })),
     ]);
   } catch (err) {

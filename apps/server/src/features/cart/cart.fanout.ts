@@ -76,12 +76,12 @@ export function createCartFanout(opts: {
   // A newcomer that left while its cart was read is not admitted.
   const left = new WeakSet<CartPeer>();
   const stillJoining = (peer: CartPeer) => !left.has(peer);
-  // The cart_version of the newest cart each socket was sent: changes up to it are on its screen.
+  // The cart_version of the newest cart each socket was sent: changes up to it are on its screen. A visit's reads
+  // run one after another, so each finds the version where the last left it or higher.
   const shown = new WeakMap<CartPeer, bigint>();
   const sawUpTo = (peer: CartPeer, version: string | null) => {
-    if (version === null) return;
-    const now = BigInt(version);
-    if (now > (shown.get(peer) ?? -1n)) shown.set(peer, now);
+    // No version: the visit is gone, and so is the cart this read was for.
+    if (version !== null) shown.set(peer, BigInt(version));
   };
   /** The events a socket has not seen in a cart it was sent. */
   const newTo = (peer: CartPeer, events: Heard[]) => {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { sql } from "../../db/client.ts";
 import { createTestContext, type TestContext } from "../../test/harness.ts";
 import {
   connect,
@@ -66,13 +67,15 @@ describe("/ws/cart", () => {
   it("does not tell a socket a change its cart already showed when the event is heard late; a newer one it does", async () => {
     const token = await shopper();
     const s = await visitOf(token);
+    // A visit many changes old: its versions have two digits.
+    await ctx.app.db.execute(sql`update shopping_sessions set cart_version = 40 where id = ${s}`);
     const published: Record<string, unknown>[] = [];
     const stop = ctx.app.bus.subscribe(cartTopic(s), (event) => published.push(event as Record<string, unknown>));
     await scan(ctx.app, token, s);
     await vi.waitFor(() => expect(published).toHaveLength(1));
     stop();
     const [late] = published;
-    expect(late).toMatchObject({ type: "product_added", cart_version: expect.stringMatching(/^\d+$/) });
+    expect(late).toMatchObject({ type: "product_added", cart_version: "41" });
     const live = await connect(`${base}?session_id=${s}`, auth(token));
     expect((await live.until(1))[0]).toMatchObject({ type: "ready", cart: { items: [{ quantity: 1 }] } });
 
@@ -94,6 +97,13 @@ describe("/ws/cart", () => {
     await ctx.app.bus.publishMany([{ topic: cartTopic(s), message: late }]);
     await ctx.app.bus.publishMany([{ topic: cartTopic(s), message: { type: "cart_changed" } }]);
     expect((await live.until(7)).slice(5)).toMatchObject([{ type: "cart_changed" }, { type: "cart_updated" }]);
+    // A version that is not a number (from a message nobody here wrote) says nothing: the change is told.
+    for (const cart_version of ["1x", "x1", "", 1, "1".repeat(20)]) {
+      await ctx.app.bus.publishMany([{ topic: cartTopic(s), message: { type: "cart_changed", cart_version } }]);
+    }
+    const told = () => live.messages.slice(7).filter((message) => message.type === "cart_changed");
+    await vi.waitFor(() => expect(told()).toHaveLength(5));
+    expect(told()).toEqual(Array(5).fill({ type: "cart_changed" }));
     live.socket.close();
   });
 

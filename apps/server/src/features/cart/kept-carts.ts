@@ -1,3 +1,4 @@
+import { weightedLru } from "../../platform/weighted-lru.ts";
 import type { OfferLine } from "../pricing/cart-offers.ts";
 
 /**
@@ -21,36 +22,16 @@ export type KeptCarts = ReturnType<typeof keptCarts>;
 
 /** The carts kept, the least recently used forgotten first past `maxLines` lines in all. */
 export function keptCarts(maxLines = KEPT_CART_LINES) {
-  const entries = new Map<string, KeptCart>();
-  let lines = 0;
-  const drop = (sessionId: string) => {
-    const gone = entries.get(sessionId);
-    if (!gone) return;
-    entries.delete(sessionId);
-    lines -= gone.lines.length;
-  };
+  const carts = weightedLru<KeptCart>({ budget: maxLines, weigh: (cart) => cart.lines.length });
   return {
-    get(sessionId: string): KeptCart | undefined {
-      const cart = entries.get(sessionId);
-      if (cart) {
-        entries.delete(sessionId);
-        entries.set(sessionId, cart);
-      }
-      return cart;
-    },
-    set(sessionId: string, cart: KeptCart): void {
-      drop(sessionId);
-      if (cart.lines.length > maxLines) return;
-      while (lines + cart.lines.length > maxLines) drop(entries.keys().next().value!);
-      entries.set(sessionId, cart);
-      lines += cart.lines.length;
-    },
-    drop,
+    get: carts.get,
+    set: carts.set,
+    drop: carts.drop,
     get size() {
-      return entries.size;
+      return carts.size;
     },
     get lines() {
-      return lines;
+      return carts.weight;
     },
   };
 }

@@ -2,6 +2,7 @@ import { storeSchema } from "@glide/contracts";
 import { z } from "zod";
 import { type Db, queryPrepared, sql } from "../../db/client.ts";
 import type { ExpiryJob } from "../../platform/housekeeping.ts";
+import { weightedLru } from "../../platform/weighted-lru.ts";
 import type { AdminActor } from "../admin-auth/admin-auth.service.ts";
 import { listStores } from "./stores.service.ts";
 
@@ -40,29 +41,17 @@ async function storeListVersion(db: Db): Promise<number> {
  * transaction, so the first request that begins after its commit reads the
  * list anew: nothing is answered from before a change the caller could have
  * seen. An answer is kept per what its admin may see (every store, or their
- * own), search and page; the oldest kept goes first past
+ * own), search and page; the least recently used goes first past
  * KEPT_STORE_LISTS_BYTES.
  */
 export function keptStoreLists(budgetBytes = KEPT_STORE_LISTS_BYTES) {
-  const kept = new Map<string, Kept>();
-  let bytes = 0;
-
-  const forget = (key: string) => {
-    const old = kept.get(key);
-    if (!old) return;
-    kept.delete(key);
-    bytes -= old.body.length;
-  };
-
   // Two reads of one list at once may leave the one under the older version kept; it is never answered (the
   // version only rises), and the next request reads the list again.
-  const keep = (key: string, entry: Kept) => {
-    forget(key);
-    if (entry.body.length > budgetBytes / 4) return;
-    while (bytes + entry.body.length > budgetBytes) forget(kept.keys().next().value!);
-    kept.set(key, entry);
-    bytes += entry.body.length;
-  };
+  const kept = weightedLru<Kept>({
+    budget: budgetBytes,
+    weigh: (entry) => entry.body.length,
+    maxEntry: budgetBytes / 4,
+  });
 
   return {
     async list(db: Db, actor: AdminActor, query: ListQuery): Promise<{ body: Buffer; total: number }> {
@@ -75,14 +64,14 @@ export function keptStoreLists(budgetBytes = KEPT_STORE_LISTS_BYTES) {
       // Checked against the answer's schema once, when read, as the route's serializer would on every answer.
       // Kept as bytes: each answer is then written as it is, not encoded again.
       const entry = { version, body: Buffer.from(JSON.stringify(storeArray.parse(items))), total };
-      keep(key, entry);
+      kept.set(key, entry);
       return entry;
     },
     get size() {
       return kept.size;
     },
     get bytes() {
-      return bytes;
+      return kept.weight;
     },
   };
 }
