@@ -39,8 +39,9 @@ export type CartNews = CartEvent & { cart_version?: string };
  * one NOTIFY) whatever the console's Sessions screen is to hear of it. The
  * change is already committed; a lost event only delays a screen until its
  * next message or reconnect, so a failure to publish is logged, never
- * answered as an error. `version`: the visit's cart_version once the change
- * committed, when the change knows it (a scan that added); null when not.
+ * answered as an error. `version`: the visit's cart_version once a change of
+ * the lines committed (that change's, or a later one); null for a change the
+ * version does not count (vouchers, prices) or that changed nothing.
  */
 export async function announce(
   bus: EventBus,

@@ -13,7 +13,7 @@ import { errorResponses } from "../../platform/route-errors.ts";
 import { cartTotalsFromBook, priceFromBook } from "../pricing/cart-offers.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
 import { announce, collectSessionChanges } from "./cart.events.ts";
-import { getCart } from "./cart.service.ts";
+import { cartVersion, getCart } from "./cart.service.ts";
 import { limitsFrom } from "./cart-limits.ts";
 import { keptCarts } from "./kept-carts.ts";
 import { removeItem, setQuantity } from "./quantities.ts";
@@ -31,6 +31,11 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   // A visit's scans on this instance, one at a time: each scan writes the visit's row, so a burst of one shopper's
   // scans waits here rather than in the database, where each would hold one of the pool's connections meanwhile.
   const visitScans = oneAtATime();
+  // A line change's event carries the visit's cart_version read after the change committed: the version that
+  // change set, or a later one, which a cart holds only with the change in it. A change that came to nothing
+  // announces nothing, so the read is skipped for it.
+  const versionAfter = (sessionId: string, events: readonly unknown[]) =>
+    events.length ? cartVersion(app.db, sessionId) : null;
   // The Sessions screen's feed: one more small message per change, after the cart's own.
   app.post(
     "/api/v1/cart/scan",
@@ -115,7 +120,14 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         at: app.saleClock(),
         announce: visit.announce,
       });
-      await announce(app.bus, request.log, cart.session_id, events, visit.changes);
+      await announce(
+        app.bus,
+        request.log,
+        cart.session_id,
+        events,
+        visit.changes,
+        await versionAfter(cart.session_id, events),
+      );
       return cart;
     },
   );
@@ -140,7 +152,14 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         at: app.saleClock(),
         announce: visit.announce,
       });
-      await announce(app.bus, request.log, cart.session_id, events, visit.changes);
+      await announce(
+        app.bus,
+        request.log,
+        cart.session_id,
+        events,
+        visit.changes,
+        await versionAfter(cart.session_id, events),
+      );
       return cart;
     },
   );
@@ -171,7 +190,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         at: app.saleClock(),
         announce: visit.announce,
       });
-      await announce(app.bus, request.log, session_id, events, visit.changes);
+      await announce(app.bus, request.log, session_id, events, visit.changes, await versionAfter(session_id, events));
       return cart;
     },
   );

@@ -107,6 +107,46 @@ describe("/ws/cart", () => {
     live.socket.close();
   });
 
+  it("does not tell a socket a quantity change or removal its cart already showed, heard late", async () => {
+    const token = await shopper();
+    const s = await visitOf(token);
+    // Heard from before the scans: events arrive in the order their changes committed, the scans' first.
+    const heard: Record<string, unknown>[] = [];
+    const stop = ctx.app.bus.subscribe(cartTopic(s), (event) => heard.push(event as Record<string, unknown>));
+    const itemId = (await scan(ctx.app, token, s)).json().item.id as string;
+    await scan(ctx.app, token, s);
+    await vi.waitFor(() => expect(heard).toHaveLength(2));
+    heard.length = 0;
+    const published: Record<string, unknown>[] = [];
+    const change = (method: "PUT" | "DELETE", payload?: { quantity: number }) =>
+      ctx.app.inject({
+        method,
+        url: `/api/v1/cart/item/${itemId}`,
+        headers: { authorization: `Bearer ${token}` },
+        ...(payload ? { payload } : {}),
+      });
+    expect((await change("PUT", { quantity: 3 })).statusCode).toBe(200);
+    expect((await change("PUT", { quantity: 2 })).statusCode).toBe(200);
+    await vi.waitFor(() => expect(heard).toHaveLength(2));
+    published.push(...heard.splice(0));
+    expect(published.map((message) => message.type)).toEqual(["product_added", "product_removed"]);
+    expect(published.every((message) => typeof message.cart_version === "string")).toBe(true);
+    const live = await connect(`${base}?session_id=${s}`, auth(token));
+    expect((await live.until(1))[0]).toMatchObject({ type: "ready", cart: { items: [{ quantity: 2 }] } });
+    expect((await change("DELETE")).statusCode).toBe(200);
+    await vi.waitFor(() => expect(heard).toHaveLength(1));
+    stop();
+    published.push(...heard);
+    expect(published[2]).toMatchObject({ type: "product_removed", cart_version: expect.any(String) });
+    expect((await live.until(3)).slice(1)).toMatchObject([{ type: "product_removed" }, { type: "cart_updated" }]);
+
+    // All three heard again, late: the socket's cart shows them, so it hears nothing until a change it has not seen.
+    await ctx.app.bus.publishMany(published.map((message) => ({ topic: cartTopic(s), message })));
+    await ctx.app.bus.publishMany([{ topic: cartTopic(s), message: { type: "cart_changed" } }]);
+    expect((await live.until(5)).slice(3)).toMatchObject([{ type: "cart_changed" }, { type: "cart_updated" }]);
+    live.socket.close();
+  });
+
   it("tells a quantity change as the phone would see it: one more is added, one fewer removed, other changes and 0", async () => {
     const token = await shopper();
     const s = await visitOf(token);
