@@ -208,6 +208,10 @@ describe("/ws/cart", () => {
     expect(other.messages).toEqual([]);
     const bad = await connect(`${base}?session_id=nope`);
     expect((await bad.closing())?.code).toBe(4400);
+    // A visit that is not there (or no longer): the same as another shopper's, and nothing is sent.
+    const none = await connect(`${base}?session_id=00000000-0000-4000-8000-000000000000`, auth(token));
+    expect(await none.closing()).toEqual({ code: 4403, reason: "not your session" });
+    expect(none.messages).toEqual([]);
   });
 
   it("refuses a token whose sign-in has ended", async () => {
