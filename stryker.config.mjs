@@ -107,6 +107,7 @@ const GROUPS = {
     mutate: [feature("cart/cart.fanout.ts"), feature("cart/cart.events.ts"), `${server}/platform/weighted-lru.ts`],
     tests: [
       feature("cart/cart.socket.test.ts"),
+      feature("cart/cart.socket.versions.test.ts"),
       feature("cart/cart.socket.sign-in.test.ts"),
       `${server}/platform/weighted-lru.test.ts`,
       feature("cart/kept-carts.test.ts"),

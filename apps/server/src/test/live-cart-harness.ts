@@ -164,3 +164,26 @@ export async function instance(ctx: TestContext, secret: string, env: Record<str
     },
   };
 }
+
+/**
+ * Every statement the app sends outside a transaction from now until stop(), as its SQL text; the first that
+ * `failing` matches the database refuses, as it would a statement on a connection that broke.
+ */
+export function recordStatements(app: FastifyInstance, failing?: RegExp) {
+  type Query = (...args: unknown[]) => unknown;
+  // The driver under Drizzle (a pg pool, or PGlite): statements outside a transaction are its query() calls.
+  const client = (app.db as unknown as { $client: { query: Query } }).$client;
+  const original = client.query;
+  const sent: string[] = [];
+  client.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0] as string | { text: string };
+    const text = typeof first === "string" ? first : first.text;
+    sent.push(text);
+    if (failing?.test(text)) {
+      failing = undefined;
+      return Promise.reject(new Error("Connection terminated unexpectedly"));
+    }
+    return original.apply(this, args);
+  };
+  return { sent, stop: () => (client.query = original) };
+}

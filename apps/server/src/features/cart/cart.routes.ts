@@ -7,12 +7,14 @@ import {
   cartSessionParams,
   cartWorkerSchema,
 } from "@glide/contracts";
+import type { FastifyBaseLogger } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { oneAtATime } from "../../platform/one-at-a-time.ts";
 import { errorResponses } from "../../platform/route-errors.ts";
 import { cartTotalsFromBook, priceFromBook } from "../pricing/cart-offers.ts";
+import type { SessionChange } from "../sessions/session-events.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
-import { announce, collectSessionChanges } from "./cart.events.ts";
+import { announce, type CartEvent, collectSessionChanges } from "./cart.events.ts";
 import { cartVersion, getCart } from "./cart.service.ts";
 import { limitsFrom } from "./cart-limits.ts";
 import { keptCarts } from "./kept-carts.ts";
@@ -31,11 +33,19 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   // A visit's scans on this instance, one at a time: each scan writes the visit's row, so a burst of one shopper's
   // scans waits here rather than in the database, where each would hold one of the pool's connections meanwhile.
   const visitScans = oneAtATime();
-  // A line change's event carries the visit's cart_version read after the change committed: the version that
-  // change set, or a later one, which a cart holds only with the change in it. A change that came to nothing
-  // announces nothing, so the read is skipped for it.
-  const versionAfter = (sessionId: string, events: readonly unknown[]) =>
-    events.length ? cartVersion(app.db, sessionId) : null;
+  // A line change (not a scan, whose statement returns its version) is announced with the visit's cart_version read
+  // after it committed: the version that change set, or a later one, which a cart holds only with the change in it.
+  // A change that came to nothing has no events, and the read is skipped. The change has committed: a read that
+  // fails only leaves the events without a version (told to every socket), never the shopper without an answer.
+  const announceChange = async (
+    log: FastifyBaseLogger,
+    sessionId: string,
+    events: CartEvent[],
+    changes: SessionChange[],
+  ) => {
+    const version = events.length ? await cartVersion(app.db, sessionId).catch(() => null) : null;
+    await announce(app.bus, log, sessionId, events, changes, version);
+  };
   // The Sessions screen's feed: one more small message per change, after the cart's own.
   app.post(
     "/api/v1/cart/scan",
@@ -120,14 +130,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         at: app.saleClock(),
         announce: visit.announce,
       });
-      await announce(
-        app.bus,
-        request.log,
-        cart.session_id,
-        events,
-        visit.changes,
-        await versionAfter(cart.session_id, events),
-      );
+      await announceChange(request.log, cart.session_id, events, visit.changes);
       return cart;
     },
   );
@@ -152,14 +155,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         at: app.saleClock(),
         announce: visit.announce,
       });
-      await announce(
-        app.bus,
-        request.log,
-        cart.session_id,
-        events,
-        visit.changes,
-        await versionAfter(cart.session_id, events),
-      );
+      await announceChange(request.log, cart.session_id, events, visit.changes);
       return cart;
     },
   );
@@ -190,7 +186,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         at: app.saleClock(),
         announce: visit.announce,
       });
-      await announce(app.bus, request.log, session_id, events, visit.changes, await versionAfter(session_id, events));
+      await announceChange(request.log, session_id, events, visit.changes);
       return cart;
     },
   );

@@ -1,7 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { sql } from "../../db/client.ts";
 import { createTestContext, type TestContext } from "../../test/harness.ts";
 import {
   connect,
@@ -9,12 +7,12 @@ import {
   instance,
   type LiveSocket,
   liveShop,
+  recordStatements,
   scan,
   sharedBuses,
   shopperTokens,
   socketUrl,
 } from "../../test/live-cart-harness.ts";
-import { cartTopic } from "./cart.events.ts";
 import { MAX_SOCKETS_PER_VISIT, WS_CLOSE } from "./cart.socket.ts";
 
 const secret = randomBytes(32).toString("hex");
@@ -61,89 +59,6 @@ describe("/ws/cart", () => {
     const afterDelete = await live.until(5);
     expect(afterDelete[3]).toEqual({ type: "product_removed", product_id: scanned.json().product.id });
     expect(afterDelete[4]).toMatchObject({ type: "cart_updated", cart: { items: [], total: 0 } });
-    live.socket.close();
-  });
-
-  it("does not tell a socket a change its cart already showed when the event is heard late; a newer one it does", async () => {
-    const token = await shopper();
-    const s = await visitOf(token);
-    // A visit many changes old: its versions have two digits.
-    await ctx.app.db.execute(sql`update shopping_sessions set cart_version = 40 where id = ${s}`);
-    const published: Record<string, unknown>[] = [];
-    const stop = ctx.app.bus.subscribe(cartTopic(s), (event) => published.push(event as Record<string, unknown>));
-    await scan(ctx.app, token, s);
-    await vi.waitFor(() => expect(published).toHaveLength(1));
-    stop();
-    const [late] = published;
-    expect(late).toMatchObject({ type: "product_added", cart_version: "41" });
-    const live = await connect(`${base}?session_id=${s}`, auth(token));
-    expect((await live.until(1))[0]).toMatchObject({ type: "ready", cart: { items: [{ quantity: 1 }] } });
-
-    // The scan's NOTIFY arrives now, after the read that showed it (as it may on PostgreSQL): the socket hears nothing.
-    await ctx.app.bus.publishMany([{ topic: cartTopic(s), message: late }]);
-    // The next scan is one version on: told, without the version, and its cart follows.
-    const next = await scan(ctx.app, token, s);
-    const [, added, updated] = await live.until(3);
-    expect(added).toEqual({
-      type: "product_added",
-      product: { id: next.json().product.id, name: "Mjölk", image_url: null, price: 17.9, comparison_price: null },
-    });
-    expect(updated).toMatchObject({ type: "cart_updated", cart: { items: [{ quantity: 2 }] } });
-
-    // An event of a change that knows no version (a voucher, a new price) is always told.
-    await ctx.app.bus.publishMany([{ topic: cartTopic(s), message: { type: "cart_changed" } }]);
-    expect((await live.until(5)).slice(3)).toMatchObject([{ type: "cart_changed" }, { type: "cart_updated" }]);
-    // The first scan heard late once more, now behind the socket's cart by one: still not told.
-    await ctx.app.bus.publishMany([{ topic: cartTopic(s), message: late }]);
-    await ctx.app.bus.publishMany([{ topic: cartTopic(s), message: { type: "cart_changed" } }]);
-    expect((await live.until(7)).slice(5)).toMatchObject([{ type: "cart_changed" }, { type: "cart_updated" }]);
-    // A version that is not a number (from a message nobody here wrote) says nothing: the change is told.
-    for (const cart_version of ["1x", "x1", "", 1, "1".repeat(20)]) {
-      await ctx.app.bus.publishMany([{ topic: cartTopic(s), message: { type: "cart_changed", cart_version } }]);
-    }
-    const told = () => live.messages.slice(7).filter((message) => message.type === "cart_changed");
-    await vi.waitFor(() => expect(told()).toHaveLength(5));
-    expect(told()).toEqual(Array(5).fill({ type: "cart_changed" }));
-    live.socket.close();
-  });
-
-  it("does not tell a socket a quantity change or removal its cart already showed, heard late", async () => {
-    const token = await shopper();
-    const s = await visitOf(token);
-    // Heard from before the scans: events arrive in the order their changes committed, the scans' first.
-    const heard: Record<string, unknown>[] = [];
-    const stop = ctx.app.bus.subscribe(cartTopic(s), (event) => heard.push(event as Record<string, unknown>));
-    const itemId = (await scan(ctx.app, token, s)).json().item.id as string;
-    await scan(ctx.app, token, s);
-    await vi.waitFor(() => expect(heard).toHaveLength(2));
-    heard.length = 0;
-    const published: Record<string, unknown>[] = [];
-    const change = (method: "PUT" | "DELETE", payload?: { quantity: number }) =>
-      ctx.app.inject({
-        method,
-        url: `/api/v1/cart/item/${itemId}`,
-        headers: { authorization: `Bearer ${token}` },
-        ...(payload ? { payload } : {}),
-      });
-    expect((await change("PUT", { quantity: 3 })).statusCode).toBe(200);
-    expect((await change("PUT", { quantity: 2 })).statusCode).toBe(200);
-    await vi.waitFor(() => expect(heard).toHaveLength(2));
-    published.push(...heard.splice(0));
-    expect(published.map((message) => message.type)).toEqual(["product_added", "product_removed"]);
-    expect(published.every((message) => typeof message.cart_version === "string")).toBe(true);
-    const live = await connect(`${base}?session_id=${s}`, auth(token));
-    expect((await live.until(1))[0]).toMatchObject({ type: "ready", cart: { items: [{ quantity: 2 }] } });
-    expect((await change("DELETE")).statusCode).toBe(200);
-    await vi.waitFor(() => expect(heard).toHaveLength(1));
-    stop();
-    published.push(...heard);
-    expect(published[2]).toMatchObject({ type: "product_removed", cart_version: expect.any(String) });
-    expect((await live.until(3)).slice(1)).toMatchObject([{ type: "product_removed" }, { type: "cart_updated" }]);
-
-    // All three heard again, late: the socket's cart shows them, so it hears nothing until a change it has not seen.
-    await ctx.app.bus.publishMany(published.map((message) => ({ topic: cartTopic(s), message })));
-    await ctx.app.bus.publishMany([{ topic: cartTopic(s), message: { type: "cart_changed" } }]);
-    expect((await live.until(5)).slice(3)).toMatchObject([{ type: "cart_changed" }, { type: "cart_updated" }]);
     live.socket.close();
   });
 
@@ -314,21 +229,6 @@ describe("/ws/cart: sockets per visit", () => {
     expect(await readsForOneScan(MAX_SOCKETS_PER_VISIT)).toBe(withOne);
   });
 });
-
-/** Every statement the app sends outside a transaction from now until stop(), as its SQL text. */
-function recordStatements(app: FastifyInstance) {
-  type Query = (...args: unknown[]) => unknown;
-  // The driver under Drizzle (a pg pool, or PGlite): statements outside a transaction are its query() calls.
-  const client = (app.db as unknown as { $client: { query: Query } }).$client;
-  const original = client.query;
-  const sent: string[] = [];
-  client.query = function (this: unknown, ...args: unknown[]) {
-    const first = args[0] as string | { text: string };
-    sent.push(typeof first === "string" ? first : first.text);
-    return original.apply(this, args);
-  };
-  return { sent, stop: () => (client.query = original) };
-}
 
 for (const bus of await sharedBuses()) {
   describe.skipIf(!bus.available)(`two instances on one PostgreSQL, events over ${bus.name}`, () => {
