@@ -3,12 +3,13 @@ import type { AddressInfo } from "node:net";
 import { gtinCheckDigit } from "@glide/contracts";
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
+import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 import { customers } from "../db/schema/index.ts";
 import { issueTokens } from "../features/shopper-auth/shopper-tokens.ts";
-import { as, putVisitIn, signIn, TEST_DATABASE_URL, type TestContext } from "./harness.ts";
+import { as, createTestContext, putVisitIn, signIn, TEST_DATABASE_URL, type TestContext } from "./harness.ts";
 
 /** What the live cart's tests (features/cart/cart.socket*.test.ts) share: a phone's socket, visits, instances. */
 
@@ -111,6 +112,35 @@ export const refresh = (app: FastifyInstance, refreshToken: string) =>
 /** The address of /ws/cart on an app that listens. */
 export const socketUrl = (app: FastifyInstance) =>
   `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws/cart`;
+
+/** The first message a socket sends: the access token. */
+export const auth = (token: string) => ({ type: "auth", access_token: token });
+
+/**
+ * A test file's server: an app on a fresh database with the live shop, listening on loopback, made before the
+ * file's tests and closed after them. Its fields are there once the tests run.
+ */
+export function liveCartServer() {
+  const server = {
+    secret: randomBytes(32).toString("hex"),
+    ctx: undefined as unknown as TestContext,
+    /** The socket's address, ws://…/ws/cart. */
+    base: "",
+    newStore: (): Promise<string> => Promise.reject(new Error("the server is not up yet")),
+    /** A new shopper's access token. */
+    shopper: async () => (await shopperTokens(server.ctx.app)).access_token,
+    /** A visit of the token's shopper in a new store, through the door. */
+    visitOf: async (token: string) => enteredVisit(server.ctx.app, await server.newStore(), token),
+  };
+  beforeAll(async () => {
+    server.ctx = await createTestContext({ SECRET_KEY: server.secret });
+    ({ newStore: server.newStore } = await liveShop(server.ctx.app));
+    await server.ctx.app.listen({ port: 0, host: "127.0.0.1" });
+    server.base = socketUrl(server.ctx.app);
+  });
+  afterAll(() => server.ctx.close());
+  return server;
+}
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 

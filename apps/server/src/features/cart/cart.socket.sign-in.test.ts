@@ -1,21 +1,19 @@
-import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { decodeJwt, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256 } from "../../platform/crypto.ts";
-import { createTestContext, type TestContext } from "../../test/harness.ts";
 import {
+  auth,
   connect,
   enteredVisit,
   instance,
   type LiveSocket,
-  liveShop,
+  liveCartServer,
   refresh,
   scan,
   sharedBuses,
   shopperTokens,
   signOut,
-  socketUrl,
 } from "../../test/live-cart-harness.ts";
 import { issueTokens } from "../shopper-auth/shopper-tokens.ts";
 import { WS_CLOSE } from "./cart.socket.ts";
@@ -26,20 +24,7 @@ import { WS_CLOSE } from "./cart.socket.ts";
  * token's expiry close it with 4401, on whichever instance holds it.
  */
 
-const secret = randomBytes(32).toString("hex");
-let ctx: TestContext;
-let base: string;
-let newStore: () => Promise<string>;
-
-const auth = (token: string) => ({ type: "auth", access_token: token });
-
-beforeAll(async () => {
-  ctx = await createTestContext({ SECRET_KEY: secret });
-  ({ newStore } = await liveShop(ctx.app));
-  await ctx.app.listen({ port: 0, host: "127.0.0.1" });
-  base = socketUrl(ctx.app);
-});
-afterAll(() => ctx.close());
+const server = liveCartServer();
 
 /** A socket on `url` for the visit that has answered ready. */
 async function ready(url: string, sessionId: string, token: string): Promise<LiveSocket> {
@@ -50,23 +35,23 @@ async function ready(url: string, sessionId: string, token: string): Promise<Liv
 
 /** Marks a refresh token spent a minute ago: presenting it again is then reuse, not a second tab. */
 const spentLongAgo = (token: string) =>
-  ctx.app.db.execute(
+  server.ctx.app.db.execute(
     sql`update shopper_refresh_tokens set used_at = now() - interval '1 minute' where token_hash = ${sha256(token)}`,
   );
 
 describe("/ws/cart ends with its sign-in", () => {
   it("sign-out closes that sign-in's sockets with 4401, and no other sign-in's", async () => {
-    const phone = await shopperTokens(ctx.app);
+    const phone = await shopperTokens(server.ctx.app);
     // The same shopper signed in on a second phone: a sign-in of its own.
-    const tablet = await issueTokens(ctx.app.db, ctx.app.shopperKeys.jwt, phone.customer);
-    const s = await enteredVisit(ctx.app, await newStore(), phone.access_token);
-    const onPhone = await ready(base, s, phone.access_token);
-    const onTablet = await ready(base, s, tablet.access_token);
+    const tablet = await issueTokens(server.ctx.app.db, server.ctx.app.shopperKeys.jwt, phone.customer);
+    const s = await enteredVisit(server.ctx.app, await server.newStore(), phone.access_token);
+    const onPhone = await ready(server.base, s, phone.access_token);
+    const onTablet = await ready(server.base, s, tablet.access_token);
 
-    expect((await signOut(ctx.app, phone.refresh_token)).statusCode).toBe(204);
+    expect((await signOut(server.ctx.app, phone.refresh_token)).statusCode).toBe(204);
     expect(await onPhone.closing()).toEqual({ code: WS_CLOSE.unauthorized, reason: "signed out" });
     // It heard nothing of the cart after the sign-out; the other sign-in's socket still does.
-    expect((await scan(ctx.app, tablet.access_token, s)).statusCode).toBe(200);
+    expect((await scan(server.ctx.app, tablet.access_token, s)).statusCode).toBe(200);
     expect((await onTablet.until(3)).map((m) => m.type)).toEqual(["ready", "product_added", "cart_updated"]);
     expect(onPhone.messages.map((m) => m.type)).toEqual(["ready"]);
     expect(onTablet.isOpen()).toBe(true);
@@ -74,23 +59,23 @@ describe("/ws/cart ends with its sign-in", () => {
   });
 
   it("a reused refresh token ends the sign-in, and its sockets with 4401, those of its newer tokens too", async () => {
-    const first = await shopperTokens(ctx.app);
-    const s = await enteredVisit(ctx.app, await newStore(), first.access_token);
-    const rotated = await refresh(ctx.app, first.refresh_token);
+    const first = await shopperTokens(server.ctx.app);
+    const s = await enteredVisit(server.ctx.app, await server.newStore(), first.access_token);
+    const rotated = await refresh(server.ctx.app, first.refresh_token);
     expect(rotated.statusCode).toBe(200);
-    const older = await ready(base, s, first.access_token);
-    const newer = await ready(base, s, rotated.json().access_token as string);
+    const older = await ready(server.base, s, first.access_token);
+    const newer = await ready(server.base, s, rotated.json().access_token as string);
 
     await spentLongAgo(first.refresh_token);
-    const stolen = await refresh(ctx.app, first.refresh_token);
+    const stolen = await refresh(server.ctx.app, first.refresh_token);
     expect(stolen.json()).toMatchObject({ code: "refresh_token_reused" });
     expect((await older.closing())?.code).toBe(WS_CLOSE.unauthorized);
     expect((await newer.closing())?.code).toBe(WS_CLOSE.unauthorized);
   });
 
   it("closes with 4401 when the access token expires", async () => {
-    const tokens = await shopperTokens(ctx.app);
-    const s = await enteredVisit(ctx.app, await newStore(), tokens.access_token);
+    const tokens = await shopperTokens(server.ctx.app);
+    const s = await enteredVisit(server.ctx.app, await server.newStore(), tokens.access_token);
     // A token of the same sign-in that expires within two seconds: the timer, not a clock of its own, closes it.
     const exp = Math.floor(Date.now() / 1000) + 2;
     const shortLived = await new SignJWT({ sid: decodeJwt(tokens.access_token).sid })
@@ -100,9 +85,9 @@ describe("/ws/cart ends with its sign-in", () => {
       .setAudience("shopper")
       .setIssuedAt()
       .setExpirationTime(exp)
-      .sign(ctx.app.shopperKeys.jwt);
-    const live = await ready(base, s, shortLived);
-    const lasting = await ready(base, s, tokens.access_token);
+      .sign(server.ctx.app.shopperKeys.jwt);
+    const live = await ready(server.base, s, shortLived);
+    const lasting = await ready(server.base, s, tokens.access_token);
     expect(await live.closing(5_000)).toEqual({ code: WS_CLOSE.unauthorized, reason: "access token expired" });
     expect(Date.now()).toBeGreaterThanOrEqual(exp * 1000);
     expect(Date.now()).toBeLessThan(exp * 1000 + 1_000);
@@ -116,8 +101,8 @@ for (const bus of await sharedBuses()) {
     let a: Awaited<ReturnType<typeof instance>>;
     let b: Awaited<ReturnType<typeof instance>>;
     beforeAll(async () => {
-      a = await instance(ctx, secret, bus.env);
-      b = await instance(ctx, secret, bus.env);
+      a = await instance(server.ctx, server.secret, bus.env);
+      b = await instance(server.ctx, server.secret, bus.env);
     });
     afterAll(async () => {
       await a.close();
@@ -126,7 +111,7 @@ for (const bus of await sharedBuses()) {
 
     it("sign-out on A closes the socket held on B with 4401", async () => {
       const tokens = await shopperTokens(a.app);
-      const s = await enteredVisit(a.app, await newStore(), tokens.access_token);
+      const s = await enteredVisit(a.app, await server.newStore(), tokens.access_token);
       const onB = await ready(b.url, s, tokens.access_token);
       expect((await signOut(a.app, tokens.refresh_token)).statusCode).toBe(204);
       expect(await onB.closing()).toEqual({ code: WS_CLOSE.unauthorized, reason: "signed out" });
@@ -134,7 +119,7 @@ for (const bus of await sharedBuses()) {
 
     it("sign-out on A refuses the access token's requests on A at once and on B once B has heard of it", async () => {
       const tokens = await shopperTokens(a.app);
-      const s = await enteredVisit(a.app, await newStore(), tokens.access_token);
+      const s = await enteredVisit(a.app, await server.newStore(), tokens.access_token);
       const readCart = (on: typeof a) =>
         on.app.inject({
           method: "GET",
@@ -153,7 +138,7 @@ for (const bus of await sharedBuses()) {
 
     it("a refresh token reused on A closes the socket held on B with 4401", async () => {
       const tokens = await shopperTokens(a.app);
-      const s = await enteredVisit(a.app, await newStore(), tokens.access_token);
+      const s = await enteredVisit(a.app, await server.newStore(), tokens.access_token);
       expect((await refresh(a.app, tokens.refresh_token)).statusCode).toBe(200);
       const onB = await ready(b.url, s, tokens.access_token);
       await spentLongAgo(tokens.refresh_token);

@@ -1,48 +1,32 @@
-import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestContext, type TestContext } from "../../test/harness.ts";
+import { describe, expect, it, vi } from "vitest";
 import {
+  auth,
   connect,
   enteredVisit,
   instance,
   type LiveSocket,
-  liveShop,
+  liveCartServer,
   recordStatements,
   scan,
   sharedBuses,
   shopperTokens,
-  socketUrl,
 } from "../../test/live-cart-harness.ts";
 import { MAX_SOCKETS_PER_VISIT, WS_CLOSE } from "./cart.socket.ts";
 
-const secret = randomBytes(32).toString("hex");
-let ctx: TestContext;
-let base: string;
-let newStore: () => Promise<string>;
-
-const shopper = async () => (await shopperTokens(ctx.app)).access_token;
-const visitOf = async (token: string) => enteredVisit(ctx.app, await newStore(), token);
-const auth = (token: string) => ({ type: "auth", access_token: token });
-
-beforeAll(async () => {
-  ctx = await createTestContext({ SECRET_KEY: secret });
-  ({ newStore } = await liveShop(ctx.app));
-  await ctx.app.listen({ port: 0, host: "127.0.0.1" });
-  base = socketUrl(ctx.app);
-});
-afterAll(() => ctx.close());
+const server = liveCartServer();
+const { shopper, visitOf } = server;
 
 describe("/ws/cart", () => {
   it("answers ready with the cart, then pushes each change with the whole cart after it", async () => {
     const token = await shopper();
     const s = await visitOf(token);
     // On PostgreSQL the scan's event may be heard after ready, which shows it already: it is not told again.
-    await scan(ctx.app, token, s);
-    const live = await connect(`${base}?session_id=${s}`, auth(token));
+    await scan(server.ctx.app, token, s);
+    const live = await connect(`${server.base}?session_id=${s}`, auth(token));
     const [ready] = await live.until(1);
     expect(ready).toMatchObject({ type: "ready", cart: { total: 17.9 } });
 
-    const scanned = await scan(ctx.app, token, s);
+    const scanned = await scan(server.ctx.app, token, s);
     const itemId = scanned.json().item.id as string;
     const afterScan = await live.until(3);
     expect(afterScan[1]).toEqual({
@@ -51,7 +35,7 @@ describe("/ws/cart", () => {
     });
     expect(afterScan[2]).toMatchObject({ type: "cart_updated", cart: { total: 35.8, items: [{ quantity: 2 }] } });
 
-    await ctx.app.inject({
+    await server.ctx.app.inject({
       method: "DELETE",
       url: `/api/v1/cart/item/${itemId}`,
       headers: { authorization: `Bearer ${token}` },
@@ -65,13 +49,13 @@ describe("/ws/cart", () => {
   it("tells a quantity change as the phone would see it: one more is added, one fewer removed, other changes and 0", async () => {
     const token = await shopper();
     const s = await visitOf(token);
-    const scanned = await scan(ctx.app, token, s);
+    const scanned = await scan(server.ctx.app, token, s);
     const { id: itemId } = scanned.json().item as { id: string };
     const product = scanned.json().product as { id: string };
-    const live = await connect(`${base}?session_id=${s}`, auth(token));
+    const live = await connect(`${server.base}?session_id=${s}`, auth(token));
     expect((await live.until(1))[0]).toMatchObject({ type: "ready", cart: { items: [{ quantity: 1 }] } });
     const setTo = async (quantity: number) => {
-      const res = await ctx.app.inject({
+      const res = await server.ctx.app.inject({
         method: "PUT",
         url: `/api/v1/cart/item/${itemId}`,
         headers: { authorization: `Bearer ${token}` },
@@ -111,34 +95,34 @@ describe("/ws/cart", () => {
   it("closes with 4401 without a valid token first, and with 4403 for another shopper's visit", async () => {
     const token = await shopper();
     const s = await visitOf(token);
-    const forged = await connect(`${base}?session_id=${s}`, auth(`${token}x`));
+    const forged = await connect(`${server.base}?session_id=${s}`, auth(`${token}x`));
     expect((await forged.closing())?.code).toBe(4401);
-    const wrongType = await connect(`${base}?session_id=${s}`, { type: "hello", access_token: token });
+    const wrongType = await connect(`${server.base}?session_id=${s}`, { type: "hello", access_token: token });
     expect((await wrongType.closing())?.code).toBe(4401);
-    const notJson = await connect(`${base}?session_id=${s}`);
+    const notJson = await connect(`${server.base}?session_id=${s}`);
     notJson.socket.send("{");
     expect((await notJson.closing())?.code).toBe(4401);
-    const other = await connect(`${base}?session_id=${s}`, auth(await shopper()));
+    const other = await connect(`${server.base}?session_id=${s}`, auth(await shopper()));
     expect((await other.closing())?.code).toBe(4403);
     expect(other.messages).toEqual([]);
-    const bad = await connect(`${base}?session_id=nope`);
+    const bad = await connect(`${server.base}?session_id=nope`);
     expect((await bad.closing())?.code).toBe(4400);
     // A visit that is not there (or no longer): the same as another shopper's, and nothing is sent.
-    const none = await connect(`${base}?session_id=00000000-0000-4000-8000-000000000000`, auth(token));
+    const none = await connect(`${server.base}?session_id=00000000-0000-4000-8000-000000000000`, auth(token));
     expect(await none.closing()).toEqual({ code: 4403, reason: "not your session" });
     expect(none.messages).toEqual([]);
   });
 
   it("refuses a token whose sign-in has ended", async () => {
-    const tokens = await shopperTokens(ctx.app);
+    const tokens = await shopperTokens(server.ctx.app);
     const s = await visitOf(tokens.access_token);
-    const out = await ctx.app.inject({
+    const out = await server.ctx.app.inject({
       method: "POST",
       url: "/api/v1/auth/logout",
       payload: { refresh_token: tokens.refresh_token },
     });
     expect(out.statusCode).toBe(204);
-    const live = await connect(`${base}?session_id=${s}`, auth(tokens.access_token));
+    const live = await connect(`${server.base}?session_id=${s}`, auth(tokens.access_token));
     expect((await live.closing())?.code).toBe(4401);
   });
 
@@ -146,10 +130,10 @@ describe("/ws/cart", () => {
     const token = await shopper();
     const mine = await visitOf(token);
     const theirs = await visitOf(token);
-    const live = await connect(`${base}?session_id=${mine}`, auth(token));
+    const live = await connect(`${server.base}?session_id=${mine}`, auth(token));
     await live.until(1);
-    await scan(ctx.app, token, theirs);
-    await scan(ctx.app, token, mine);
+    await scan(server.ctx.app, token, theirs);
+    await scan(server.ctx.app, token, mine);
     const messages = await live.until(3);
     expect(messages.slice(1).map((m) => m.type)).toEqual(["product_added", "cart_updated"]);
     expect(messages[2]).toMatchObject({ cart: { session_id: mine, items: [{ quantity: 1 }] } });
@@ -162,7 +146,7 @@ describe("/ws/cart: sockets per visit", () => {
   async function openReady(s: string, token: string, n: number): Promise<LiveSocket[]> {
     const sockets: LiveSocket[] = [];
     for (let i = 0; i < n; i++) {
-      const live = await connect(`${base}?session_id=${s}`, auth(token));
+      const live = await connect(`${server.base}?session_id=${s}`, auth(token));
       expect((await live.until(1))[0]?.type).toBe("ready");
       sockets.push(live);
     }
@@ -174,14 +158,14 @@ describe("/ws/cart: sockets per visit", () => {
     const token = await shopper();
     const s = await visitOf(token);
     const first = await openReady(s, token, MAX_SOCKETS_PER_VISIT);
-    const sixth = await connect(`${base}?session_id=${s}`, auth(token));
+    const sixth = await connect(`${server.base}?session_id=${s}`, auth(token));
     expect((await sixth.until(1))[0]?.type).toBe("ready");
     expect(await first[0]!.closing()).toEqual({ code: WS_CLOSE.replaced, reason: "replaced by a newer connection" });
     expect(first.slice(1).every((live) => live.isOpen())).toBe(true);
     expect(sixth.isOpen()).toBe(true);
 
     // The five left all hear the next change; the closed one hears nothing more.
-    expect((await scan(ctx.app, token, s)).statusCode).toBe(200);
+    expect((await scan(server.ctx.app, token, s)).statusCode).toBe(200);
     for (const live of [...first.slice(1), sixth]) {
       expect((await live.until(3)).map((m) => m.type)).toEqual(["ready", "product_added", "cart_updated"]);
     }
@@ -196,14 +180,16 @@ describe("/ws/cart: sockets per visit", () => {
   it("keeps the newest when many open at once, and each closed one is told why", async () => {
     const token = await shopper();
     const s = await visitOf(token);
-    const burst = await Promise.all(Array.from({ length: 20 }, () => connect(`${base}?session_id=${s}`, auth(token))));
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, () => connect(`${server.base}?session_id=${s}`, auth(token))),
+    );
     await vi.waitFor(() => expect(burst.filter((live) => live.isOpen())).toHaveLength(MAX_SOCKETS_PER_VISIT));
     for (const live of burst.filter((l) => !l.isOpen())) {
       expect(await live.closing()).toMatchObject({ code: WS_CLOSE.replaced });
     }
     const open = burst.filter((live) => live.isOpen());
     for (const live of open) expect((await live.until(1))[0]?.type).toBe("ready");
-    expect((await scan(ctx.app, token, s)).statusCode).toBe(200);
+    expect((await scan(server.ctx.app, token, s)).statusCode).toBe(200);
     for (const live of open) expect((await live.until(3)).at(-1)?.type).toBe("cart_updated");
     for (const live of burst) live.socket.close();
   });
@@ -214,9 +200,9 @@ describe("/ws/cart: sockets per visit", () => {
     const readsForOneScan = async (sockets: number) => {
       const s = await visitOf(token);
       const open = await openReady(s, token, sockets);
-      const statements = recordStatements(ctx.app);
+      const statements = recordStatements(server.ctx.app);
       try {
-        expect((await scan(ctx.app, token, s)).statusCode).toBe(200);
+        expect((await scan(server.ctx.app, token, s)).statusCode).toBe(200);
         for (const live of open) expect((await live.until(3))[2]).toMatchObject({ cart: { total: 17.9 } });
       } finally {
         statements.stop();
@@ -233,12 +219,12 @@ describe("/ws/cart: sockets per visit", () => {
 for (const bus of await sharedBuses()) {
   describe.skipIf(!bus.available)(`two instances on one PostgreSQL, events over ${bus.name}`, () => {
     it("a scan served by instance A reaches a socket held by instance B, and only that visit's", async () => {
-      const a = await instance(ctx, secret, bus.env);
-      const b = await instance(ctx, secret, bus.env);
+      const a = await instance(server.ctx, server.secret, bus.env);
+      const b = await instance(server.ctx, server.secret, bus.env);
       try {
         const { access_token: token } = await shopperTokens(a.app);
-        const s = await enteredVisit(a.app, await newStore(), token);
-        const other = await enteredVisit(a.app, await newStore(), token);
+        const s = await enteredVisit(a.app, await server.newStore(), token);
+        const other = await enteredVisit(a.app, await server.newStore(), token);
         const onB = await connect(`${b.url}?session_id=${s}`, auth(token));
         const otherOnB = await connect(`${b.url}?session_id=${other}`, auth(token));
         expect((await onB.until(1))[0]?.type).toBe("ready");

@@ -1,16 +1,6 @@
-import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { sql } from "../../db/client.ts";
-import { createTestContext, type TestContext } from "../../test/harness.ts";
-import {
-  connect,
-  enteredVisit,
-  liveShop,
-  recordStatements,
-  scan,
-  shopperTokens,
-  socketUrl,
-} from "../../test/live-cart-harness.ts";
+import { auth, connect, liveCartServer, recordStatements, scan } from "../../test/live-cart-harness.ts";
 import { cartTopic } from "./cart.events.ts";
 
 /*
@@ -22,43 +12,31 @@ import { cartTopic } from "./cart.events.ts";
  * here by publishing the change's own message again after `ready`.
  */
 
-const secret = randomBytes(32).toString("hex");
-let ctx: TestContext;
-let base: string;
-let newStore: () => Promise<string>;
-
-const shopper = async () => (await shopperTokens(ctx.app)).access_token;
-const visitOf = async (token: string) => enteredVisit(ctx.app, await newStore(), token);
-const auth = (token: string) => ({ type: "auth", access_token: token });
-
-beforeAll(async () => {
-  ctx = await createTestContext({ SECRET_KEY: secret });
-  ({ newStore } = await liveShop(ctx.app));
-  await ctx.app.listen({ port: 0, host: "127.0.0.1" });
-  base = socketUrl(ctx.app);
-});
-afterAll(() => ctx.close());
+const server = liveCartServer();
+const { shopper, visitOf } = server;
 
 describe("/ws/cart: each change told once", () => {
   it("does not tell a socket a change its cart already showed when the event is heard late; a newer one it does", async () => {
     const token = await shopper();
     const s = await visitOf(token);
     // A visit many changes old: its versions have two digits.
-    await ctx.app.db.execute(sql`update shopping_sessions set cart_version = 40 where id = ${s}`);
+    await server.ctx.app.db.execute(sql`update shopping_sessions set cart_version = 40 where id = ${s}`);
     const published: Record<string, unknown>[] = [];
-    const stop = ctx.app.bus.subscribe(cartTopic(s), (event) => published.push(event as Record<string, unknown>));
-    await scan(ctx.app, token, s);
+    const stop = server.ctx.app.bus.subscribe(cartTopic(s), (event) =>
+      published.push(event as Record<string, unknown>),
+    );
+    await scan(server.ctx.app, token, s);
     await vi.waitFor(() => expect(published).toHaveLength(1));
     stop();
     const [late] = published;
     expect(late).toMatchObject({ type: "product_added", cart_version: "41" });
-    const live = await connect(`${base}?session_id=${s}`, auth(token));
+    const live = await connect(`${server.base}?session_id=${s}`, auth(token));
     expect((await live.until(1))[0]).toMatchObject({ type: "ready", cart: { items: [{ quantity: 1 }] } });
 
     // The scan's NOTIFY arrives now, after the read that showed it (as it may on PostgreSQL): the socket hears nothing.
-    await ctx.app.bus.publishMany([{ topic: cartTopic(s), message: late }]);
+    await server.ctx.app.bus.publishMany([{ topic: cartTopic(s), message: late }]);
     // The next scan is one version on: told, without the version, and its cart follows.
-    const next = await scan(ctx.app, token, s);
+    const next = await scan(server.ctx.app, token, s);
     const [, added, updated] = await live.until(3);
     expect(added).toEqual({
       type: "product_added",
@@ -67,15 +45,15 @@ describe("/ws/cart: each change told once", () => {
     expect(updated).toMatchObject({ type: "cart_updated", cart: { items: [{ quantity: 2 }] } });
 
     // An event of a change that knows no version (a voucher, a new price) is always told.
-    await ctx.app.bus.publishMany([{ topic: cartTopic(s), message: { type: "cart_changed" } }]);
+    await server.ctx.app.bus.publishMany([{ topic: cartTopic(s), message: { type: "cart_changed" } }]);
     expect((await live.until(5)).slice(3)).toMatchObject([{ type: "cart_changed" }, { type: "cart_updated" }]);
     // The first scan heard late once more, now behind the socket's cart by one: still not told.
-    await ctx.app.bus.publishMany([{ topic: cartTopic(s), message: late }]);
-    await ctx.app.bus.publishMany([{ topic: cartTopic(s), message: { type: "cart_changed" } }]);
+    await server.ctx.app.bus.publishMany([{ topic: cartTopic(s), message: late }]);
+    await server.ctx.app.bus.publishMany([{ topic: cartTopic(s), message: { type: "cart_changed" } }]);
     expect((await live.until(7)).slice(5)).toMatchObject([{ type: "cart_changed" }, { type: "cart_updated" }]);
     // A version that is not a number (from a message nobody here wrote) says nothing: the change is told.
     for (const cart_version of ["1x", "x1", "", 1, "1".repeat(20)]) {
-      await ctx.app.bus.publishMany([{ topic: cartTopic(s), message: { type: "cart_changed", cart_version } }]);
+      await server.ctx.app.bus.publishMany([{ topic: cartTopic(s), message: { type: "cart_changed", cart_version } }]);
     }
     const told = () => live.messages.slice(7).filter((message) => message.type === "cart_changed");
     await vi.waitFor(() => expect(told()).toHaveLength(5));
@@ -88,14 +66,14 @@ describe("/ws/cart: each change told once", () => {
     const s = await visitOf(token);
     // Heard from before the scans: events arrive in the order their changes committed, the scans' first.
     const heard: Record<string, unknown>[] = [];
-    const stop = ctx.app.bus.subscribe(cartTopic(s), (event) => heard.push(event as Record<string, unknown>));
-    const itemId = (await scan(ctx.app, token, s)).json().item.id as string;
-    await scan(ctx.app, token, s);
+    const stop = server.ctx.app.bus.subscribe(cartTopic(s), (event) => heard.push(event as Record<string, unknown>));
+    const itemId = (await scan(server.ctx.app, token, s)).json().item.id as string;
+    await scan(server.ctx.app, token, s);
     await vi.waitFor(() => expect(heard).toHaveLength(2));
     heard.length = 0;
     const published: Record<string, unknown>[] = [];
     const change = (method: "PUT" | "DELETE", payload?: { quantity: number }) =>
-      ctx.app.inject({
+      server.ctx.app.inject({
         method,
         url: `/api/v1/cart/item/${itemId}`,
         headers: { authorization: `Bearer ${token}` },
@@ -107,7 +85,7 @@ describe("/ws/cart: each change told once", () => {
     published.push(...heard.splice(0));
     expect(published.map((message) => message.type)).toEqual(["product_added", "product_removed"]);
     expect(published.every((message) => typeof message.cart_version === "string")).toBe(true);
-    const live = await connect(`${base}?session_id=${s}`, auth(token));
+    const live = await connect(`${server.base}?session_id=${s}`, auth(token));
     expect((await live.until(1))[0]).toMatchObject({ type: "ready", cart: { items: [{ quantity: 2 }] } });
     expect((await change("DELETE")).statusCode).toBe(200);
     await vi.waitFor(() => expect(heard).toHaveLength(1));
@@ -117,8 +95,8 @@ describe("/ws/cart: each change told once", () => {
     expect((await live.until(3)).slice(1)).toMatchObject([{ type: "product_removed" }, { type: "cart_updated" }]);
 
     // All three heard again, late: the socket's cart shows them, so it hears nothing until a change it has not seen.
-    await ctx.app.bus.publishMany(published.map((message) => ({ topic: cartTopic(s), message })));
-    await ctx.app.bus.publishMany([{ topic: cartTopic(s), message: { type: "cart_changed" } }]);
+    await server.ctx.app.bus.publishMany(published.map((message) => ({ topic: cartTopic(s), message })));
+    await server.ctx.app.bus.publishMany([{ topic: cartTopic(s), message: { type: "cart_changed" } }]);
     expect((await live.until(5)).slice(3)).toMatchObject([{ type: "cart_changed" }, { type: "cart_updated" }]);
     live.socket.close();
   });
@@ -126,15 +104,15 @@ describe("/ws/cart: each change told once", () => {
   it("answers a change whose version cannot be read, and tells its event to every socket without one", async () => {
     const token = await shopper();
     const s = await visitOf(token);
-    const itemId = (await scan(ctx.app, token, s)).json().item.id as string;
-    const live = await connect(`${base}?session_id=${s}`, auth(token));
+    const itemId = (await scan(server.ctx.app, token, s)).json().item.id as string;
+    const live = await connect(`${server.base}?session_id=${s}`, auth(token));
     expect((await live.until(1))[0]).toMatchObject({ type: "ready", cart: { items: [{ quantity: 1 }] } });
     const heard: Record<string, unknown>[] = [];
-    const stop = ctx.app.bus.subscribe(cartTopic(s), (event) => heard.push(event as Record<string, unknown>));
-    const broken = recordStatements(ctx.app, /select cart_version::text as v from shopping_sessions/);
-    let res: Awaited<ReturnType<typeof ctx.app.inject>>;
+    const stop = server.ctx.app.bus.subscribe(cartTopic(s), (event) => heard.push(event as Record<string, unknown>));
+    const broken = recordStatements(server.ctx.app, /select cart_version::text as v from shopping_sessions/);
+    let res: Awaited<ReturnType<typeof server.ctx.app.inject>>;
     try {
-      res = await ctx.app.inject({
+      res = await server.ctx.app.inject({
         method: "PUT",
         url: `/api/v1/cart/item/${itemId}`,
         headers: { authorization: `Bearer ${token}` },
