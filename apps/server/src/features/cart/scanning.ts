@@ -13,7 +13,7 @@ import {
   type VisitVoucher,
   vouchersOf,
 } from "../pricing/cart-offers.ts";
-import { ordinaryPriceOf, shelfPriceOf } from "../pricing/shelf-price.ts";
+import { shelfPriceOf } from "../pricing/shelf-price.ts";
 import { ACTIVITY_PRECISION, type AnnounceSession, announceNothing } from "../sessions/session-events.ts";
 import { checkAgeLimit } from "./age-limit.ts";
 import { addedEvent, type CartEvent } from "./cart.events.ts";
@@ -24,13 +24,20 @@ import { type KeptCart, type KeptCarts, linesOre } from "./kept-carts.ts";
 
 /** The line a scan id (or a recognition worker's event id) went to, or undefined if the id is new. */
 export async function scannedItem(db: Db | Tx, scanId: string, sessionId: string): Promise<CartItem | undefined> {
-  const [scan] = await queryRows<{ session_id: string; item_id: string }>(
+  const [scan] = await queryRows<CountedScan>(
     db,
     sql`select session_id, item_id from cart_scans where scan_id = ${scanId}`,
   );
-  if (!scan) return undefined;
+  return scan ? countedItem(db, scan, sessionId) : undefined;
+}
+
+/** A scan id's earlier scan: the visit it was sent in and the line it went to (which may have been removed since). */
+type CountedScan = { session_id: string; item_id: string | null };
+
+/** The line an earlier scan with the same id went to, as it now is. */
+async function countedItem(db: Db | Tx, scan: CountedScan, sessionId: string): Promise<CartItem> {
   if (scan.session_id !== sessionId) throw conflict("Skanningen hör till ett annat besök.", "scan_id_reused");
-  const item = await readItem(db, scan.item_id);
+  const item = scan.item_id === null ? null : await readItem(db, scan.item_id);
   // The line was removed since; the scan counted once and is not counted again.
   if (!item) throw conflict("Skanningen är redan registrerad.", "scan_already_counted");
   return item;
@@ -75,8 +82,8 @@ type FoundProduct = {
 type ScanRow = {
   session: SessionRow | null;
   product: FoundProduct | null;
-  /** The scan_id's earlier scan: its visit, and the line it went to (null fields once the line is gone). */
-  previous: ({ session_id: string } & { [K in keyof ItemRow]: ItemRow[K] | null }) | null;
+  /** The scan_id's earlier scan: its visit, and the line it went to. */
+  previous: CountedScan | null;
   /** The line as it is after this scan; null when the scan added nothing. */
   item: ItemRow | null;
   /** Before this scan: the units on the code's line, and the cart's total in öre. */
@@ -150,16 +157,8 @@ const scanStatement = preparedOnce<ScanValues, ScanRow>("cart_scan", (v) => {
             limit 1
           ) f
         ),
-        previous as (
-          select c.session_id, i.id, i.quantity, i.unit_price_ore, i.pant_ore, i.ordinary_unit_ore, i.member_unit_ore,
-            i.weight_grams, i.line_key, p.id as product_id, p.name,
-            p.image_url, ${ordinaryPriceOf("p", sql`(select store_id from visit)`)} as price_ore, p.net_content_milli,
-            p.net_content_unit
-          from cart_scans c
-          left join cart_items i on i.id = c.item_id
-          left join products p on p.id = i.product_id
-          where c.scan_id = ${v.scan}::uuid
-        ),
+        -- Only whether the scan_id was counted: a repeat reads its line apart (countedItem), as repeats are rare.
+        previous as (select c.session_id, c.item_id from cart_scans c where c.scan_id = ${v.scan}::uuid),
         -- The cart's version in this statement's snapshot, the one its lines are read in (the locked visit above may
         -- be a newer row than the snapshot's).
         seen as (select cart_version from shopping_sessions where id = ${v.session}::uuid),
@@ -299,7 +298,10 @@ export async function scanIntoCart(opts: {
       return { ...scanned(item), cart: cartAfter(row, session, lines), version: row.after };
     }
     if (row.previous) {
-      return { ...scanned(previousItem(row.previous, opts.sessionId)), cart: cartAfter(row, session, lines) };
+      return {
+        ...scanned(await countedItem(opts.db, row.previous, opts.sessionId)),
+        cart: cartAfter(row, session, lines),
+      };
     }
     checkLimits(limits, product, {
       quantity: row.line_quantity + 1,
@@ -374,12 +376,4 @@ function withLine(lines: readonly OfferLine[], item: ItemRow): OfferLine[] {
   };
   const at = lines.findIndex((other) => other.id === item.id);
   return at >= 0 ? lines.with(at, line) : [...lines, line];
-}
-
-/** The line an earlier scan with the same id went to. */
-function previousItem(previous: NonNullable<ScanRow["previous"]>, sessionId: string): CartItem {
-  if (previous.session_id !== sessionId) throw conflict("Skanningen hör till ett annat besök.", "scan_id_reused");
-  // The line was removed since; the scan counted once and is not counted again.
-  if (previous.id === null) throw conflict("Skanningen är redan registrerad.", "scan_already_counted");
-  return toItem(previous as ItemRow);
 }
