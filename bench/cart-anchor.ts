@@ -7,6 +7,7 @@ import path from "node:path";
 import { foldStacks, startProfiler, type TopFrame, timeByPlace, topFrames, writeFlameGraph } from "./cpu-profile.ts";
 import { POSTGRES_URL, root, type Server } from "./lib.ts";
 import { type PgbenchRun, pgbenchAnchor } from "./pgbench.ts";
+import type { StatementProfile } from "./scan-statement.ts";
 
 export type ScanProfile = {
   rps: number;
@@ -37,6 +38,13 @@ export async function profiledScans(server: Server, load: () => Promise<{ rps: n
 /** `pgbench -N` at the server's pool size and at 50 clients (the issue's reference), 10 s each. */
 export function pgbenchRuns(poolSize: number, seconds: number): Promise<PgbenchRun[] | string> {
   return pgbenchAnchor(POSTGRES_URL, [poolSize, 50], seconds);
+}
+
+/** The scan's statement driven by pgbench alone on the section's database, or why it was not (bench/scan-statement.ts). */
+export async function statementRuns(url: string, clients: number, seconds: number): Promise<StatementProfile | string> {
+  // Imported here: it loads the server's cart code, which the bare child started from cart.ts does not need.
+  const { statementProfile } = await import("./scan-statement.ts");
+  return statementProfile(url, seconds, clients).catch((err: Error) => err.message);
 }
 
 /** Goals of issue 26 for a scan, beside their anchors. */

@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
-import { pgbenchRuns, profiledScans } from "./cart-anchor.ts";
+import { pgbenchRuns, profiledScans, statementRuns } from "./cart-anchor.ts";
 import { type CartFigures, type CartRun, cartReport } from "./cart-report.ts";
 import {
   addOffers,
@@ -144,8 +144,7 @@ async function cartCases(server: Server, url: string, version: string): Promise<
     runs.push({ name, kind: "steady", ...figures });
   }
 
-  // The spread load once more with the server's profiler on (its figures are not the measured ones), then
-  // PostgreSQL's own pgbench -N on the same server with the server idle.
+  // The spread load once more with the server's profiler on (not measured), then pgbench -N with the server idle.
   await waitIdle(server.base);
   const profile = await profiledScans(server, async () => {
     const r = await autocannon({ url: server.base, connections, requests: [scanRequest(auth, spread)], duration }).on(
@@ -158,10 +157,22 @@ async function cartCases(server: Server, url: string, version: string): Promise<
   const anchor = await pgbenchRuns(DEFAULT_POOL_SIZE, duration);
 
   const recorded = await scansRecorded(url);
+  // After the count: its scans are not the server's.
+  const statement = await statementRuns(url, DEFAULT_POOL_SIZE, duration);
   // Each autocannon run against the server (two cases, a warm-up and a measured run each, and the profiled run)
   // may stop with a scan per connection in flight.
   const inFlight = 5 * connections;
-  return { version, runs, trace, counted, setupSeconds, profile, anchor, check: { answered, recorded, inFlight } };
+  return {
+    version,
+    runs,
+    trace,
+    counted,
+    setupSeconds,
+    profile,
+    anchor,
+    statement,
+    check: { answered, recorded, inFlight },
+  };
 }
 
 function scanRequest(auth: string, pick: Pick) {

@@ -1,4 +1,4 @@
-import type { Placeholder, SQL } from "drizzle-orm";
+import { is, Placeholder, type SQL } from "drizzle-orm";
 import type { PgDialect } from "drizzle-orm/pg-core";
 import { type Db, sql, type Tx } from "./client.ts";
 
@@ -17,17 +17,37 @@ export type Slot<T> = Placeholder<string, T>;
 export function preparedOnce<V extends Record<string, unknown>, T>(
   name: string,
   build: (slots: { [K in keyof V]: Slot<V[K]> }) => SQL,
-): (db: Db | Tx, values: V) => Promise<T[]> {
+): PreparedOnce<V, T> {
   let query: ReturnType<PgDialect["sqlToQuery"]> | undefined;
-  return async (db, values) => {
-    const { dialect } = db as unknown as { dialect: PgDialect };
-    if (!query) {
-      // Each slot is the placeholder of its own name, made as build asks for it.
-      const slots = new Proxy({}, { get: (_, key) => sql.placeholder(String(key)) });
-      query = dialect.sqlToQuery(build(slots as { [K in keyof V]: Slot<V[K]> }));
-    }
-    const prepared = db._.session.prepareQuery(query, undefined, name, false);
+  // Each slot is the placeholder of its own name, made as build asks for it.
+  const text = (dialect: PgDialect) => {
+    query ??= dialect.sqlToQuery(build(new Proxy({}, { get: (_, key) => sql.placeholder(String(key)) }) as never));
+    return query;
+  };
+  const run = async (db: Db | Tx, values: V) => {
+    const prepared = db._.session.prepareQuery(
+      text((db as unknown as { dialect: PgDialect }).dialect),
+      undefined,
+      name,
+      false,
+    );
     const result = (await prepared.execute(values)) as { rows: T[] };
     return result.rows;
   };
+  return Object.assign(run, {
+    statement: (dialect: PgDialect) => {
+      const { sql: statement, params } = text(dialect);
+      return { sql: statement, params: params.map((p) => (is(p, Placeholder) ? { slot: p.name } : { value: p })) };
+    },
+  });
 }
+
+/**
+ * A statement built once: called with a database and its values, it runs;
+ * `statement` gives its text as sent, with each parameter either the slot
+ * it is filled from or the value built into it (the bench drives the scan's
+ * statement with pgbench from it).
+ */
+export type PreparedOnce<V, T> = ((db: Db | Tx, values: V) => Promise<T[]>) & {
+  statement: (dialect: PgDialect) => { sql: string; params: ({ slot: string } | { value: unknown })[] };
+};

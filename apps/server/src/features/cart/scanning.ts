@@ -133,7 +133,7 @@ type ScanValues = {
  * running it, and building it on every scan cost the server its SQL objects
  * (bench/results.md, Cart).
  */
-const scanStatement = preparedOnce<ScanValues, ScanRow>("cart_scan", (v) => {
+export const scanStatement = preparedOnce<ScanValues, ScanRow>("cart_scan", (v) => {
   const storeOfVisit = sql`(select store_id from visit)`;
   const shelf = shelfPriceOf("p", storeOfVisit, v.at, sql`(select member from visit)`);
   return sql`with visit as (${sessionSelect(v.session as never, true)}),
