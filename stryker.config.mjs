@@ -60,6 +60,7 @@ const GROUPS = {
     mutate: [feature("shopper-auth/sign-in-watch.ts")],
     tests: [
       feature("shopper-auth/sign-in-watch.test.ts"),
+      feature("shopper-auth/sign-in-watch.memory.test.ts"),
       feature("shopper-auth/shopper-tokens.test.ts"),
       feature("cart/cart.socket.sign-in.test.ts"),
     ],

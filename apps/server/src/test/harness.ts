@@ -3,15 +3,16 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AdminRole, DeviceKind } from "@glide/contracts";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance, InjectOptions } from "fastify";
+import { decodeJwt } from "jose";
 import pg from "pg";
 import pino from "pino";
 import { expect, inject, vi } from "vitest";
 import { type BuildOptions, buildApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import { type Database, type Db, openDatabase, pgliteImage, queryRows } from "../db/client.ts";
-import { customers, storeDeviceKeys } from "../db/schema/index.ts";
+import { customers, shopperRefreshTokens, storeDeviceKeys } from "../db/schema/index.ts";
 import { ADMIN_COOKIE } from "../features/admin-auth/admin-auth.hooks.ts";
 import { createAdmin } from "../features/admin-auth/admin-auth.service.ts";
 import { SESSIONS_TOPIC, type SessionChange } from "../features/sessions/session-events.ts";
@@ -154,6 +155,13 @@ export async function signInShopper(
   const tokens = await issueTokens(app.db, app.shopperKeys.jwt, customer!);
   return { customerId: customer!.id, accessToken: tokens.access_token, refreshToken: tokens.refresh_token };
 }
+
+/** Ends a shopper's sign-in behind the service's back: no event on the bus, as if an instance had missed it. */
+export const revokeUnannounced = (app: FastifyInstance, accessToken: string) =>
+  app.db
+    .update(shopperRefreshTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(eq(shopperRefreshTokens.familyId, decodeJwt(accessToken).sid as string));
 
 /** A device key for `storeId`, made directly; the value to send is `Device <key>`. */
 export async function createDeviceKey(

@@ -1,10 +1,9 @@
-import { eq, sql } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { shopperRefreshTokens } from "../../db/schema/index.ts";
 import {
   createTestContext,
+  revokeUnannounced as revokeHere,
   signInShopper,
   TEST_DATABASE_URL,
   type TestContext,
@@ -37,12 +36,7 @@ const open = (recheckMs?: number, trustMs?: number) => {
   return watch;
 };
 
-/** Ends a sign-in behind the service's back: no event on the bus, as if this instance had missed it. */
-const revokeUnannounced = (accessToken: string) =>
-  ctx.app.db
-    .update(shopperRefreshTokens)
-    .set({ revokedAt: sql`now()` })
-    .where(eq(shopperRefreshTokens.familyId, decodeJwt(accessToken).sid as string));
+const revokeUnannounced = (accessToken: string) => revokeHere(ctx.app, accessToken);
 
 describe("watching a shopper's sign-in", () => {
   it("admits a live sign-in's token, and refuses a forged or ended one", async () => {

@@ -12,14 +12,15 @@ import { SIGN_IN_ENDED_TOPIC, type SignInEnded } from "./sign-in-events.ts";
  * many connections each has.
  */
 export const SIGN_IN_RECHECK_MS = 30_000;
-/** setTimeout's longest delay; a later expiry is re-armed when it fires. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /**
- * Verified tokens kept with their claims while they are valid: a token used
- * again (every request of a shopper, thousands of sockets opened with one)
- * has its signature checked once.
+ * What the watch keeps in memory, at most:
+ * - keptTokens: verified tokens kept with their claims while they are
+ *   valid: a token used again (every request of a shopper, thousands of
+ *   sockets opened with one) has its signature checked once;
+ * - trustedSignIns: sign-ins trusted at once; the oldest is asked again past this;
+ * - maxTimerMs: setTimeout's longest delay; a later expiry is re-armed when it fires.
  */
-const KEPT_TOKENS = 10_000;
+export const SIGN_IN_WATCH_LIMITS = { keptTokens: 10_000, trustedSignIns: 100_000, maxTimerMs: 2 ** 31 - 1 };
 /**
  * How long a request may take a sign-in the database called live as live
  * without asking again. An end on any instance refuses its tokens at once
@@ -27,8 +28,6 @@ const KEPT_TOKENS = 10_000;
  * bounds only an end whose message this instance missed.
  */
 export const SIGN_IN_TRUST_MS = 10_000;
-/** Sign-ins trusted at once on an instance; the oldest is asked again past this. */
-const TRUSTED_SIGN_INS = 100_000;
 
 export type SignInEnd = "signed_out" | "expired";
 
@@ -55,6 +54,8 @@ export interface SignInWatch {
   customerOf(token: string): Promise<string | null>;
   /** This instance ended the sign-in (sign-out, a reused refresh token): refuse its tokens here from now on. */
   ended(familyId: string): void;
+  /** What it holds in memory now: connections watched, sign-ins heard of as ended, tokens verified, sign-ins trusted. */
+  held(): { watched: number; ended: number; verified: number; trusted: number };
   close(): void;
 }
 
@@ -74,8 +75,13 @@ export function watchSignIns(opts: {
   logger: FastifyBaseLogger;
   recheckMs?: number;
   trustMs?: number;
+  /** The clock its lifetimes and windows are read by (tests move it). */
+  now?: () => number;
+  limits?: Partial<typeof SIGN_IN_WATCH_LIMITS>;
 }): SignInWatch {
   const trustMs = opts.trustMs ?? SIGN_IN_TRUST_MS;
+  const now = opts.now ?? Date.now;
+  const limits = { ...SIGN_IN_WATCH_LIMITS, ...opts.limits };
   const byFamily = new Map<string, Set<Watcher>>();
   const ended = new Map<string, number>();
   // Many sockets opened at once with one token ask the database once.
@@ -93,7 +99,7 @@ export function watchSignIns(opts: {
     }
   };
   const end = (familyId: string) => {
-    ended.set(familyId, Date.now());
+    ended.set(familyId, now());
     trusted.delete(familyId);
     const watchers = byFamily.get(familyId);
     byFamily.delete(familyId);
@@ -113,10 +119,11 @@ export function watchSignIns(opts: {
 
   const recheck = setInterval(async () => {
     // After a token's lifetime every access token of an ended sign-in has expired by itself.
-    const forgetBefore = Date.now() - ACCESS_TOKEN_TTL_SECONDS * 1000;
-    for (const [familyId, at] of ended) if (at < forgetBefore) ended.delete(familyId);
-    for (const [token, claims] of verified) if (claims.expiresAt <= Date.now()) verified.delete(token);
-    for (const [familyId, { until }] of trusted) if (until <= Date.now()) trusted.delete(familyId);
+    const at = now();
+    const forgetBefore = at - ACCESS_TOKEN_TTL_SECONDS * 1000;
+    for (const [familyId, endedAt] of ended) if (endedAt < forgetBefore) ended.delete(familyId);
+    for (const [token, claims] of verified) if (claims.expiresAt <= at) verified.delete(token);
+    for (const [familyId, { until }] of trusted) if (until <= at) trusted.delete(familyId);
     const families = [...byFamily.keys()];
     if (families.length === 0) return;
     try {
@@ -144,11 +151,11 @@ export function watchSignIns(opts: {
     if (!claims) {
       claims = await readAccessToken(opts.jwtKey, token);
       if (!claims) return null;
-      if (verified.size >= KEPT_TOKENS) verified.delete(verified.keys().next().value!);
+      if (verified.size >= limits.keptTokens) verified.delete(verified.keys().next().value!);
       verified.set(token, claims);
     }
     // As the signature check has it: valid until the second of its `exp`.
-    return claims.expiresAt > Date.now() ? claims : null;
+    return claims.expiresAt > now() ? claims : null;
   };
 
   return {
@@ -156,17 +163,17 @@ export function watchSignIns(opts: {
       const claims = await readToken(token);
       if (!claims || ended.has(claims.familyId) || !(await checkLive(claims))) return null;
       // An end heard while the database was asked counts too: after this line, the next one closes it.
-      if (ended.has(claims.familyId) || claims.expiresAt <= Date.now()) return null;
+      if (ended.has(claims.familyId) || claims.expiresAt <= now()) return null;
       const watcher: Watcher = { onEnd, timer: undefined };
       const arm = () => {
-        const left = claims.expiresAt - Date.now();
+        const left = claims.expiresAt - now();
         watcher.timer = setTimeout(
           () => {
-            if (Date.now() < claims.expiresAt) return arm();
+            if (now() < claims.expiresAt) return arm();
             forget(claims.familyId, watcher);
             notify(watcher, "expired");
           },
-          Math.min(Math.max(left, 0), MAX_TIMER_MS),
+          Math.min(Math.max(left, 0), limits.maxTimerMs),
         );
         watcher.timer.unref();
       };
@@ -183,17 +190,22 @@ export function watchSignIns(opts: {
       const claims = await readToken(token);
       if (!claims || ended.has(claims.familyId)) return null;
       const trust = trusted.get(claims.familyId);
-      if (trust && trust.customerId === claims.customerId && trust.until > Date.now()) return claims.customerId;
-      const asked = Date.now();
+      if (trust && trust.customerId === claims.customerId && trust.until > now()) return claims.customerId;
+      const asked = now();
       if (!(await checkLive(claims))) return null;
       // An end heard while the database was asked wins over its answer.
       if (ended.has(claims.familyId)) return null;
       trusted.delete(claims.familyId);
-      if (trusted.size >= TRUSTED_SIGN_INS) trusted.delete(trusted.keys().next().value!);
+      if (trusted.size >= limits.trustedSignIns) trusted.delete(trusted.keys().next().value!);
       trusted.set(claims.familyId, { customerId: claims.customerId, until: asked + trustMs });
       return claims.customerId;
     },
     ended: end,
+    held() {
+      let watched = 0;
+      for (const watchers of byFamily.values()) watched += watchers.size;
+      return { watched, ended: ended.size, verified: verified.size, trusted: trusted.size };
+    },
     close() {
       unsubscribe();
       clearInterval(recheck);
