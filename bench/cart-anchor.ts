@@ -3,6 +3,7 @@
  * of the server during a spread run (its top frames, and a flame graph in
  * bench/scan-flame.svg), and PostgreSQL's own `pgbench -N` on the same server.
  */
+import os from "node:os";
 import path from "node:path";
 import { foldStacks, startProfiler, type TopFrame, timeByPlace, topFrames, writeFlameGraph } from "./cpu-profile.ts";
 import { POSTGRES_URL, root, type Server } from "./lib.ts";
@@ -53,7 +54,7 @@ const SERVER_CPU_MS = 0.6;
 
 /** The section's lines on the goals against pgbench and the server's CPU per scan. */
 export function anchorLines(
-  spread: { rps?: number; serverCpuMs?: number } | undefined,
+  spread: { rps?: number; serverCpuMs?: number; cores?: SpreadCores | null } | undefined,
   anchor: PgbenchRun[] | string,
   connections: number,
 ): string {
@@ -69,8 +70,30 @@ export function anchorLines(
   const judged = anchor.at(-1);
   const share = spread?.rps === undefined || !judged ? undefined : (100 * spread.rps) / judged.tps;
   return `${cpuLine}
-- Scans at ${connections} connections ≥ ${SHARE_OF_PGBENCH} % of \`pgbench -N\` on the same PostgreSQL (issue 26), judged at ${judged?.clients ?? "–"} clients (the issue's reference; 100 pgbench clients would pass PostgreSQL's \`max_connections\` of 100 beside the server's own): **${verdict(share === undefined ? undefined : share >= SHARE_OF_PGBENCH)}**; pgbench did ${runs.join(", ")} (the first at the server's pool size, the connections PostgreSQL sees from it).`;
+- Scans at ${connections} connections ≥ ${SHARE_OF_PGBENCH} % of \`pgbench -N\` on the same PostgreSQL (issue 26), judged at ${judged?.clients ?? "–"} clients (the issue's reference; 100 pgbench clients would pass PostgreSQL's \`max_connections\` of 100 beside the server's own): **${verdict(share === undefined ? undefined : share >= SHARE_OF_PGBENCH)}**; pgbench did ${runs.join(", ")} (the first at the server's pool size, the connections PostgreSQL sees from it).${judged ? budgetLine(spread, judged) : ""}`;
 }
+
+/**
+ * What the goal leaves PostgreSQL per scan on this machine: at half of
+ * pgbench's rate every core's time is shared by that many scans, less what
+ * the server, the load generator and the rest of the machine took per scan
+ * in the spread run.
+ */
+function budgetLine(spread: { rps?: number; cores?: SpreadCores | null } | undefined, judged: PgbenchRun): string {
+  const c = spread?.cores;
+  if (!c || !spread?.rps) return "";
+  const per = (cores: number) => (1000 * cores) / spread.rps!;
+  const whole = (1000 * os.availableParallelism()) / ((judged.tps * SHARE_OF_PGBENCH) / 100);
+  const others = per(c.server) + per(c.bench) + per(c.others);
+  const left = whole - others;
+  const pgbench =
+    judged.postgresCpuMs === null
+      ? ""
+      : `, where a \`pgbench -N\` transaction cost it ${judged.postgresCpuMs.toFixed(2)} ms`;
+  return ` At ${SHARE_OF_PGBENCH} % a scan could take at most ${whole.toFixed(2)} ms of the machine's ${os.availableParallelism()} cores; the server (${per(c.server).toFixed(2)} ms), the load generator and the rest of the machine took ${others.toFixed(2)} ms per scan in the spread run, which leaves PostgreSQL ${left > 0 ? `${left.toFixed(2)} ms` : "nothing"} for a scan that cost it ${per(c.postgres).toFixed(2)} ms${pgbench}.`;
+}
+
+type SpreadCores = { server: number; postgres: number; bench: number; others: number };
 
 /** The profile's part of the section: top frames, time by place, and where the flame graph is. */
 export function profileSection(profile: ScanProfile | { skipped: string }): string {
