@@ -1,7 +1,10 @@
+import type { FastifyBaseLogger } from "fastify";
 import { decodeJwt } from "jose";
+import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestContext, revokeUnannounced, signInShopper, type TestContext } from "../../test/harness.ts";
 import { ACCESS_TOKEN_TTL_SECONDS } from "./shopper-tokens.ts";
+import { SIGN_IN_ENDED_TOPIC } from "./sign-in-events.ts";
 import { type SIGN_IN_WATCH_LIMITS, type SignInWatch, watchSignIns } from "./sign-in-watch.ts";
 
 /**
@@ -23,7 +26,13 @@ afterEach(() => {
 });
 afterAll(() => ctx.close());
 
-const open = (opts: { trustMs?: number; limits?: Partial<typeof SIGN_IN_WATCH_LIMITS> } = {}) => {
+type Options = {
+  trustMs?: number;
+  limits?: Partial<typeof SIGN_IN_WATCH_LIMITS>;
+  now?: () => number;
+  logger?: FastifyBaseLogger;
+};
+const open = (opts: Options = {}) => {
   clock = Date.now();
   watch = watchSignIns({
     db: ctx.app.db,
@@ -39,13 +48,14 @@ const open = (opts: { trustMs?: number; limits?: Partial<typeof SIGN_IN_WATCH_LI
 /** Long enough for a few of the watch's checks to have run at the clock as it now is. */
 const checksRun = () => new Promise((resolve) => setTimeout(resolve, 5 * RECHECK_MS));
 const expiryOf = (token: string) => (decodeJwt(token).exp as number) * 1000;
+const familyOf = (token: string) => decodeJwt(token).sid as string;
 
 describe("what the sign-in watch forgets, and when", () => {
   it("forgets a sign-in heard of as ended a token's lifetime after its end, not a moment before", async () => {
     const w = open();
     const s = await signInShopper(ctx.app);
     const endedAt = clock;
-    w.ended(decodeJwt(s.accessToken).sid as string);
+    w.ended(familyOf(s.accessToken));
     clock = endedAt + ACCESS_TOKEN_TTL_SECONDS * 1000;
     await checksRun();
     expect(w.held().ended).toBe(1);
@@ -126,5 +136,129 @@ describe("a held connection's expiry", () => {
     clock = expiryOf(s.accessToken);
     await checksRun();
     expect(onEnd).not.toHaveBeenCalled();
+  });
+});
+
+describe("the edges of a token's lifetime and a trust window", () => {
+  it("takes a token as valid until the millisecond of its expiry, and no longer", async () => {
+    const w = open();
+    const s = await signInShopper(ctx.app);
+    clock = expiryOf(s.accessToken) - 1;
+    expect(await w.customerOf(s.accessToken)).toBe(s.customerId);
+    clock += 1;
+    expect(await w.customerOf(s.accessToken)).toBeNull();
+    expect(await w.admit(s.accessToken, () => {})).toBeNull();
+  });
+
+  it("refuses a connection whose token expired while the database was being asked", async () => {
+    const s = await signInShopper(ctx.app);
+    const expiry = expiryOf(s.accessToken);
+    // The token is read a moment before its expiry; every later look at the clock is at it.
+    let looks = 0;
+    const w = open({ now: () => (looks++ === 0 ? expiry - 1 : expiry) });
+    const onEnd = vi.fn();
+    expect(await w.admit(s.accessToken, onEnd)).toBeNull();
+    expect(looks).toBe(2);
+    expect(w.held()).toMatchObject({ signIns: 0, watched: 0 });
+    expect(onEnd).not.toHaveBeenCalled();
+  });
+
+  it("trusts a sign-in until its window closes, and asks the database from that millisecond", async () => {
+    const w = open({ trustMs: 5_000 });
+    const s = await signInShopper(ctx.app);
+    const asked = clock;
+    expect(await w.customerOf(s.accessToken)).toBe(s.customerId);
+    await revokeUnannounced(ctx.app, s.accessToken);
+    clock = asked + 4_999;
+    expect(await w.customerOf(s.accessToken)).toBe(s.customerId);
+    clock += 1;
+    expect(await w.customerOf(s.accessToken)).toBeNull();
+  });
+
+  it("counts a sign-in asked again as the newest trusted: past the bound, an older one is let go instead", async () => {
+    const w = open({ trustMs: 5_000, limits: { trustedSignIns: 2 } });
+    const [a, b, c] = [await signInShopper(ctx.app), await signInShopper(ctx.app), await signInShopper(ctx.app)];
+    const start = clock;
+    expect(await w.customerOf(a!.accessToken)).toBe(a!.customerId);
+    clock = start + 5_000;
+    expect(await w.customerOf(b!.accessToken)).toBe(b!.customerId);
+    // a's window is over: it is asked again, and is the newest now.
+    expect(await w.customerOf(a!.accessToken)).toBe(a!.customerId);
+    expect(await w.customerOf(c!.accessToken)).toBe(c!.customerId);
+    for (const s of [a!, b!]) await revokeUnannounced(ctx.app, s.accessToken);
+    expect(await w.customerOf(b!.accessToken)).toBeNull();
+    expect(await w.customerOf(a!.accessToken)).toBe(a!.customerId);
+  });
+});
+
+describe("letting go of what no longer matters", () => {
+  it("tells a connection of an ended sign-in once: its expiry no longer fires", async () => {
+    const w = open({ limits: { maxTimerMs: RECHECK_MS } });
+    const s = await signInShopper(ctx.app);
+    const onEnd = vi.fn();
+    await w.admit(s.accessToken, onEnd);
+    expect(await w.customerOf(s.accessToken)).toBe(s.customerId);
+    w.ended(familyOf(s.accessToken));
+    expect(onEnd).toHaveBeenCalledWith("signed_out");
+    expect(w.held()).toMatchObject({ signIns: 0, watched: 0, ended: 1, trusted: 0 });
+    clock = expiryOf(s.accessToken);
+    await checksRun();
+    expect(onEnd).toHaveBeenCalledTimes(1);
+  });
+
+  it("tells no connection that stopped watching, and forgets its sign-in with its last connection", async () => {
+    const w = open({ limits: { maxTimerMs: RECHECK_MS } });
+    const s = await signInShopper(ctx.app);
+    const onEnd = vi.fn();
+    const first = await w.admit(s.accessToken, onEnd);
+    const second = await w.admit(s.accessToken, onEnd);
+    expect(w.held()).toMatchObject({ signIns: 1, watched: 2 });
+    first?.stop();
+    expect(w.held()).toMatchObject({ signIns: 1, watched: 1 });
+    second?.stop();
+    expect(w.held()).toMatchObject({ signIns: 0, watched: 0 });
+    clock = expiryOf(s.accessToken);
+    await checksRun();
+    expect(onEnd).not.toHaveBeenCalled();
+  });
+
+  it("tells the other connections when closing one fails, and logs the failure", async () => {
+    const lines: { msg: string }[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const w = open({ logger });
+    const s = await signInShopper(ctx.app);
+    const told = vi.fn();
+    await w.admit(s.accessToken, () => {
+      throw new Error("the socket was gone");
+    });
+    await w.admit(s.accessToken, told);
+    w.ended(familyOf(s.accessToken));
+    expect(told).toHaveBeenCalledWith("signed_out");
+    expect(lines.map((l) => l.msg)).toEqual(["closing a connection of an ended sign-in failed"]);
+    // An end of a sign-in nobody watches tells no one and logs nothing.
+    w.ended("a-sign-in-never-seen");
+    expect(lines).toHaveLength(1);
+  });
+
+  it("takes only a sign-in's id from the bus: other messages end nothing", async () => {
+    const w = open();
+    for (const message of [{}, { family_id: 5 }, null, "x"]) await ctx.app.bus.publish(SIGN_IN_ENDED_TOPIC, message);
+    const s = await signInShopper(ctx.app);
+    await ctx.app.bus.publish(SIGN_IN_ENDED_TOPIC, { family_id: familyOf(s.accessToken) });
+    // Heard in order: once the sign-in's end is heard, every message before it has been too.
+    await vi.waitFor(async () => expect(await w.customerOf(s.accessToken)).toBeNull());
+    expect(w.held().ended).toBe(1);
+  });
+
+  it("stops hearing the bus and checking when it closes", async () => {
+    const w = open();
+    const s = await signInShopper(ctx.app);
+    expect(await w.customerOf(s.accessToken)).toBe(s.customerId);
+    w.close();
+    await ctx.app.bus.publish(SIGN_IN_ENDED_TOPIC, { family_id: familyOf(s.accessToken) });
+    clock = expiryOf(s.accessToken);
+    await checksRun();
+    // Nothing heard and nothing cleaned: its checks no longer run.
+    expect(w.held()).toMatchObject({ ended: 0, verified: 1 });
   });
 });

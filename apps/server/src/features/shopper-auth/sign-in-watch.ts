@@ -54,8 +54,11 @@ export interface SignInWatch {
   customerOf(token: string): Promise<string | null>;
   /** This instance ended the sign-in (sign-out, a reused refresh token): refuse its tokens here from now on. */
   ended(familyId: string): void;
-  /** What it holds in memory now: connections watched, sign-ins heard of as ended, tokens verified, sign-ins trusted. */
-  held(): { watched: number; ended: number; verified: number; trusted: number };
+  /**
+   * What it holds in memory now: sign-ins and connections watched, sign-ins
+   * heard of as ended, tokens verified, sign-ins trusted.
+   */
+  held(): { signIns: number; watched: number; ended: number; verified: number; trusted: number };
   close(): void;
 }
 
@@ -204,7 +207,7 @@ export function watchSignIns(opts: {
     held() {
       let watched = 0;
       for (const watchers of byFamily.values()) watched += watchers.size;
-      return { watched, ended: ended.size, verified: verified.size, trusted: trusted.size };
+      return { signIns: byFamily.size, watched, ended: ended.size, verified: verified.size, trusted: trusted.size };
     },
     close() {
       unsubscribe();
