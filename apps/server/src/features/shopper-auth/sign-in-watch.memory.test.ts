@@ -175,18 +175,25 @@ describe("the edges of a token's lifetime and a trust window", () => {
     expect(await w.customerOf(s.accessToken)).toBeNull();
   });
 
-  it("counts a sign-in asked again as the newest trusted: past the bound, an older one is let go instead", async () => {
-    const w = open({ trustMs: 5_000, limits: { trustedSignIns: 2 } });
-    const [a, b, c] = [await signInShopper(ctx.app), await signInShopper(ctx.app), await signInShopper(ctx.app)];
+  it("counts a sign-in asked again as the newest trusted: past the bound, the oldest other is let go", async () => {
+    const w = open({ trustMs: 5_000, limits: { trustedSignIns: 3 } });
+    const [a, x, c, d] = [
+      await signInShopper(ctx.app),
+      await signInShopper(ctx.app),
+      await signInShopper(ctx.app),
+      await signInShopper(ctx.app),
+    ];
     const start = clock;
     expect(await w.customerOf(a!.accessToken)).toBe(a!.customerId);
+    clock = start + 1;
+    expect(await w.customerOf(x!.accessToken)).toBe(x!.customerId);
+    // a's window is over, x's is not: a is asked again and becomes the newest, so x is the oldest.
     clock = start + 5_000;
-    expect(await w.customerOf(b!.accessToken)).toBe(b!.customerId);
-    // a's window is over: it is asked again, and is the newest now.
     expect(await w.customerOf(a!.accessToken)).toBe(a!.customerId);
     expect(await w.customerOf(c!.accessToken)).toBe(c!.customerId);
-    for (const s of [a!, b!]) await revokeUnannounced(ctx.app, s.accessToken);
-    expect(await w.customerOf(b!.accessToken)).toBeNull();
+    expect(await w.customerOf(d!.accessToken)).toBe(d!.customerId);
+    for (const s of [a!, x!]) await revokeUnannounced(ctx.app, s.accessToken);
+    expect(await w.customerOf(x!.accessToken)).toBeNull();
     expect(await w.customerOf(a!.accessToken)).toBe(a!.customerId);
   });
 });
@@ -223,7 +230,7 @@ describe("letting go of what no longer matters", () => {
   });
 
   it("tells the other connections when closing one fails, and logs the failure", async () => {
-    const lines: { msg: string }[] = [];
+    const lines: { msg: string; err?: string }[] = [];
     const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
     const w = open({ logger });
     const s = await signInShopper(ctx.app);
@@ -234,7 +241,9 @@ describe("letting go of what no longer matters", () => {
     await w.admit(s.accessToken, told);
     w.ended(familyOf(s.accessToken));
     expect(told).toHaveBeenCalledWith("signed_out");
-    expect(lines.map((l) => l.msg)).toEqual(["closing a connection of an ended sign-in failed"]);
+    expect(lines).toMatchObject([
+      { msg: "closing a connection of an ended sign-in failed", err: "the socket was gone" },
+    ]);
     // An end of a sign-in nobody watches tells no one and logs nothing.
     w.ended("a-sign-in-never-seen");
     expect(lines).toHaveLength(1);
@@ -248,6 +257,31 @@ describe("letting go of what no longer matters", () => {
     // Heard in order: once the sign-in's end is heard, every message before it has been too.
     await vi.waitFor(async () => expect(await w.customerOf(s.accessToken)).toBeNull());
     expect(w.held().ended).toBe(1);
+  });
+
+  it("keeps its connections when the database cannot be asked, says so, and asks again at the next check", async () => {
+    const lines: { msg: string; err?: string }[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    let failing = false;
+    // The recheck's question fails while `failing`; every other call goes to the database as it is.
+    const db = new Proxy(ctx.app.db, {
+      get(target, key, receiver) {
+        if (key === "selectDistinct" && failing) throw new Error("the database is away");
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    clock = Date.now();
+    watch = watchSignIns({ db, bus: ctx.app.bus, jwtKey: ctx.app.shopperKeys.jwt, logger, recheckMs: RECHECK_MS });
+    const s = await signInShopper(ctx.app);
+    const onEnd = vi.fn();
+    await watch.admit(s.accessToken, onEnd);
+    failing = true;
+    await revokeUnannounced(ctx.app, s.accessToken);
+    await vi.waitFor(() => expect(lines.length).toBeGreaterThan(0));
+    expect(lines[0]).toMatchObject({ msg: "sign-ins of held connections not checked", err: "the database is away" });
+    expect(onEnd).not.toHaveBeenCalled();
+    failing = false;
+    await vi.waitFor(() => expect(onEnd).toHaveBeenCalledWith("signed_out"));
   });
 
   it("stops hearing the bus and checking when it closes", async () => {
