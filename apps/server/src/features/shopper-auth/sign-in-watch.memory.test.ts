@@ -49,6 +49,11 @@ const open = (opts: Options = {}) => {
 const checksRun = () => new Promise((resolve) => setTimeout(resolve, 5 * RECHECK_MS));
 const expiryOf = (token: string) => (decodeJwt(token).exp as number) * 1000;
 const familyOf = (token: string) => decodeJwt(token).sid as string;
+/** A logger whose lines the test reads. */
+const capturedLog = () => {
+  const lines: { msg: string; err?: string }[] = [];
+  return { lines, logger: pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) }) };
+};
 
 describe("what the sign-in watch forgets, and when", () => {
   it("forgets a sign-in heard of as ended a token's lifetime after its end, not a moment before", async () => {
@@ -230,8 +235,7 @@ describe("letting go of what no longer matters", () => {
   });
 
   it("tells the other connections when closing one fails, and logs the failure", async () => {
-    const lines: { msg: string; err?: string }[] = [];
-    const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const { lines, logger } = capturedLog();
     const w = open({ logger });
     const s = await signInShopper(ctx.app);
     const told = vi.fn();
@@ -260,8 +264,7 @@ describe("letting go of what no longer matters", () => {
   });
 
   it("keeps its connections when the database cannot be asked, says so, and asks again at the next check", async () => {
-    const lines: { msg: string; err?: string }[] = [];
-    const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const { lines, logger } = capturedLog();
     let failing = false;
     // The recheck's question fails while `failing`; every other call goes to the database as it is.
     const db = new Proxy(ctx.app.db, {
