@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { createTestContext, revokeUnannounced, signInShopper, type TestContext } from "../../test/harness.ts";
 import { ACCESS_TOKEN_TTL_SECONDS } from "./shopper-tokens.ts";
 import { SIGN_IN_ENDED_TOPIC } from "./sign-in-events.ts";
-import { type SIGN_IN_WATCH_LIMITS, type SignInWatch, watchSignIns } from "./sign-in-watch.ts";
+import { SIGN_IN_WATCH_LIMITS, type SignInWatch, watchSignIns } from "./sign-in-watch.ts";
 
 /**
  * What the watch keeps in memory, and for how long: every map it holds is
@@ -56,6 +56,10 @@ const capturedLog = () => {
 };
 
 describe("what the sign-in watch forgets, and when", () => {
+  it("is bounded as docs/architecture.md says, with the longest delay setTimeout takes", () => {
+    expect(SIGN_IN_WATCH_LIMITS).toEqual({ keptTokens: 10_000, trustedSignIns: 100_000, maxTimerMs: 2_147_483_647 });
+  });
+
   it("forgets a sign-in heard of as ended a token's lifetime after its end, not a moment before", async () => {
     const w = open();
     const s = await signInShopper(ctx.app);
