@@ -109,6 +109,7 @@ const GROUPS = {
     tests: [
       feature("cart/cart.socket.test.ts"),
       feature("cart/cart.socket.versions.test.ts"),
+      feature("cart/cart.socket.memory.test.ts"),
       feature("cart/cart.socket.sign-in.test.ts"),
       `${server}/platform/weighted-lru.test.ts`,
       feature("cart/kept-carts.test.ts"),
