@@ -49,6 +49,15 @@ const open = (opts: Options = {}) => {
 const checksRun = () => new Promise((resolve) => setTimeout(resolve, 5 * RECHECK_MS));
 const expiryOf = (token: string) => (decodeJwt(token).exp as number) * 1000;
 const familyOf = (token: string) => decodeJwt(token).sid as string;
+/** With the clock at `last`, the watch's checks keep one entry of `kind`; a millisecond later they drop it. */
+async function keptUntil(w: SignInWatch, kind: "ended" | "verified" | "trusted", last: number) {
+  clock = last;
+  await checksRun();
+  expect(w.held()[kind]).toBe(1);
+  clock += 1;
+  await checksRun();
+  expect(w.held()[kind]).toBe(0);
+}
 /** A logger whose lines the test reads. */
 const capturedLog = () => {
   const lines: { msg: string; err?: string }[] = [];
@@ -65,12 +74,7 @@ describe("what the sign-in watch forgets, and when", () => {
     const s = await signInShopper(ctx.app);
     const endedAt = clock;
     w.ended(familyOf(s.accessToken));
-    clock = endedAt + ACCESS_TOKEN_TTL_SECONDS * 1000;
-    await checksRun();
-    expect(w.held().ended).toBe(1);
-    clock += 1;
-    await checksRun();
-    expect(w.held().ended).toBe(0);
+    await keptUntil(w, "ended", endedAt + ACCESS_TOKEN_TTL_SECONDS * 1000);
     // By then every token of that sign-in has expired by itself.
     expect(await w.customerOf(s.accessToken)).toBeNull();
   });
@@ -79,12 +83,7 @@ describe("what the sign-in watch forgets, and when", () => {
     const w = open();
     const s = await signInShopper(ctx.app);
     expect(await w.customerOf(s.accessToken)).toBe(s.customerId);
-    clock = expiryOf(s.accessToken) - 1;
-    await checksRun();
-    expect(w.held().verified).toBe(1);
-    clock += 1;
-    await checksRun();
-    expect(w.held().verified).toBe(0);
+    await keptUntil(w, "verified", expiryOf(s.accessToken) - 1);
   });
 
   it("forgets a trusted sign-in when its window closes, not a moment before", async () => {
@@ -92,12 +91,7 @@ describe("what the sign-in watch forgets, and when", () => {
     const s = await signInShopper(ctx.app);
     const asked = clock;
     expect(await w.customerOf(s.accessToken)).toBe(s.customerId);
-    clock = asked + 4_999;
-    await checksRun();
-    expect(w.held().trusted).toBe(1);
-    clock += 1;
-    await checksRun();
-    expect(w.held().trusted).toBe(0);
+    await keptUntil(w, "trusted", asked + 4_999);
   });
 
   it("keeps no more verified tokens and trusted sign-ins than its bounds, however many come", async () => {
