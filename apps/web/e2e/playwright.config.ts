@@ -99,7 +99,10 @@ export default defineConfig({
   reporter: [["list"], ["json"]],
   use: {
     baseURL: `http://localhost:${own.web}`,
-    trace: "retain-on-failure",
+    // A failed test keeps its trace (actions, DOM snapshots, network) without the screencast: recording every test's
+    // screens took Chromium's compositor and browser processes about a third of the run's CPU (bench/results.md,
+    // "The browser tests' time"), and the failure's own screenshot below still shows the screen.
+    trace: { mode: "retain-on-failure", screenshots: false },
     screenshot: "only-on-failure",
   },
   projects: [
