@@ -100,8 +100,8 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${own.web}`,
     // A failed test keeps its trace (actions, DOM snapshots, network) without the screencast: recording every test's
-    // screens took Chromium's compositor and browser processes about a third of the run's CPU (bench/results.md,
-    // "The browser tests' time"), and the failure's own screenshot below still shows the screen.
+    // screens kept Chromium's compositor and browser processes busy for about a quarter of the run (README, "Test it"),
+    // and the failure's own screenshot below still shows the screen.
     trace: { mode: "retain-on-failure", screenshots: false },
     screenshot: "only-on-failure",
   },
