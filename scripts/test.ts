@@ -9,6 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { databaseBlindTests } from "./database-tests.ts";
 import { type Counts, playwrightCounts, suiteOutcome, vitestCounts, vitestFailures } from "./outcome.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -127,10 +128,16 @@ if (TEST_DATABASE_URL && !ensureDebian("haproxy", "the cluster tests", () => exi
   problems.push("Cluster tests: HAProxy is missing");
 }
 if (TEST_DATABASE_URL) {
-  // Only the server's tests meet a database: the contracts', the web app's and the scripts' would run as they just did.
+  // Only the server's tests meet a database: the contracts', the web app's and the scripts' would run as they just
+  // did, and so would the server's that never read which database the suite is on (scripts/database-tests.ts).
+  const blind = databaseBlindTests(root);
+  process.stdout.write(
+    `\n── The PostgreSQL pass leaves out ${blind.length} server test files that never see its database\n`,
+  );
   passes.push(
     startVitest("HTTP tests on PostgreSQL", path.join(out, "vitest-postgres.json"), { ...baseEnv, TEST_DATABASE_URL }, [
       "apps/server/",
+      ...blind.map((file) => `--exclude=${file}`),
     ]),
   );
 }
