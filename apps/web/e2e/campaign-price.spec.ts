@@ -1,4 +1,4 @@
-import { expect, test, unique } from "./fixtures.ts";
+import { expect, onNarrowestPhone, test, unique } from "./fixtures.ts";
 import { expectAccessible } from "./support/accessibility.ts";
 import { createProduct, enterStore, scanThroughApi } from "./support/shopping.ts";
 
@@ -11,8 +11,7 @@ function stockholmDay(days: number): string {
 test("a line at a campaign's price says Kampanj with the ordinary price, in the cart, its sheet and the kvitto", async ({
   page,
 }) => {
-  // The narrowest phone the app is made for.
-  await page.setViewportSize({ width: 390, height: 844 });
+  await onNarrowestPhone(page);
   const visit = await enterStore(page);
   const saved = await page.request.put("/api/v1/payment-method", {
     data: { payment_method: "pm_card_visa" },

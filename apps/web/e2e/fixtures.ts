@@ -61,6 +61,17 @@ export { expect };
 export const isPhone = (page: Page) => (page.viewportSize()?.width ?? 1280) < 768;
 
 /**
+ * Sets the narrowest phone the shopper's app is made for (390 × 844). A
+ * test that does runs in the phone project only: in the desktop one it
+ * would see the same narrow screen again, only without a phone's touch and
+ * pixel density.
+ */
+export async function onNarrowestPhone(page: Page): Promise<void> {
+  test.skip(!isPhone(page), "made for the narrowest phone: the phone project runs it");
+  await page.setViewportSize({ width: 390, height: 844 });
+}
+
+/**
  * Opens `path` signed in as the test admin. The session comes from the login
  * API into the page's cookie jar: the form and the way back to `path` are
  * auth.spec.ts's subject, and the other specs are spared a page load each.

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test, unique } from "./fixtures.ts";
+import { expect, onNarrowestPhone, test, unique } from "./fixtures.ts";
 import { expectAccessible } from "./support/accessibility.ts";
 import { createProduct, enterStore, scanThroughApi, type Visit } from "./support/shopping.ts";
 
@@ -44,8 +44,7 @@ async function isMember(page: Page, visit: Visit): Promise<boolean> {
 test("a non-member sees Medlemspris and what a member pays, joins with consent on the card page, and leaves", async ({
   page,
 }) => {
-  // The narrowest phone the app is made for.
-  await page.setViewportSize({ width: 390, height: 844 });
+  await onNarrowestPhone(page);
   const visit = await enterStore(page);
   // Dev-login is one shopper for every test: start as no member.
   await setMember(page, visit, false);

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, test, unique } from "./fixtures.ts";
+import { expect, onNarrowestPhone, test, unique } from "./fixtures.ts";
 import { expectAccessible } from "./support/accessibility.ts";
 import { createProduct, enterStore, scanThroughApi } from "./support/shopping.ts";
 
@@ -34,8 +34,7 @@ async function expectDiscountLine(where: Locator) {
 test("a 3 för 2 offer is a discount line under the goods in the cart sheet and on the kvitto, the totals after it", async ({
   page,
 }) => {
-  // The narrowest phone the app is made for.
-  await page.setViewportSize({ width: 390, height: 844 });
+  await onNarrowestPhone(page);
   const visit = await enterStore(page);
   const saved = await page.request.put("/api/v1/payment-method", {
     data: { payment_method: "pm_card_visa" },

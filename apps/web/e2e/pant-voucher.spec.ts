@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, test, unique } from "./fixtures.ts";
+import { expect, onNarrowestPhone, test, unique } from "./fixtures.ts";
 import { expectAccessible } from "./support/accessibility.ts";
 import { printedVoucher, voucherCode } from "./support/pant.ts";
 import { createProduct, enterStore, scanThroughApi, type Visit } from "./support/shopping.ts";
@@ -51,8 +51,7 @@ const status = (page: Page) => page.getByRole("status").filter({ hasText: /[âœ“â
 test("a pant machine voucher typed in pays part of the cart, once, can be taken out, and shows on the kvitto", async ({
   page,
 }) => {
-  // The narrowest phone the app is made for.
-  await page.setViewportSize({ width: 390, height: 844 });
+  await onNarrowestPhone(page);
   const visit = await enterStore(page);
   await saveCard(page, visit);
   const coffee = await createProduct(page.request, { price: 49.9, name: unique("Bryggkaffe 450 g") });

@@ -1,6 +1,6 @@
 import type { VatCategory } from "@glide/contracts";
 import type { Locator, Page } from "@playwright/test";
-import { createStore, expect, test, unique } from "./fixtures.ts";
+import { createStore, expect, onNarrowestPhone, test, unique } from "./fixtures.ts";
 import { expectAccessible } from "./support/accessibility.ts";
 import { exitGateKey, paidVisit, type Shopper, signInShopper } from "./support/sales.ts";
 import { createProduct, enterStore, randomEan13, scanThroughApi } from "./support/shopping.ts";
@@ -181,8 +181,7 @@ test("the exit's receipt: a long name on two lines, amounts on one, the card's b
 test("a drink's pant is a line of its own under it in the cart, its sheet and the receipt, and counts in the totals", async ({
   page,
 }) => {
-  // The narrowest phone the app is made for.
-  await page.setViewportSize({ width: 390, height: 844 });
+  await onNarrowestPhone(page);
   const visit = await enterStore(page);
   const saved = await page.request.put("/api/v1/payment-method", {
     data: { payment_method: "pm_card_visa" },
