@@ -13,7 +13,10 @@ const DATABASE_CHOICE = "TEST_DATABASE_URL";
  * servers of its own on PGlite, the face model's tests run the model, the
  * camera protocols' tests talk to the simulator. Paths relative to `root`,
  * sorted. A file that only names the variable in a comment counts as
- * reading it: a mistake here runs a test twice, never zero times.
+ * reading it: a mistake here runs a test twice, never zero times. Only
+ * imports are followed, not the processes a test starts: one that started
+ * a program reading TEST_DATABASE_URL would have to read it itself too
+ * (main.test.ts starts its servers with PATH and a PGlite folder alone).
  */
 export function databaseBlindTests(root: string): string[] {
   const files = sourceFiles(path.join(root, "apps/server/src"), true);
