@@ -15,7 +15,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
-import { scanStatement } from "../apps/server/src/features/cart/scanning.ts";
+import { scanStatement } from "../apps/server/src/features/cart/scan-statement.ts";
 import { type PgbenchRun, pgbenchFigures, pgbenchPath, postgresCpuPer } from "./pgbench.ts";
 
 const run = promisify(execFile);

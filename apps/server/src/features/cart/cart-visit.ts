@@ -20,11 +20,16 @@ export type SessionRow = Visit<(typeof CART_MODULES)[number]>;
  * The visit's select for the cart. `lock`: FOR KEY SHARE, which waits for a
  * checkout that holds the visit (FOR UPDATE) and then reads the state it
  * left: a change is either in the cart the checkout charges, or refused
- * because the cart is frozen. Changes do not wait for each other.
+ * because the cart is frozen. Changes do not wait for each other. "skip
+ * locked": a visit a checkout holds is not waited for but not found.
  */
-export const sessionSelect = (sessionId: string, lock = false) => visitSelect({ sessionId }, cartView(lock));
+export const sessionSelect = (sessionId: string, lock: boolean | "skip locked" = false) =>
+  visitSelect({ sessionId }, cartView(lock));
 
-const cartView = (lock: boolean) => ({ modules: CART_MODULES, ...(lock ? { lock: "key share" as const } : {}) });
+const cartView = (lock: boolean | "skip locked") => ({
+  modules: CART_MODULES,
+  ...(lock === "skip locked" ? { lock: "key share skip locked" as const } : lock ? { lock: "key share" as const } : {}),
+});
 
 /** The visit as sessionSelect reads it; undefined when there is no such visit. */
 export function loadSession(db: Db | Tx, sessionId: string, lock = false): Promise<SessionRow | undefined> {

@@ -7,7 +7,7 @@ import { queryRows } from "../../db/client.ts";
 import { TEST_DATABASE_URL, waitingForLocks } from "../../test/harness.ts";
 import { cartOf, ctx, item, openCartTests, products, type Shopper, scan, shopperBorn, visit } from "./cart.fixtures.ts";
 import { keptCarts } from "./kept-carts.ts";
-import { scanIntoCart } from "./scanning.ts";
+import { scanBatches, scanIntoCart } from "./scanning.ts";
 
 // Each instance keeps a visit's lines under its cart_version (kept-carts.ts): these tests change a cart behind the
 // instance's back and check that the next scan's answer is priced from the cart as it is.
@@ -92,6 +92,7 @@ describe("a scan's total when the cart changed elsewhere", () => {
 });
 
 describe("a scan on the instance's copy", () => {
+  const alone = () => ({ db: ctx.app.db, scans: scanBatches(ctx.app.db) });
   it("prices from the copy of the version it finds, without reading the lines, and keeps the line it wrote", async () => {
     const kim = await shopperBorn("1990-05-05");
     const s = await visit(kim);
@@ -99,7 +100,7 @@ describe("a scan on the instance's copy", () => {
     const kept = keptCarts();
     const limitsOf = async () => ({ maxLineQuantity: 999, maxTotalOre: 10_000_000 });
     const call = (barcode = products.bread!.barcode, scanId?: string) =>
-      scanIntoCart({ db: ctx.app.db, customerId: kim.customerId, sessionId: s, barcode, scanId, limitsOf, kept });
+      scanIntoCart({ ...alone(), customerId: kim.customerId, sessionId: s, barcode, scanId, limitsOf, kept });
     // Without a copy the statement reads the milk line, and the copy then holds it and the bread.
     const first = await call();
     expect(first.cart?.lines.map((l) => [l.product_id, l.quantity])).toEqual([
@@ -136,7 +137,7 @@ describe("a scan on the instance's copy", () => {
     const kept = keptCarts();
     const limitsOf = async () => ({ maxLineQuantity: 999, maxTotalOre: 1790 + 3250 + 1790 });
     const call = (barcode: string) =>
-      scanIntoCart({ db: ctx.app.db, customerId: kim.customerId, sessionId: s, barcode, limitsOf, kept });
+      scanIntoCart({ ...alone(), customerId: kim.customerId, sessionId: s, barcode, limitsOf, kept });
     await call(products.milk!.barcode);
     await call(products.bread!.barcode);
     // 50.40 kr kept: one more milk makes exactly the limit; the next öre is over it.
@@ -213,8 +214,8 @@ describe.skipIf(!TEST_DATABASE_URL)("a change that commits while a scan is under
       // The scan reads the cart before that commit and waits for the visit's row, which the change holds.
       // inject sends the request once it is awaited: `then` sends it now.
       const during = scan(kim, s, products.bread!.barcode).then((answer) => answer);
-      // pg_stat_activity keeps the first kilobyte of a statement: the scan's opens with its visit.
-      await waitingForLocks(ctx.app.db, 1, "with visit as (select s.id, s.customer_id");
+      // pg_stat_activity keeps the first kilobyte of a statement: the scan's opens with its input.
+      await waitingForLocks(ctx.app.db, 1, "with input as (select ");
       await other.query("commit");
       expect((await during).statusCode).toBe(200);
     } finally {
@@ -238,10 +239,10 @@ describe.skipIf(!TEST_DATABASE_URL)("a burst of one visit's scans while its row 
       await other.query("select 1 from shopping_sessions where id = $1 for update", [held]);
       // More scans than the test pool's five connections.
       burst = Promise.all(Array.from({ length: 8 }, () => scan(kim, held, products.milk!.barcode).then((a) => a)));
-      await waitingForLocks(ctx.app.db, 1, "with visit as (select s.id, s.customer_id");
+      await waitingForLocks(ctx.app.db, 1, "with input as (select ");
       expect((await added(ann, free, products.bread!.barcode)).total).toBe(32.5);
       // Still one waiting in the database: the rest wait on this instance, holding no connection.
-      await waitingForLocks(ctx.app.db, 1, "with visit as (select s.id, s.customer_id");
+      await waitingForLocks(ctx.app.db, 1, "with input as (select ");
       await other.query("commit");
     } finally {
       await other.end();

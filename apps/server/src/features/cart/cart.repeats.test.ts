@@ -19,7 +19,7 @@ import {
   workerKey,
 } from "./cart.fixtures.ts";
 import { keptCarts } from "./kept-carts.ts";
-import { scanIntoCart } from "./scanning.ts";
+import { scanBatches, scanIntoCart } from "./scanning.ts";
 
 beforeAll(openCartTests);
 afterAll(() => ctx.close());
@@ -129,6 +129,7 @@ describe.skipIf(!TEST_DATABASE_URL)("sends that cross inside the database (Postg
     // From another instance: this one sends a visit's scans one at a time, so only two instances cross here.
     const second = scanIntoCart({
       db: ctx.app.db,
+      scans: scanBatches(ctx.app.db),
       customerId: kim.customerId,
       sessionId: s,
       barcode: products.milk!.barcode,

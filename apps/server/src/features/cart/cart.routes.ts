@@ -20,7 +20,7 @@ import { limitsFrom } from "./cart-limits.ts";
 import { keptCarts } from "./kept-carts.ts";
 import { removeItem, setQuantity } from "./quantities.ts";
 import { cameraWorkerStore, workerChange } from "./recognition-worker.ts";
-import { scanIntoCart } from "./scanning.ts";
+import { scanBatches, scanIntoCart } from "./scanning.ts";
 
 const errors = errorResponses(400, 401, 403, 404, 409, 422);
 const tags = ["cart"];
@@ -30,6 +30,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   const limitsOf = async (storeId: string) => limitsFrom(await app.settings.effective(storeId));
   // The carts' lines as this instance last saw them, each under its version: a scan reads them only when behind.
   const kept = keptCarts();
+  const scans = scanBatches(app.db);
   // A visit's scans on this instance, one at a time: each scan writes the visit's row, so a burst of one shopper's
   // scans waits here rather than in the database, where each would hold one of the pool's connections meanwhile.
   const visitScans = oneAtATime();
@@ -73,6 +74,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
           at,
           announce: visit.announce,
           kept,
+          scans,
         }),
       );
       await announce(app.bus, request.log, session_id, events, visit.changes, version);

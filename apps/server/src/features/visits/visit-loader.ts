@@ -12,9 +12,17 @@ export type VisitKey = { sessionId: string } | { openOf: string };
 /**
  * The row lock a reader takes on the visit. "update": the checkout, which
  * freezes the cart. "key share": a cart change, which waits for a checkout
- * that holds the visit but not for other changes.
+ * that holds the visit but not for other changes. "key share skip locked":
+ * the same, except that a visit a checkout holds is passed over at once, as
+ * if there were none (a batch of scans, which must not wait on one visit).
  */
-export type VisitLock = "update" | "key share";
+export type VisitLock = "update" | "key share" | "key share skip locked";
+
+const LOCK_CLAUSES: Record<VisitLock, string> = {
+  update: " for update of s",
+  "key share": " for key share of s",
+  "key share skip locked": " for key share of s skip locked",
+};
 
 export type VisitOptions<M extends StoreModuleId> = {
   lock?: VisitLock;
@@ -73,8 +81,7 @@ export function visitSelect<M extends StoreModuleId>(key: VisitKey, opts: VisitO
       : // Nulls first: a visit not yet through the door counts as the latest, as it always has here.
         sql`where s.customer_id = ${key.openOf} and s.state in ('in_store', 'charging')
           order by s.door_opened_at desc limit 1`;
-  const lock =
-    opts.lock === "update" ? sql` for update of s` : opts.lock === "key share" ? sql` for key share of s` : sql``;
+  const lock = opts.lock ? sql.raw(LOCK_CLAUSES[opts.lock]) : sql``;
   return sql`select s.id, s.customer_id, s.store_id, s.state, s.abandoned_at,
         (s.exited_at is not null or s.abandoned_at is not null) as gone,
         st.is_active as store_active, st.timezone, c.birth_date::text as birth_date,

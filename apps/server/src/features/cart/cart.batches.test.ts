@@ -1,0 +1,139 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../db/client.ts";
+import { TEST_DATABASE_URL, waitingForLocks } from "../../test/harness.ts";
+import { cartOf, ctx, ean, openCartTests, products, type Shopper, scan, shopperBorn, visit } from "./cart.fixtures.ts";
+import { keptCarts } from "./kept-carts.ts";
+import { type Scans, scanBatches, scanIntoCart } from "./scanning.ts";
+
+// Under load an instance sends the scans that wait in batches, one statement for many visits (scanBatches). These
+// tests send their scans through batches of their own, one batch under way at a time: the first scan goes alone,
+// and the scans that come while it is under way go together in the next statement.
+
+beforeAll(openCartTests);
+afterAll(() => ctx.close());
+
+const limitsOf = async () => ({ maxLineQuantity: 999, maxTotalOre: 10_000_000 });
+
+/** Sends a scan as the route does, through `scans`; its answer, or its error's status and code. */
+function scanning(scans: Scans) {
+  const kept = keptCarts();
+  return (who: Shopper, sessionId: string, barcode: string, scanId = randomUUID()) =>
+    scanIntoCart({
+      db: ctx.app.db,
+      scans,
+      customerId: who.customerId,
+      sessionId,
+      barcode,
+      scanId,
+      limitsOf,
+      kept,
+    }).then(
+      (answer) => ({ quantity: answer.item.quantity, unitPrice: answer.item.unit_price, scanId }),
+      (err: { status: number; code: string }) => `${err.status} ${err.code}`,
+    );
+}
+
+/** The transaction that wrote each scan id's record: the scans a statement wrote share one. */
+const writtenBy = async (scanIds: string[]) =>
+  new Map(
+    (
+      await queryRows<{ scan_id: string; xmin: string }>(
+        ctx.app.db,
+        sql`select scan_id, xmin::text from cart_scans where scan_id in ${scanIds}`,
+      )
+    ).map((r) => [r.scan_id, r.xmin]),
+  );
+
+/** Shoppers, each in a visit of their own with bread in the cart (so the instance knows the visit's store). */
+async function visitsWithBread(count: number) {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const who = await shopperBorn("1990-05-05");
+      const s = await visit(who);
+      expect((await scan(who, s, products.bread!.barcode)).statusCode).toBe(200);
+      return { who, s };
+    }),
+  );
+}
+
+describe("scans sent in one batch", () => {
+  it("are each answered as if sent alone: lines, labels, the age check and every refusal", async () => {
+    const send = scanning(scanBatches(ctx.app.db, { inFlight: 1, most: 32 }));
+    const v = await visitsWithBread(8);
+    const answers = await Promise.all([
+      send(v[0]!.who, v[0]!.s, products.milk!.barcode),
+      send(v[1]!.who, v[1]!.s, products.bread!.barcode),
+      // 1.500 kg at 129 kr/kg, and a label printed with 49.90 kr.
+      send(v[2]!.who, v[2]!.s, ean("230012301500")),
+      send(v[3]!.who, v[3]!.s, ean("200045604990")),
+      // Age-limited: held back by the batch, added by the scan's second statement once the age is known.
+      send(v[4]!.who, v[4]!.s, products.snus!.barcode),
+      send(v[5]!.who, v[5]!.s, products.old!.barcode),
+      send(v[6]!.who, v[6]!.s, ean("731999999999")),
+      // Another shopper's visit.
+      send(v[0]!.who, v[7]!.s, products.milk!.barcode),
+    ]);
+    expect(answers.map((a) => (typeof a === "string" ? a : [a.quantity, a.unitPrice]))).toEqual([
+      [1, 17.9],
+      [2, 32.5],
+      [1, 193.5],
+      [1, 49.9],
+      [1, 59],
+      "409 product_inactive",
+      "404 unknown_barcode",
+      "403 forbidden",
+    ]);
+    const totals = await Promise.all(v.map(({ who, s }) => cartOf(who, s).then((c) => c.total)));
+    expect(totals).toEqual([50.4, 65, 226, 82.4, 91.5, 32.5, 32.5, 32.5]);
+    // The first scan went alone; the three that came while it was under way went in one statement.
+    const ids = answers.slice(0, 4).map((a) => (a as { scanId: string }).scanId);
+    const by = await writtenBy(ids);
+    expect(new Set(ids.slice(1).map((id) => by.get(id))).size).toBe(1);
+    expect(by.get(ids[0]!)).not.toBe(by.get(ids[1]!));
+  });
+
+  it("counts a scan id sent in two visits' scans of one batch once, and refuses it in the other", async () => {
+    const send = scanning(scanBatches(ctx.app.db, { inFlight: 1, most: 32 }));
+    const v = await visitsWithBread(4);
+    const id = randomUUID();
+    const answers = await Promise.all([
+      send(v[0]!.who, v[0]!.s, products.milk!.barcode),
+      send(v[1]!.who, v[1]!.s, products.milk!.barcode, id),
+      send(v[2]!.who, v[2]!.s, products.milk!.barcode, id),
+      send(v[3]!.who, v[3]!.s, products.milk!.barcode),
+    ]);
+    // The batch failed on the id written twice; each of its scans was sent once more alone.
+    expect(answers.map((a) => (typeof a === "string" ? a : a.quantity))).toEqual([1, 1, "409 scan_id_reused", 1]);
+    const totals = await Promise.all(v.map(({ who, s }) => cartOf(who, s).then((c) => c.total)));
+    expect(totals).toEqual([50.4, 50.4, 32.5, 50.4]);
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)("a batch with a visit that a checkout holds (PostgreSQL)", () => {
+  it("answers the other visits' scans at once; that scan waits for the checkout and hears where it left the visit", async () => {
+    const send = scanning(scanBatches(ctx.app.db, { inFlight: 1, most: 32 }));
+    const v = await visitsWithBread(3);
+    const checkout = new pg.Client({ connectionString: ctx.databaseUrl });
+    await checkout.connect();
+    try {
+      // As a checkout holds the visit while the card is charged.
+      await checkout.query("begin");
+      await checkout.query("select 1 from shopping_sessions where id = $1 for update", [v[1]!.s]);
+      await checkout.query("update shopping_sessions set state = 'charging' where id = $1", [v[1]!.s]);
+      const first = send(v[0]!.who, v[0]!.s, products.milk!.barcode);
+      const held = send(v[1]!.who, v[1]!.s, products.milk!.barcode);
+      const other = send(v[2]!.who, v[2]!.s, products.milk!.barcode);
+      expect(await first).toMatchObject({ quantity: 1 });
+      expect(await other).toMatchObject({ quantity: 1 });
+      // Passed over by the batch, the held visit's scan now waits alone.
+      await waitingForLocks(ctx.app.db, 1, "with input as (select ");
+      await checkout.query("commit");
+      expect(await held).toBe("409 payment_in_progress");
+    } finally {
+      await checkout.end();
+    }
+  });
+});
