@@ -100,7 +100,13 @@ const GROUPS = {
       feature("cart/cart.boundaries.test.ts"),
       feature("cart/cart-limits.test.ts"),
       feature("pricing/cart-offers.test.ts"),
+      feature("cart/cart.batches.test.ts"),
     ],
+  },
+  // Issue 26: scans sent in batches while the database is busy, each failed batch's scans once more alone.
+  "scan-batches": {
+    mutate: [`${server}/platform/batches.ts`],
+    tests: [`${server}/platform/batches.test.ts`, feature("cart/cart.batches.test.ts")],
   },
   // Issue 26: the live cart told each change once (the cart_version of the cart a socket was sent), and the
   // weighted copy the kept carts and store lists share.

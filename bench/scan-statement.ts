@@ -15,7 +15,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
-import { scanStatement } from "../apps/server/src/features/cart/scan-statement.ts";
+import { scanBatchStatement, scanStatement } from "../apps/server/src/features/cart/scan-statement.ts";
 import { type PgbenchRun, pgbenchFigures, pgbenchPath, postgresCpuPer } from "./pgbench.ts";
 
 const run = promisify(execFile);
@@ -30,6 +30,8 @@ export type StatementProfile = {
   /** PostgreSQL's samples by phase (with callees), and its busiest functions (own time); or why there are none. */
   phases: { fn: string; what: string; share: number }[] | string;
   hottest: { fn: string; share: number }[];
+  /** The batch statement (scanBatchStatement), `size` visits' scans a statement, as an instance sends them under load. */
+  batch: { size: number; tps: number; postgresCpuMs: number | null } | string;
 };
 
 /** Each slot of the scan's statement as pgbench fills it: from the transaction's draw, or a value of this harness. */
@@ -58,7 +60,7 @@ const PHASES: [string, string][] = [
   ["GetCachedPlan", "the prepared statement's plan taken from its cache, its tables locked"],
   ["standard_ExecutorStart", "executor start: every node of the plan set up"],
   ["standard_ExecutorRun", "executor run: the statement's reads and writes"],
-  ["ExecSetParamPlan", "…of which the subqueries run once for a value (each `(select … from visit)`)"],
+  ["ExecSetParamPlan", "…of which the subqueries run once for a value"],
   ["heap_insert", "…of which rows inserted"],
   ["heap_update", "…of which rows updated"],
   ["ExecInsertIndexTuples", "…of which the index entries of rows written"],
@@ -97,6 +99,34 @@ ${filled};
 `;
 }
 
+/**
+ * The batch statement as a pgbench script: each client scans its own `size`
+ * visits (as an instance's batches hold each visit once, and a visit's scans
+ * wait for each other), each a product drawn at random, in one statement.
+ */
+export function pgbenchBatchScript(size: number, products: number): string {
+  const { sql, params } = scanBatchStatement.statement(new PgDialect());
+  const filled = sql
+    .replace(/--[^\n]*/g, " ")
+    .replace(/\$(\d+)/g, (_, n: string) => {
+      const param = params[Number(n) - 1]!;
+      if (!("slot" in param)) return `'${String(param.value)}'`;
+      if (param.slot !== "scans")
+        throw new Error(`the batch statement has a slot this harness does not fill: ${param.slot}`);
+      return ":scans";
+    })
+    .replace(/\s+/g, " ");
+  // The same values as the one-scan script's FILLED, a JSON object per scan.
+  const scans = `json_agg(json_build_object('customer', v.customer_id, 'session', v.id, 'scan', gen_random_uuid(),
+    'age_checked', false, 'max_line', 999, 'max_total', 1000000000, 'at', now(), 'known', s.cart_version, 'known_ore', 0,
+    'price_ore', null, 'grams', null, 'gtin', c.gtin14, 'label_gtin', null, 'line_label', null, 'raw', c.gtin14) order by v.n)`;
+  return `\\set v 1 + :client_id * ${size}
+\\set p random(1, ${products})
+select ${scans.replace(/\s+/g, " ")} as scans from bench_scan_visits v join shopping_sessions s on s.id = v.id join bench_scan_codes c on c.n = (:p + v.n) % ${products} + 1 where v.n between :v and :v + ${size - 1} \\gset
+${filled};
+`;
+}
+
 export async function statementProfile(url: string, seconds: number, clients: number): Promise<StatementProfile> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -123,6 +153,23 @@ export async function statementProfile(url: string, seconds: number, clients: nu
       (f) => f.transactions,
     );
     const sampled = await sampledRun(dir, () => pgbench(seconds)).catch((err: Error) => err.message.split("\n")[0]!);
+    const size = Math.min(10, Math.floor(visits / clients));
+    const batchFile = path.join(dir, "batch.pgbench");
+    writeFileSync(batchFile, pgbenchBatchScript(size, products));
+    const batch = await postgresCpuPer(
+      async () =>
+        pgbenchFigures(
+          (
+            await run(bin, [
+              ...["-n", "-M", "prepared", "-c", String(clients), "-j", "2", "-T", String(seconds)],
+              ...["-f", batchFile, url],
+            ])
+          ).stdout,
+        ),
+      (f) => f.transactions * size,
+    )
+      .then(({ done, cpuMs }) => ({ size, tps: done.tps, postgresCpuMs: cpuMs }))
+      .catch((err: Error) => err.message.split("\n")[0]!);
     return {
       clients,
       seconds,
@@ -132,6 +179,7 @@ export async function statementProfile(url: string, seconds: number, clients: nu
       products,
       phases: typeof sampled === "string" ? sampled : sampled.phases,
       hottest: typeof sampled === "string" ? [] : sampled.hottest,
+      batch,
     };
   } finally {
     await client.query("drop table if exists bench_scan_visits, bench_scan_codes").catch(() => {});
@@ -218,8 +266,30 @@ ${profile.phases.map((p) => `| ${p.what} | \`${p.fn}\` | ${pct(p.share)} |`).joi
 The functions with the most samples of their own: ${profile.hottest.map((h) => `\`${h.fn}\` ${pct(h.share)}`).join(", ")}.`;
   return `${title}
 
-After the runs above, the scan's statement as the server prepares it (\`scanStatement\` in features/cart/scanning.ts, its text and slots from \`preparedOnce\`), driven by \`pgbench\` alone, with no server, HTTP or event bus in the way (bench/scan-statement.ts): ${profile.clients} clients, \`-M prepared\`, ${profile.seconds} s; each transaction draws one of the ${profile.visits} open visits and one of ${profile.products} products, looks up the visit's \`cart_version\` (as an instance's kept copy sends it) and scans with a new scan_id. It ran ${Math.round(profile.tps).toLocaleString("en")} times a second at ${cpu(profile.postgresCpuMs)} of PostgreSQL's CPU per scan (all its processes, from \`/proc\`; the lookup included).${compared}
+After the runs above, the scan's statement as the server prepares it (\`scanStatement\` in features/cart/scan-statement.ts, its text and slots from \`preparedOnce\`), driven by \`pgbench\` alone, with no server, HTTP or event bus in the way (bench/scan-statement.ts): ${profile.clients} clients, \`-M prepared\`, ${profile.seconds} s; each transaction draws one of the ${profile.visits} open visits and one of ${profile.products} products, looks up the visit's \`cart_version\` (as an instance's kept copy sends it) and scans with a new scan_id. It ran ${Math.round(profile.tps).toLocaleString("en")} times a second at ${cpu(profile.postgresCpuMs)} of PostgreSQL's CPU per scan (all its processes, from \`/proc\`; the lookup included).${compared}
+
+${batchPart(profile.batch, profile.tps, profile.postgresCpuMs, beside)}
 
 ${sampled}
 `;
+}
+
+/** The batch statement's run beside the one-scan statement's and `pgbench -N`'s. */
+function batchPart(
+  batch: StatementProfile["batch"],
+  oneTps: number,
+  oneCpuMs: number | null,
+  beside: PgbenchRun | undefined,
+): string {
+  if (typeof batch === "string") return `The batch statement was not measured: ${batch}`;
+  const scans = batch.tps * batch.size;
+  const cpu = batch.postgresCpuMs === null ? "–" : `${batch.postgresCpuMs.toFixed(2)} ms`;
+  const ofOne =
+    batch.postgresCpuMs && oneCpuMs
+      ? ` (${((100 * batch.postgresCpuMs) / oneCpuMs).toFixed(0)} % of one scan's alone)`
+      : "";
+  const ofAnchor = beside
+    ? `, ${((100 * scans) / beside.tps).toFixed(0)} % of \`pgbench -N\`'s ${Math.round(beside.tps).toLocaleString("en")} transactions a second at ${beside.clients} clients`
+    : "";
+  return `The batch statement as an instance sends it under load (\`scanBatchStatement\`, the same rows in one statement for ${batch.size} visits), the same clients and seconds, each client scanning its own ${batch.size} visits a product each, the lookup of their versions included: ${Math.round(batch.tps).toLocaleString("en")} statements a second, ${Math.round(scans).toLocaleString("en")} scans a second${ofAnchor}, at ${cpu} of PostgreSQL's CPU per scan${ofOne}; the one-scan statement above did ${Math.round(oneTps).toLocaleString("en")}.`;
 }
