@@ -40,6 +40,10 @@ type Query = (...args: unknown[]) => unknown;
 const PURPOSES: [RegExp, string][] = [
   [/shopper_refresh_tokens/, "the access token's sign-in is still live (requireShopper)"],
   [/pg_notify/, "the cart event to every instance (event bus)"],
+  [
+    /^with input as [\s\S]*insert into cart_items/,
+    "the scan: its visit, product and prices, the line, the scan_id, the timeline event and the cart's version",
+  ],
   [/from shopping_sessions/, "the visit with its store, the shopper's birth date and the modules"],
   [/product_barcodes/, "the product by barcode"],
   [/insert into cart_items/, "add one to the line (and record the scan_id)"],

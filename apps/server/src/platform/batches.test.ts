@@ -80,16 +80,17 @@ describe("batches", () => {
     const db = database();
     db.send(call("a"));
     db.send(call("b"));
-    const rest = [db.send(call("c1", "x")), db.send(call("c2", "x")), db.send(call("d", "y"))];
+    // The first's key, and the key of one taken after it.
+    const rest = ["c1", "c2", "d1", "d2"].map((id) => db.send(call(id, id[0])));
     db.sent[0]!.answer();
     await settle();
-    expect(db.sent[2]!.ids).toEqual(["c1", "d"]);
+    expect(db.sent[2]!.ids).toEqual(["c1", "d1"]);
     db.sent[1]!.answer();
     await settle();
-    expect(db.sent[3]!.ids).toEqual(["c2"]);
+    expect(db.sent[3]!.ids).toEqual(["c2", "d2"]);
     db.sent[2]!.answer();
     db.sent[3]!.answer();
-    expect(await Promise.all(rest)).toEqual(["c1:batch", "c2:batch", "d:batch"]);
+    expect(await Promise.all(rest)).toEqual(["c1:batch", "c2:batch", "d1:batch", "d2:batch"]);
   });
 
   it("answers each call of a batch with its own answer", async () => {
@@ -135,6 +136,13 @@ describe("batches", () => {
     await settle();
     db.sent[2]!.answer(["only one"]);
     expect(await Promise.all(rest)).toEqual(["c:alone", "d:alone"]);
+  });
+
+  it("fails a batch of one answered the wrong number of times, saying so", async () => {
+    const db = database();
+    const a = db.send(call("a"));
+    db.sent[0]!.answer(["a:batch", "a:batch"]);
+    await expect(a).rejects.toThrow("a batch of 1 was answered 2 times");
   });
 
   it("sends a call whose answer `again` refuses once more alone, and keeps the others' answers", async () => {
