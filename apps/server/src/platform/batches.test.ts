@@ -46,6 +46,17 @@ function database() {
 const call = (id: string, key = id): Call => ({ id, key });
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Calls `ids` while both batches are under way, then lets the first end: they go as the third batch, db.sent[2]. */
+async function batchOf(db: ReturnType<typeof database>, ids: string[]) {
+  db.send(call("a"));
+  db.send(call("b"));
+  const sent = ids.map((id) => db.send(call(id)));
+  db.sent[0]!.answer();
+  await settle();
+  expect(db.sent[2]!.ids).toEqual(ids);
+  return sent;
+}
+
 describe("batches", () => {
   it("sends a call at once and alone while fewer than inFlight batches are under way", async () => {
     const db = database();
@@ -95,24 +106,14 @@ describe("batches", () => {
 
   it("answers each call of a batch with its own answer", async () => {
     const db = database();
-    db.send(call("a"));
-    db.send(call("b"));
-    const rest = [db.send(call("c")), db.send(call("d"))];
-    db.sent[0]!.answer();
-    await settle();
+    const rest = await batchOf(db, ["c", "d"]);
     db.sent[2]!.answer(["first", "second"]);
     expect(await Promise.all(rest)).toEqual(["first", "second"]);
   });
 
   it("sends each call of a failed batch once more alone, so only a call's own error reaches it", async () => {
     const db = database();
-    db.send(call("a"));
-    db.send(call("b"));
-    const good = db.send(call("c"));
-    const bad = db.send(call("bad"));
-    db.sent[0]!.answer();
-    await settle();
-    expect(db.sent[2]!.ids).toEqual(["c", "bad"]);
+    const [good, bad] = await batchOf(db, ["c", "bad"]);
     db.sent[2]!.fail(new Error("the batch failed"));
     expect(await good).toBe("c:alone");
     await expect(bad).rejects.toThrow("bad refused");
@@ -129,11 +130,7 @@ describe("batches", () => {
 
   it("sends a batch answered the wrong number of times once more alone, call by call", async () => {
     const db = database();
-    db.send(call("a"));
-    db.send(call("b"));
-    const rest = [db.send(call("c")), db.send(call("d"))];
-    db.sent[0]!.answer();
-    await settle();
+    const rest = await batchOf(db, ["c", "d"]);
     db.sent[2]!.answer(["only one"]);
     expect(await Promise.all(rest)).toEqual(["c:alone", "d:alone"]);
   });
