@@ -116,6 +116,51 @@ describe("scans sent in one batch", () => {
   });
 });
 
+describe("scans in one batch on the instance's copies of their carts", () => {
+  it("take each visit's copy of the version it finds, read the lines of a copy behind, and hold the limit to the copy", async () => {
+    const scans = scanBatches(ctx.app.db, { inFlight: 1, most: 32 });
+    const kept = keptCarts();
+    const v = await visitsWithBread(3);
+    // 100 kr: bread and two milk (68.30 kr) are within it.
+    const limits = async () => ({ maxLineQuantity: 999, maxTotalOre: 10_000 });
+    const send = (i: number) =>
+      scanIntoCart({
+        db: ctx.app.db,
+        scans,
+        customerId: v[i]!.who.customerId,
+        sessionId: v[i]!.s,
+        barcode: products.milk!.barcode,
+        scanId: randomUUID(),
+        limitsOf: limits,
+        kept,
+      }).catch((err: { code: string }) => err.code);
+    // Without copies each statement reads its visit's lines, and the instance keeps them under their version.
+    await Promise.all([0, 1, 2].map(send));
+    // A line only the copy holds (nine milk, 161.10 kr): in visit 1's copy of the current version, and in visit 2's
+    // copy one version behind.
+    for (const [i, behind] of [
+      [1, 0],
+      [2, 1],
+    ] as const) {
+      const copy = kept.get(v[i]!.s)!;
+      const marker = { ...copy.lines[0]!, id: "only-in-the-copy", quantity: 9, unit_price_ore: 1790 };
+      kept.set(v[i]!.s, { version: String(BigInt(copy.version) - BigInt(behind)), lines: [...copy.lines, marker] });
+    }
+    // Visit 0's scan goes alone; visits 1 and 2 go in one batch behind it.
+    const [first, current, behind] = await Promise.all([0, 1, 2].map(send));
+    expect(first).toMatchObject({ item: { quantity: 2 } });
+    // The batch took visit 1's copy as it is: its sum, marker included, is over the limit.
+    expect(current).toBe("cart_total_limit");
+    // It read visit 2's lines, as its copy was behind: the marker is gone and the scan is within the limit.
+    expect(behind).toMatchObject({ item: { quantity: 2 } });
+    const lines = typeof behind === "string" ? [] : (behind?.cart?.lines ?? []);
+    expect(lines.map((l) => l.id)).not.toContain("only-in-the-copy");
+    expect(lines).toHaveLength(2);
+    const totals = await Promise.all(v.map(({ who, s }) => cartOf(who, s).then((c) => c.total)));
+    expect(totals).toEqual([68.3, 50.4, 68.3]);
+  });
+});
+
 describe.skipIf(!TEST_DATABASE_URL)("a batch with a visit that a checkout holds (PostgreSQL)", () => {
   it("answers the other visits' scans at once; that scan waits for the checkout and hears where it left the visit", async () => {
     const send = scanning(scanBatches(ctx.app.db, { inFlight: 1, most: 32 }));
