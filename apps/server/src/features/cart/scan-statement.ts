@@ -220,7 +220,7 @@ const oneScan = (v: { [K in keyof ScanValues]: unknown }) =>
 /** One scan that waits for its visit while a checkout holds it, then reads the state the checkout left. */
 export const scanStatement = preparedOnce<ScanValues, ScanRow>("cart_scan", (v) => scanBatch(oneScan(v), true));
 
-/** One scan that passes over a visit a checkout holds (it then finds no visit), so that it never waits on one. */
+/** One scan that passes over a visit a checkout holds (it then finds no visit), so that it does not wait for a checkout. */
 export const scanNowStatement = preparedOnce<ScanValues, ScanRow>("cart_scan_now", (v) =>
   scanBatch(oneScan(v), "skip locked"),
 );
