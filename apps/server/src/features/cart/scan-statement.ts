@@ -69,24 +69,27 @@ export type ScanValues = {
   raw: string | null;
 };
 
-/** Each value's column in the statement's input, and its type. */
-const COLUMNS: [keyof ScanValues, string][] = [
-  ["customer", "uuid"],
-  ["session", "uuid"],
-  ["scan", "uuid"],
-  ["age_checked", "boolean"],
-  ["max_line", "int"],
-  ["max_total", "bigint"],
-  ["at", "timestamptz"],
-  ["known", "bigint"],
-  ["known_ore", "bigint"],
-  ["price_ore", "int"],
-  ["grams", "int"],
-  ["gtin", "text"],
-  ["label_gtin", "text"],
-  ["line_label", "text"],
-  ["raw", "text"],
-];
+/** Each value's type in the statement's input: a value of ScanValues without one does not compile. */
+const TYPES: { [K in keyof ScanValues]: string } = {
+  customer: "uuid",
+  session: "uuid",
+  scan: "uuid",
+  age_checked: "boolean",
+  max_line: "int",
+  max_total: "bigint",
+  at: "timestamptz",
+  known: "bigint",
+  known_ore: "bigint",
+  price_ore: "int",
+  grams: "int",
+  gtin: "text",
+  label_gtin: "text",
+  line_label: "text",
+  raw: "text",
+};
+
+/** The input's columns, in the order the statement names them. */
+const COLUMNS = Object.entries(TYPES) as [keyof ScanValues, string][];
 
 /** The batch statement's one slot: its scans, as a JSON array in their order. */
 export type ScanBatch = { scans: string };

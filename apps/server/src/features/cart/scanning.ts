@@ -113,12 +113,13 @@ export async function scanIntoCart(opts: {
   scans: Scans;
 }): Promise<Scanned> {
   const code = planCode(opts.barcode);
+  const actor: CartActor = { kind: "shopper", customerId: opts.customerId };
   const storeId = await visitStore(opts.db, opts.sessionId);
-  // An unknown visit adds nothing whatever its limits: the statement finds no visit and the shopper hears 404.
-  const limits = storeId ? await opts.limitsOf(storeId) : { maxLineQuantity: 0, maxTotalOre: 0 };
+  // An unknown visit: checkSession answers 404 before any statement (a batch would pass it over and send it again).
+  if (!storeId) checkSession(actor, undefined);
+  const limits = await opts.limitsOf(storeId!);
   const scanId = opts.scanId ?? null;
   const at = opts.at ?? new Date();
-  const actor: CartActor = { kind: "shopper", customerId: opts.customerId };
   for (const ageChecked of [false, true]) {
     const kept = opts.kept.get(opts.sessionId);
     let row: ScanRow;
