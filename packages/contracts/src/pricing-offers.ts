@@ -25,126 +25,15 @@ type Applied = { offer: Offer; times: number; amount: number; perUnit: Map<numbe
 /** A discount with its shares per cart line (by index), which add up to its amount. */
 export type LinedDiscount = Omit<Discount, "per_line"> & { per_line: { line: number; amount_ore: number }[] };
 
-/**
- * Each group of competing offers' answer, kept per visit by its caller and
- * looked up by what decides it: the group's offers and its units' products
- * and prices in the cart's order. A scan changes one group of a long cart;
- * the others' answers are taken as they were. Kept: twice as many as the
- * last cart priced had groups (a visit's cart is priced for its shopper and
- * for a member), the least recently used forgotten first. An offer is known
- * by the object itself: offers are never changed once priced (a changed
- * offer is a new object).
- */
-export type OfferRuns = Map<string, KeptRun>;
-/** An answer kept: per offer that took something, its place in the group, times, amount, and each unit's share by the unit's place. */
-type KeptRun = { at: number; times: number; amount: number; perUnit: [number, number][] }[];
-export const offerRuns = (): OfferRuns => new Map();
-
-/** Each offer object's number in the keys of OfferRuns. */
-const offerNumbers = new WeakMap<Offer, number>();
-let lastNumber = 0;
-function offerNumber(offer: Offer): number {
-  const number = offerNumbers.get(offer);
-  if (number !== undefined) return number;
-  offerNumbers.set(offer, ++lastNumber);
-  return lastNumber;
-}
-
-/** A group's discounts: its offers in their order, each unit's share by the unit's place in `members`. */
-type GroupRun = { group: readonly Offer[]; members: readonly number[]; run: KeptRun };
-
-/** The discounts the cart gets, in the offers' own order (by id). `runs`: answers of earlier carts of the visit. */
-export function bestOfferRun(
-  units: readonly OfferUnit[],
-  offers: readonly Offer[],
-  runs: OfferRuns = offerRuns(),
-): LinedDiscount[] {
+/** The discounts the cart gets, in the offers' own order (by id). */
+export function bestOfferRun(units: readonly OfferUnit[], offers: readonly Offer[]): LinedDiscount[] {
   const inCart = new Set(units.map((unit) => unit.product_id));
   const useful = offers
     .filter((offer) => offer.product_ids.some((id) => inCart.has(id)))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  // Each group's units, in the cart's order: no offer of another group takes them. A product is known in a key
-  // by its place among its group's products.
-  const groups = competitors(useful);
-  const groupOf = new Map<string, { group: number; place: number }>();
-  groups.forEach((group, g) => {
-    let places = 0;
-    for (const offer of group)
-      for (const id of offer.product_ids) if (!groupOf.has(id)) groupOf.set(id, { group: g, place: places++ });
-  });
-  const members = groups.map((): number[] => []);
-  const keys = groups.map((group) => group.map(offerNumber).join(","));
-  const last = groups.map((): { place: number; price: number; count: number } | null => null);
-  units.forEach((unit, i) => {
-    const of = groupOf.get(unit.product_id);
-    if (of === undefined) return;
-    members[of.group]!.push(i);
-    // Alike units one after another (one line's) are one run in the key.
-    const run = last[of.group];
-    if (run && run.place === of.place && run.price === unit.price_ore) run.count++;
-    else {
-      if (run) keys[of.group] += `|${run.place}:${run.price}x${run.count}`;
-      last[of.group] = { place: of.place, price: unit.price_ore, count: 1 };
-    }
-  });
-  const found: GroupRun[] = groups.map((group, g) => {
-    const run = last[g];
-    const key = run ? `${keys[g]}|${run.place}:${run.price}x${run.count}` : keys[g]!;
-    return { group, members: members[g]!, run: keptRun(units, group, members[g]!, key, runs) };
-  });
-  for (let room = 2 * groups.length; runs.size > room; ) runs.delete(runs.keys().next().value!);
-  const applied = found.flatMap(({ group, members, run }) => run.map((a) => ({ offer: group[a.at]!, members, ...a })));
-  return applied
-    .sort((a, b) => (a.offer.id < b.offer.id ? -1 : 1))
-    .map((a) => {
-      const perRate = new Map<number, number>();
-      const perLine = new Map<number, number>();
-      for (const [place, amount] of a.perUnit) {
-        const unit = units[a.members[place]!]!;
-        perRate.set(unit.vat_rate_bp, (perRate.get(unit.vat_rate_bp) ?? 0) + amount);
-        perLine.set(unit.line, (perLine.get(unit.line) ?? 0) + amount);
-      }
-      return {
-        offer_id: a.offer.id,
-        label: a.offer.label,
-        times: a.times,
-        amount_ore: a.amount,
-        per_rate: [...perRate.entries()]
-          .sort(([x], [y]) => y - x)
-          .map(([vat_rate_bp, amount_ore]) => ({ vat_rate_bp, amount_ore })),
-        per_line: [...perLine.entries()].sort(([x], [y]) => x - y).map(([line, amount_ore]) => ({ line, amount_ore })),
-      };
-    });
-}
-
-/** The group's answer for the cart's units `members`: kept under `key`, or searched and then kept. */
-function keptRun(
-  units: readonly OfferUnit[],
-  group: Offer[],
-  members: readonly number[],
-  key: string,
-  runs: OfferRuns,
-): KeptRun {
-  let run = runs.get(key);
-  if (run) runs.delete(key);
-  else {
-    const place = new Map(group.map((offer, at) => [offer, at]));
-    run = groupRun(
-      members.map((i) => units[i]!),
-      group,
-    )
-      .filter((a) => a.times > 0)
-      .map((a) => ({ at: place.get(a.offer)!, times: a.times, amount: a.amount, perUnit: [...a.perUnit] }));
-  }
-  runs.set(key, run);
-  return run;
-}
-
-/** One group's best order of its offers over its own units (`units`: only those its offers may take). */
-function groupRun(units: readonly OfferUnit[], group: Offer[]): Applied[] {
   // How many offers may take each product's units.
   const wanted = new Map<string, number>();
-  for (const offer of group) for (const id of new Set(offer.product_ids)) wanted.set(id, (wanted.get(id) ?? 0) + 1);
+  for (const offer of useful) for (const id of new Set(offer.product_ids)) wanted.set(id, (wanted.get(id) ?? 0) + 1);
   // Dearest first. Among equal prices, the units fewer offers may take go first, so an offer leaves the others
   // what only they can use; then by product, so the cart's order never changes what is paid (units of one product
   // at one price are alike); then the cart's order, so the answer never depends on a sort's whims.
@@ -170,12 +59,35 @@ function groupRun(units: readonly OfferUnit[], group: Offer[]): Applied[] {
     else byProduct.set(units[i]!.product_id, [i]);
   });
   const eligible = new Map(
-    group.map((offer) => {
+    useful.map((offer) => {
       const lists = [...new Set(offer.product_ids)].flatMap((id) => byProduct.get(id) ?? []);
       return [offer, lists.sort((a, b) => rank[a]! - rank[b]!)];
     }),
   );
-  return bestOrder(units, eligible, group);
+  const applied: Applied[] = [];
+  for (const group of competitors(useful)) applied.push(...bestOrder(units, eligible, group));
+  return applied
+    .filter((a) => a.times > 0)
+    .sort((a, b) => (a.offer.id < b.offer.id ? -1 : 1))
+    .map((a) => {
+      const perRate = new Map<number, number>();
+      const perLine = new Map<number, number>();
+      for (const [i, amount] of a.perUnit) {
+        const unit = units[i]!;
+        perRate.set(unit.vat_rate_bp, (perRate.get(unit.vat_rate_bp) ?? 0) + amount);
+        perLine.set(unit.line, (perLine.get(unit.line) ?? 0) + amount);
+      }
+      return {
+        offer_id: a.offer.id,
+        label: a.offer.label,
+        times: a.times,
+        amount_ore: a.amount,
+        per_rate: [...perRate.entries()]
+          .sort(([x], [y]) => y - x)
+          .map(([vat_rate_bp, amount_ore]) => ({ vat_rate_bp, amount_ore })),
+        per_line: [...perLine.entries()].sort(([x], [y]) => x - y).map(([line, amount_ore]) => ({ line, amount_ore })),
+      };
+    });
 }
 
 /**

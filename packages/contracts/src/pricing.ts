@@ -1,4 +1,4 @@
-import { bestOfferRun, type OfferRuns, type OfferUnit } from "./pricing-offers.ts";
+import { bestOfferRun, type OfferUnit } from "./pricing-offers.ts";
 import type {
   Campaign,
   Discount,
@@ -11,7 +11,6 @@ import type {
 } from "./pricing-rules.ts";
 import { vatPerRate } from "./vat.ts";
 
-export { type OfferRuns, offerRuns } from "./pricing-offers.ts";
 export type * from "./pricing-rules.ts";
 
 /**
@@ -56,17 +55,8 @@ function priceLine(line: PriceLine, campaigns: readonly Campaign[], context: Pri
   };
 }
 
-/**
- * Prices a cart on a day: lines, discounts, VAT per rate, totals in öre.
- * `runs`: the offers' answers kept from the visit's earlier carts
- * (pricing-offers.ts), which change only what it costs to find them.
- */
-export function priceCart(
-  lines: readonly PriceLine[],
-  rules: PricingRules,
-  context: PricingContext,
-  runs?: OfferRuns,
-): PricedCart {
+/** Prices a cart on a day: lines, discounts, VAT per rate, totals in öre. */
+export function priceCart(lines: readonly PriceLine[], rules: PricingRules, context: PricingContext): PricedCart {
   const priced = lines.map((line) => priceLine(line, rules.campaigns, context));
   const units: OfferUnit[] = [];
   priced.forEach((line, index) => {
@@ -80,7 +70,7 @@ export function priceCart(
       });
   });
   const offers = rules.offers.filter((offer) => valid(offer, context) && offer.buy >= 2);
-  const discounts: Discount[] = bestOfferRun(units, offers, runs).map((discount) => ({
+  const discounts: Discount[] = bestOfferRun(units, offers).map((discount) => ({
     ...discount,
     per_line: discount.per_line.map((share) => {
       priced[share.line]!.discount_ore += share.amount_ore;

@@ -80,7 +80,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       await announce(app.bus, request.log, session_id, events, visit.changes, version);
       // The cart's offers are evaluated anew after each change: the phone shows the server's discounts and total.
       const totals = cart
-        ? priceFromBook(cart.lines, cart.facts, await app.offerBook.of(cart.facts.store_id, cart.facts.day), cart.runs)
+        ? priceFromBook(cart.lines, cart.facts, await app.offerBook.of(cart.facts.store_id, cart.facts.day))
         : await cartTotalsFromBook(app.db, session_id, at, app.offerBook);
       return { ...answer, ...totals };
     },

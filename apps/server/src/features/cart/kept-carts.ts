@@ -1,4 +1,3 @@
-import type { OfferRuns } from "@glide/contracts";
 import { weightedLru } from "../../platform/weighted-lru.ts";
 import type { OfferLine } from "../pricing/cart-offers.ts";
 
@@ -10,17 +9,9 @@ import type { OfferLine } from "../pricing/cart-offers.ts";
  * version it was told need not read the lines again, and a copy that is
  * behind is never used, only read anew. Lines are shared, never changed.
  */
-export type KeptCart = {
-  version: string;
-  lines: readonly OfferLine[];
-  /** The offers' answers of the visit's carts priced lately (priceCart), carried from version to version. */
-  runs?: OfferRuns;
-};
+export type KeptCart = { version: string; lines: readonly OfferLine[] };
 
-/**
- * Lines kept per instance at most (a line is a few numbers): about 15 MB, 3,000 carts of 30 lines. A cart's
- * offers' answers (at most twice its groups of competing offers) come to about an eighth of its lines' size.
- */
+/** Lines kept per instance at most (a line is a few numbers): about 15 MB, 3,000 carts of 30 lines. */
 export const KEPT_CART_LINES = 100_000;
 
 /** The öre a cart's lines come to, as the database sums them (pant/lineValueOre). */

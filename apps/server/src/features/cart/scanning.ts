@@ -1,5 +1,5 @@
-import type { CartItem, OfferRuns } from "@glide/contracts";
-import { offerRuns, parseBarcode, parseVariableMeasure } from "@glide/contracts";
+import type { CartItem } from "@glide/contracts";
+import { parseBarcode, parseVariableMeasure } from "@glide/contracts";
 import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { batches } from "../../platform/batches.ts";
 import { AppError, conflict, isUniqueViolation, notFound } from "../../platform/errors.ts";
@@ -151,9 +151,7 @@ export async function scanIntoCart(opts: {
     const before = linesBefore(row, kept);
     // The cart after the scan: the lines before it (the statement does not see its own changes) and the line it wrote.
     const lines = row.item ? withLine(before, row.item) : before;
-    // The offers' answers of the visit's last carts, to price this one from (they hold for any lines).
-    const runs = kept?.runs ?? offerRuns();
-    keepLines(opts.kept, opts.sessionId, row, lines, runs);
+    keepLines(opts.kept, opts.sessionId, row, lines);
     const session = checkSession(actor, row.session ?? undefined);
     if (!code) throw new AppError(422, "invalid_barcode", "Streckkoden gick inte att läsa. Försök igen.");
     const product = row.product;
@@ -167,12 +165,12 @@ export async function scanIntoCart(opts: {
         session_id: session.id,
         kind: "item_added",
       });
-      return { ...scanned(item), cart: cartAfter(row, session, lines, runs), version: row.after };
+      return { ...scanned(item), cart: cartAfter(row, session, lines), version: row.after };
     }
     if (row.previous) {
       return {
         ...scanned(await countedItem(opts.db, row.previous, opts.sessionId)),
-        cart: cartAfter(row, session, lines, runs),
+        cart: cartAfter(row, session, lines),
       };
     }
     checkLimits(limits, product, {
@@ -195,7 +193,7 @@ type Scanned = {
   product: CartItem["product"];
   item: CartItem;
   events: CartEvent[];
-  cart: { facts: VisitFacts; lines: readonly OfferLine[]; runs: OfferRuns } | null;
+  cart: { facts: VisitFacts; lines: readonly OfferLine[] } | null;
   version: string | null;
 };
 const scanned = (item: CartItem): Scanned => ({
@@ -218,26 +216,20 @@ function linesBefore(row: ScanRow, kept: KeptCart | undefined): readonly OfferLi
  * this scan's); as it read them when it wrote nothing. A cart another
  * transaction changed meanwhile is read anew next time.
  */
-function keepLines(
-  kept: KeptCarts,
-  sessionId: string,
-  row: ScanRow,
-  lines: readonly OfferLine[],
-  runs: OfferRuns,
-): void {
+function keepLines(kept: KeptCarts, sessionId: string, row: ScanRow, lines: readonly OfferLine[]): void {
   // No visit, nothing to keep.
   if (row.seen === null) return;
-  if (!row.item) kept.set(sessionId, { version: row.seen, lines, runs });
+  if (!row.item) kept.set(sessionId, { version: row.seen, lines });
   else if (row.after !== null && BigInt(row.after) === BigInt(row.seen) + 1n) {
-    kept.set(sessionId, { version: row.after, lines, runs });
+    kept.set(sessionId, { version: row.after, lines });
   } else kept.drop(sessionId);
 }
 
 /** The cart after the scan, for its offers; the lines may be the kept copy's, so they are never changed. */
-function cartAfter(row: ScanRow, session: SessionRow, lines: readonly OfferLine[], runs: OfferRuns): Scanned["cart"] {
+function cartAfter(row: ScanRow, session: SessionRow, lines: readonly OfferLine[]): Scanned["cart"] {
   if (!row.day) return null;
   const facts = { store_id: session.store_id, day: row.day, member: session.member, vouchers: row.vouchers };
-  return { facts, lines, runs };
+  return { facts, lines };
 }
 
 /** `lines` with the line a scan wrote in place of its earlier self, or at the end; a new array. */

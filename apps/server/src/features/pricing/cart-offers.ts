@@ -4,7 +4,6 @@ import type {
   CartVoucher,
   Discount,
   Offer,
-  OfferRuns,
   PricedCart,
   PriceLine,
   VatCategory,
@@ -202,7 +201,7 @@ export async function offersFromBook(
  * the lines that neither such an offer nor a members' price can change count
  * at their price beside them (priceCart never sees them).
  */
-export function priceFromBook(lines: readonly OfferLine[], facts: VisitFacts, day: DayOffers, runs?: OfferRuns) {
+export function priceFromBook(lines: readonly OfferLine[], facts: VisitFacts, day: DayOffers) {
   const offers = offersTouching(
     day,
     lines.map((line) => line.product_id),
@@ -215,21 +214,20 @@ export function priceFromBook(lines: readonly OfferLine[], facts: VisitFacts, da
     else restOre += (line.unit_price_ore + line.pant_ore) * line.quantity;
   }
   const found = { day: facts.day, member: facts.member, offers, vouchers: facts.vouchers ?? [] };
-  return cartAnswer(priced, found, restOre, runs);
+  return cartAnswer(priced, found, restOre);
 }
 
 /**
  * The cart's discounts, total, vouchers and what the card will pay, and (for
  * one who is no member) a member's total, as the API answers them. `restOre`
  * is the goods and pant of lines left out of `lines` because nothing can
- * change what they cost. `runs`: the offers' answers kept from the visit's
- * earlier carts (priceCart).
+ * change what they cost.
  */
-export function cartAnswer(lines: readonly OfferLine[], found: VisitOffers, restOre = 0, runs?: OfferRuns) {
-  const priced = priceWithOffers(lines, found, undefined, runs);
+export function cartAnswer(lines: readonly OfferLine[], found: VisitOffers, restOre = 0) {
+  const priced = priceWithOffers(lines, found);
   const totalOre = priced.total_ore + restOre;
   const vouchersOre = found.vouchers.reduce((sum, voucher) => sum + voucher.amount_ore, 0);
-  const memberOre = memberTotalOre(lines, found, runs);
+  const memberOre = memberTotalOre(lines, found);
   return {
     discounts: priced.discounts.map(discountAnswer),
     total: fromOre(totalOre),
@@ -254,7 +252,6 @@ export function priceWithOffers(
   lines: readonly OfferLine[],
   found: VisitOffers,
   vatRateOf: (category: VatCategory) => number = () => 0,
-  runs?: OfferRuns,
 ): PricedCart {
   const priceLines: PriceLine[] = lines.map((line) => ({
     id: line.id,
@@ -269,7 +266,6 @@ export function priceWithOffers(
     priceLines,
     { campaigns: [], offers: found.offers },
     { day: found.day ?? "0000-01-01", member: found.member, vatRateOf },
-    runs,
   );
 }
 
@@ -281,12 +277,12 @@ export function priceWithOffers(
  * members' price on a line, no members-only offer): the cart is then not
  * priced a second time.
  */
-function memberTotalOre(lines: readonly OfferLine[], found: VisitOffers, runs?: OfferRuns): number | null {
+function memberTotalOre(lines: readonly OfferLine[], found: VisitOffers): number | null {
   if (found.member) return null;
   if (!found.offers.some((offer) => offer.members_only) && lines.every((line) => line.member_unit_ore === null))
     return null;
   const asMember = lines.map((line) => ({ ...line, unit_price_ore: line.member_unit_ore ?? line.unit_price_ore }));
-  return priceWithOffers(asMember, { ...found, member: true }, undefined, runs).total_ore;
+  return priceWithOffers(asMember, { ...found, member: true }).total_ore;
 }
 
 /** A discount as the cart and the receipt answer it: kronor off, a positive number. */
