@@ -11,7 +11,8 @@ import type { FastifyBaseLogger } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { oneAtATime } from "../../platform/one-at-a-time.ts";
 import { errorResponses } from "../../platform/route-errors.ts";
-import { cartTotalsFromBook, priceFromBook } from "../pricing/cart-offers.ts";
+import { cartTotalsFromBook } from "../pricing/cart-offers.ts";
+import { priceScan } from "../pricing/scan-pricing.ts";
 import type { SessionChange } from "../sessions/session-events.ts";
 import { requireShopper, shopperOf } from "../shopper-auth/shopper-auth.hooks.ts";
 import { announce, type CartEvent, collectSessionChanges } from "./cart.events.ts";
@@ -80,7 +81,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       await announce(app.bus, request.log, session_id, events, visit.changes, version);
       // The cart's offers are evaluated anew after each change: the phone shows the server's discounts and total.
       const totals = cart
-        ? priceFromBook(cart.lines, cart.facts, await app.offerBook.of(cart.facts.store_id, cart.facts.day))
+        ? priceScan(cart.lines, cart.facts, await app.offerBook.of(cart.facts.store_id, cart.facts.day), cart.pricing)
         : await cartTotalsFromBook(app.db, session_id, at, app.offerBook);
       return { ...answer, ...totals };
     },

@@ -1,5 +1,6 @@
 import { weightedLru } from "../../platform/weighted-lru.ts";
 import type { OfferLine } from "../pricing/cart-offers.ts";
+import type { PricingBox } from "../pricing/scan-pricing.ts";
 
 /**
  * A visit's cart lines as this instance last read or wrote them, under the
@@ -9,7 +10,12 @@ import type { OfferLine } from "../pricing/cart-offers.ts";
  * version it was told need not read the lines again, and a copy that is
  * behind is never used, only read anew. Lines are shared, never changed.
  */
-export type KeptCart = { version: string; lines: readonly OfferLine[] };
+export type KeptCart = {
+  version: string;
+  lines: readonly OfferLine[];
+  /** The lines priced group by group (scan-pricing.ts), once a scan's answer has priced them. */
+  priced?: PricingBox;
+};
 
 /** Lines kept per instance at most (a line is a few numbers): about 15 MB, 3,000 carts of 30 lines. */
 export const KEPT_CART_LINES = 100_000;

@@ -4,6 +4,7 @@ import { type Db, queryRows, sql, type Tx } from "../../db/client.ts";
 import { batches } from "../../platform/batches.ts";
 import { AppError, conflict, isUniqueViolation, notFound } from "../../platform/errors.ts";
 import { type OfferLine, tupleLine, type VisitFacts } from "../pricing/cart-offers.ts";
+import type { PricingBox, ScanPricing } from "../pricing/scan-pricing.ts";
 import { type AnnounceSession, announceNothing } from "../sessions/session-events.ts";
 import { checkAgeLimit } from "./age-limit.ts";
 import { addedEvent, type CartEvent } from "./cart.events.ts";
@@ -151,7 +152,12 @@ export async function scanIntoCart(opts: {
     const before = linesBefore(row, kept);
     // The cart after the scan: the lines before it (the statement does not see its own changes) and the line it wrote.
     const lines = row.item ? withLine(before, row.item) : before;
-    keepLines(opts.kept, opts.sessionId, row, lines);
+    // The lines before the scan priced group by group when they are the kept copy's; the lines after it are
+    // priced into a box kept with them, for the next scan.
+    const current = kept && row.seen === kept.version ? kept.priced : undefined;
+    const priced: PricingBox = row.item ? {} : (current ?? {});
+    const pricing: ScanPricing = { before: current?.groups, added: row.item?.product_id ?? null, into: priced };
+    keepLines(opts.kept, opts.sessionId, row, lines, priced);
     const session = checkSession(actor, row.session ?? undefined);
     if (!code) throw new AppError(422, "invalid_barcode", "Streckkoden gick inte att läsa. Försök igen.");
     const product = row.product;
@@ -165,12 +171,12 @@ export async function scanIntoCart(opts: {
         session_id: session.id,
         kind: "item_added",
       });
-      return { ...scanned(item), cart: cartAfter(row, session, lines), version: row.after };
+      return { ...scanned(item), cart: cartAfter(row, session, lines, pricing), version: row.after };
     }
     if (row.previous) {
       return {
         ...scanned(await countedItem(opts.db, row.previous, opts.sessionId)),
-        cart: cartAfter(row, session, lines),
+        cart: cartAfter(row, session, lines, pricing),
       };
     }
     checkLimits(limits, product, {
@@ -193,7 +199,7 @@ type Scanned = {
   product: CartItem["product"];
   item: CartItem;
   events: CartEvent[];
-  cart: { facts: VisitFacts; lines: readonly OfferLine[] } | null;
+  cart: { facts: VisitFacts; lines: readonly OfferLine[]; pricing: ScanPricing } | null;
   version: string | null;
 };
 const scanned = (item: CartItem): Scanned => ({
@@ -216,20 +222,31 @@ function linesBefore(row: ScanRow, kept: KeptCart | undefined): readonly OfferLi
  * this scan's); as it read them when it wrote nothing. A cart another
  * transaction changed meanwhile is read anew next time.
  */
-function keepLines(kept: KeptCarts, sessionId: string, row: ScanRow, lines: readonly OfferLine[]): void {
+function keepLines(
+  kept: KeptCarts,
+  sessionId: string,
+  row: ScanRow,
+  lines: readonly OfferLine[],
+  priced: PricingBox,
+): void {
   // No visit, nothing to keep.
   if (row.seen === null) return;
-  if (!row.item) kept.set(sessionId, { version: row.seen, lines });
+  if (!row.item) kept.set(sessionId, { version: row.seen, lines, priced });
   else if (row.after !== null && BigInt(row.after) === BigInt(row.seen) + 1n) {
-    kept.set(sessionId, { version: row.after, lines });
+    kept.set(sessionId, { version: row.after, lines, priced });
   } else kept.drop(sessionId);
 }
 
 /** The cart after the scan, for its offers; the lines may be the kept copy's, so they are never changed. */
-function cartAfter(row: ScanRow, session: SessionRow, lines: readonly OfferLine[]): Scanned["cart"] {
+function cartAfter(
+  row: ScanRow,
+  session: SessionRow,
+  lines: readonly OfferLine[],
+  pricing: ScanPricing,
+): Scanned["cart"] {
   if (!row.day) return null;
   const facts = { store_id: session.store_id, day: row.day, member: session.member, vouchers: row.vouchers };
-  return { facts, lines };
+  return { facts, lines, pricing };
 }
 
 /** `lines` with the line a scan wrote in place of its earlier self, or at the end; a new array. */
