@@ -108,6 +108,11 @@ const GROUPS = {
     mutate: [`${server}/platform/batches.ts`],
     tests: [`${server}/platform/batches.test.ts`, feature("cart/cart.batches.test.ts")],
   },
+  // Issue 26: a scan's answer priced from the cart before it, group by group of competing offers.
+  "scan-pricing": {
+    mutate: [feature("pricing/scan-pricing.ts")],
+    tests: [feature("pricing/scan-pricing.test.ts"), feature("pricing/offer-book.test.ts")],
+  },
   // Issue 26: the live cart told each change once (the cart_version of the cart a socket was sent), and the
   // weighted copy the kept carts and store lists share.
   "live-cart-versions": {

@@ -17,7 +17,10 @@ export type KeptCart = {
   priced?: PricingBox;
 };
 
-/** Lines kept per instance at most (a line is a few numbers): about 15 MB, 3,000 carts of 30 lines. */
+/**
+ * Lines kept per instance at most (a line is a few numbers): about 15 MB, 3,000 carts of 30 lines. A cart's
+ * lines priced group by group (`priced`) come to about a sixth more.
+ */
 export const KEPT_CART_LINES = 100_000;
 
 /** The öre a cart's lines come to, as the database sums them (pant/lineValueOre). */

@@ -63,6 +63,11 @@ describe("a scan's answer", () => {
     expect(second.groups!.groupOf.size).toBe(3);
     expect(second.groups!.groupOf.get(day.offers[1]!)).toBe(second.groups!.groupOf.get(day.offers[2]!));
 
+    // A repeated scan (nothing added) leaves every group as it was.
+    const repeat: PricingBox = {};
+    priceScan(more, facts(true), day, { before: second.groups, added: null, into: repeat });
+    expect(repeat.groups).toBe(second.groups);
+
     // A product no offer takes leaves every group as it was.
     const third: PricingBox = {};
     const bread = scanned(more, "bread", 3000);
@@ -130,6 +135,73 @@ const scanArb = fc.record({
   memberPrice: fc.integer({ min: 0, max: 8 }).map((n) => n === 0),
 });
 
+describe("a scan's answer, in the cases a random cart seldom makes", () => {
+  it("lists the discounts in the order of their offers' ids, a group priced later first in line", () => {
+    const day = dayOffers([offer("a-butter", ["butter"]), offer("b-juice", ["juice"])]);
+    const first: PricingBox = {};
+    const juices = [line("juice", 2500, 3)];
+    priceScan(juices, facts(true), day, { before: undefined, added: null, into: first });
+    let cart = juices;
+    let box = first;
+    for (let i = 0; i < 3; i++) {
+      cart = scanned(cart, "butter", 4990);
+      const into: PricingBox = {};
+      const answer = priceScan(cart, facts(true), day, { before: box.groups, added: "butter", into });
+      expect(answer).toEqual(priceFromBook(cart, facts(true), day));
+      box = into;
+    }
+    expect(priceScan(cart, facts(true), day, { before: box.groups, added: null, into: {} }).discounts).toMatchObject([
+      { offer_id: "a-butter" },
+      { offer_id: "b-juice" },
+    ]);
+  });
+
+  it("counts pant and pays with vouchers as the whole cart does", () => {
+    const day = dayOffers([offer("cans", ["cola"])]);
+    const withVouchers = { ...facts(true), vouchers: [{ code: "P1", amount_ore: 300 }] };
+    const cart = [line("cola", 1500, 3, { pant_ore: 100 }), line("bread", 3000)];
+    const answer = priceScan(cart, withVouchers, day, { before: undefined, added: null, into: {} });
+    expect(answer).toEqual(priceFromBook(cart, withVouchers, day));
+    // Three colas, one free, their pant and the bread; the voucher's 3,00 off what the card pays.
+    expect(answer).toMatchObject({ total: 2 * 15 + 3 + 30, to_pay: 60, vouchers: [{ code: "P1", amount: 3 }] });
+    // A visit with no vouchers, as the statement reads it (null).
+    const none = { ...facts(true), vouchers: null };
+    expect(priceScan(cart, none, day, { before: undefined, added: null, into: {} })).toMatchObject({
+      to_pay: 63,
+      vouchers: [],
+    });
+  });
+
+  it("finds every line of a group's product, a price label's line before the scanned one", () => {
+    const day = dayOffers([offer("butter", ["butter"])]);
+    const cart = [line("butter", 2000, 1, { labelled: true, id: "label" }), line("butter", 4990, 3)];
+    const answer = priceScan(cart, facts(true), day, { before: undefined, added: null, into: {} });
+    expect(answer).toEqual(priceFromBook(cart, facts(true), day));
+    expect(answer.discounts).toMatchObject([{ offer_id: "butter", amount: 49.9 }]);
+  });
+
+  it("tells a shopper who is no member what a member pays once a scan brings a members-only offer", () => {
+    const day = dayOffers([
+      offer("all", ["butter", "juice"]),
+      offer("members", ["juice"], { members_only: true, buy: 2 }),
+    ]);
+    const before: PricingBox = {};
+    const cart = [line("butter", 4990, 2)];
+    priceScan(cart, facts(false), day, { before: undefined, added: null, into: before });
+    expect(before.groups!.membersOnly).toBe(false);
+    // Two juices at 60 kr: 3 för 2 takes a butter off them (49,90); a member's 2 för 1 juice a juice (60,00).
+    const more = [...cart, line("juice", 6000, 2)];
+    const answer = priceScan(more, facts(false), day, { before: before.groups, added: "juice", into: {} });
+    expect(answer).toEqual(priceFromBook(more, facts(false), day));
+    expect(answer).toMatchObject({
+      total: (2 * 4990 + 2 * 6000 - 4990) / 100,
+      member_total: (2 * 4990 + 2 * 6000 - 6000) / 100,
+    });
+    // The same cart priced whole (another instance took the scans before): the same answer.
+    expect(priceScan(more, facts(false), day, { before: undefined, added: null, into: {} })).toEqual(answer);
+  });
+});
+
 describe("a visit's scans", () => {
   it("are each answered as pricing the whole cart answers, for any offers, shopper and scans", () => {
     // The first `unpriced` scans are not priced one by one (another instance took them, or the copy was behind):
@@ -139,9 +211,13 @@ describe("a visit's scans", () => {
       member: fc.boolean(),
       scans: fc.array(scanArb, { minLength: 1, maxLength: 30 }),
       unpriced: fc.nat({ max: 20 }),
+      vouchers: fc.array(
+        fc.record({ code: fc.constantFrom("P1", "P2"), amount_ore: fc.integer({ min: 100, max: 5_000 }) }),
+        { maxLength: 2 },
+      ),
     });
     fc.assert(
-      fc.property(visitArb, ({ offers, member, scans, unpriced }) => {
+      fc.property(visitArb, ({ offers, member, scans, unpriced, vouchers }) => {
         const day = dayOffers(offers);
         let lines: OfferLine[] = [];
         let box: PricingBox = {};
@@ -150,11 +226,13 @@ describe("a visit's scans", () => {
           lines = scanned(lines, scan.product, unit, {
             labelled: scan.labelled,
             member_unit_ore: scan.memberPrice ? unit - 100 : null,
+            pant_ore: PRODUCTS.indexOf(scan.product) % 3 === 0 ? 100 : 0,
           });
           if (i < unpriced) return;
           const into: PricingBox = {};
-          const answer = priceScan(lines, facts(member), day, { before: box.groups, added: scan.product, into });
-          expect(answer).toEqual(priceFromBook(lines, facts(member), day));
+          const shopper = { ...facts(member), vouchers };
+          const answer = priceScan(lines, shopper, day, { before: box.groups, added: scan.product, into });
+          expect(answer).toEqual(priceFromBook(lines, shopper, day));
           box = into;
         });
       }),

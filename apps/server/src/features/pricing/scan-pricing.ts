@@ -82,7 +82,7 @@ function grouped(lines: readonly OfferLine[], on: PricedOn): PricedGroups {
   for (const offer of touched) {
     const members = new Set<Offer>([offer]);
     for (const product of offer.product_ids)
-      for (const other of on.offers.byProduct.get(product) ?? [])
+      for (const other of on.offers.byProduct.get(product)!)
         for (const member of groupOf.get(other) ?? []) members.add(member);
     const group = [...members];
     for (const member of group) groupOf.set(member, group);
@@ -117,7 +117,7 @@ function afterScan(before: PricedGroups, lines: readonly OfferLine[], added: str
   const offers = new Set<Offer>(named);
   for (const offer of named)
     for (const product of offer.product_ids)
-      for (const other of before.on.offers.byProduct.get(product) ?? [])
+      for (const other of before.on.offers.byProduct.get(product)!)
         for (const member of before.groupOf.get(other)?.offers ?? []) offers.add(member);
   const products = new Set([...offers].flatMap((offer) => offer.product_ids));
   const own = lines.filter((line) => products.has(line.product_id));
