@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -17,13 +17,40 @@ import pg from "pg";
 const MAIN = path.join(import.meta.dirname, "..", "main.ts");
 export const HAPROXY = "/usr/sbin/haproxy";
 export const haproxyInstalled = () => existsSync(HAPROXY);
+const LOCAL_PORTS = "/proc/sys/net/ipv4/ip_local_port_range";
 
+/**
+ * The ports freePort hands out: below the range the kernel takes the local
+ * ports of outgoing connections from (32768–60999 on Linux), so that no
+ * connection made between the call and the child's listen (an instance's
+ * own to PostgreSQL, a check of HAProxy's) takes the port, nor one made while
+ * an instance restarts on its port. Ports handed out from port 0 (the
+ * kernel's choice, in that range) once made an instance fail to start with
+ * EADDRINUSE in CI, while another instance answered on its port.
+ */
+const PORTS = (() => {
+  const range = existsSync(LOCAL_PORTS) ? readFileSync(LOCAL_PORTS, "utf8").trim().split(/\s+/).map(Number) : [];
+  const below = range[0] && range[0] > 12_000 ? range[0] : 32_768;
+  return { first: 10_000, last: below };
+})();
+/** Handed out by this process already: never twice, as a port handed out is not held until its child listens. */
+const handedOut = new Set<number>();
+
+/** A port nobody listens on now, for a child process to listen on (see PORTS). */
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (;;) {
+    const port = PORTS.first + Math.floor(Math.random() * (PORTS.last - PORTS.first));
+    if (handedOut.has(port)) continue;
+    const server = net.createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    if (!free) continue;
+    await new Promise((resolve) => server.close(resolve));
+    handedOut.add(port);
+    return port;
+  }
 }
 
 /** An empty database of its own on the test PostgreSQL; `drop` removes it. */

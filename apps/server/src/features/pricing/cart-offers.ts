@@ -225,15 +225,33 @@ export function priceFromBook(lines: readonly OfferLine[], facts: VisitFacts, da
  */
 export function cartAnswer(lines: readonly OfferLine[], found: VisitOffers, restOre = 0) {
   const priced = priceWithOffers(lines, found);
-  const totalOre = priced.total_ore + restOre;
-  const vouchersOre = found.vouchers.reduce((sum, voucher) => sum + voucher.amount_ore, 0);
   const memberOre = memberTotalOre(lines, found);
+  return totalsAnswer(
+    priced.discounts,
+    priced.total_ore + restOre,
+    found.vouchers,
+    memberOre === null ? null : memberOre + restOre,
+  );
+}
+
+/**
+ * The cart's answer from its discounts and what it costs after them: the
+ * vouchers it is paid with, what the card will pay, and a member's total
+ * when a member would pay less (null: not worked out, or not less).
+ */
+export function totalsAnswer(
+  discounts: readonly Discount[],
+  totalOre: number,
+  vouchers: readonly VisitVoucher[],
+  memberOre: number | null = null,
+) {
+  const vouchersOre = vouchers.reduce((sum, voucher) => sum + voucher.amount_ore, 0);
   return {
-    discounts: priced.discounts.map(discountAnswer),
+    discounts: discounts.map(discountAnswer),
     total: fromOre(totalOre),
-    vouchers: found.vouchers.map(voucherAnswer),
+    vouchers: vouchers.map(voucherAnswer),
     to_pay: fromOre(Math.max(0, totalOre - vouchersOre)),
-    member_total: memberOre !== null && memberOre + restOre < totalOre ? fromOre(memberOre + restOre) : null,
+    member_total: memberOre !== null && memberOre < totalOre ? fromOre(memberOre) : null,
   };
 }
 

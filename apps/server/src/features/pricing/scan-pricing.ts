@@ -1,13 +1,5 @@
 import type { CalendarDay, Discount, Offer } from "@glide/contracts";
-import { fromOre } from "../../platform/money.ts";
-import {
-  discountAnswer,
-  type OfferLine,
-  priceFromBook,
-  priceWithOffers,
-  type VisitFacts,
-  voucherAnswer,
-} from "./cart-offers.ts";
+import { type OfferLine, priceFromBook, priceWithOffers, totalsAnswer, type VisitFacts } from "./cart-offers.ts";
 import { type DayOffers, offersTouching } from "./offer-book.ts";
 
 /**
@@ -60,15 +52,7 @@ export function priceScan(lines: readonly OfferLine[], facts: VisitFacts, day: D
   const totalOre =
     lines.reduce((sum, line) => sum + (line.unit_price_ore + line.pant_ore) * line.quantity, 0) -
     discounts.reduce((sum, discount) => sum + discount.amount_ore, 0);
-  const vouchers = facts.vouchers ?? [];
-  const vouchersOre = vouchers.reduce((sum, voucher) => sum + voucher.amount_ore, 0);
-  return {
-    discounts: discounts.map(discountAnswer),
-    total: fromOre(totalOre),
-    vouchers: vouchers.map(voucherAnswer),
-    to_pay: fromOre(Math.max(0, totalOre - vouchersOre)),
-    member_total: null,
-  };
+  return totalsAnswer(discounts, totalOre, facts.vouchers ?? []);
 }
 
 /** Every group of the cart priced anew. */
