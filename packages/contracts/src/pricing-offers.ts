@@ -96,7 +96,7 @@ export function bestOfferRun(units: readonly OfferUnit[], offers: readonly Offer
  * offer before it that named one of its products (groups met that way are
  * merged), so the groups and their offers keep the offers' order.
  */
-function competitors(offers: readonly Offer[]): Offer[][] {
+export function competitors(offers: readonly Offer[]): Offer[][] {
   const parent = offers.map((_, i) => i);
   const root = (i: number): number => {
     while (parent[i] !== i) {

@@ -11,6 +11,8 @@ import type {
 } from "./pricing-rules.ts";
 import { vatPerRate } from "./vat.ts";
 
+/** Offers that share a product, transitively: groups that compete for the same units (scan-pricing on the server). */
+export { competitors } from "./pricing-offers.ts";
 export type * from "./pricing-rules.ts";
 
 /**

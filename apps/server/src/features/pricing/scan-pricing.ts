@@ -1,4 +1,4 @@
-import type { CalendarDay, Discount, Offer } from "@glide/contracts";
+import { type CalendarDay, competitors, type Discount, type Offer } from "@glide/contracts";
 import { type OfferLine, priceFromBook, priceWithOffers, totalsAnswer, type VisitFacts } from "./cart-offers.ts";
 import { type DayOffers, offersTouching } from "./offer-book.ts";
 
@@ -61,16 +61,8 @@ function grouped(lines: readonly OfferLine[], on: PricedOn): PricedGroups {
     on.offers,
     lines.map((line) => line.product_id),
   );
-  // Offers that share a product, transitively, are one group: each joins the groups of the offers before it.
-  const groupOf = new Map<Offer, Offer[]>();
-  for (const offer of touched) {
-    const members = new Set<Offer>([offer]);
-    for (const product of offer.product_ids)
-      for (const other of on.offers.byProduct.get(product)!)
-        for (const member of groupOf.get(other) ?? []) members.add(member);
-    const group = [...members];
-    for (const member of group) groupOf.set(member, group);
-  }
+  // Offers that share a product, transitively, are one group, as priceCart groups them.
+  const groups = competitors(touched);
   // Each group's lines, found through the lines of each product. Their order changes no discount (alike units are
   // taken alike), only how one is shared over the lines, which a scan's answer does not tell.
   const at = new Map<string, number[]>();
@@ -79,18 +71,15 @@ function grouped(lines: readonly OfferLine[], on: PricedOn): PricedGroups {
     if (list) list.push(i);
     else at.set(line.product_id, [i]);
   });
-  const priced = new Map<Offer[], Group>();
-  for (const offers of new Set(groupOf.values())) {
+  const groupOf = new Map<Offer, Group>();
+  for (const offers of groups) {
     const own = [...new Set(offers.flatMap((offer) => offer.product_ids))]
       .flatMap((product) => at.get(product) ?? [])
       .map((i) => lines[i]!);
-    priced.set(offers, priceGroup(own, offers, on));
+    const group = priceGroup(own, offers, on);
+    for (const offer of offers) groupOf.set(offer, group);
   }
-  return {
-    on,
-    groupOf: new Map([...groupOf].map(([offer, offers]) => [offer, priced.get(offers)!])),
-    membersOnly: touched.some((offer) => offer.members_only),
-  };
+  return { on, groupOf, membersOnly: touched.some((offer) => offer.members_only) };
 }
 
 /** The groups after a unit of `added` came into the cart: the groups its offers join, merged and priced anew. */
